@@ -1,0 +1,59 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Imports point one way: Render <- UI <- Device; Render <- Recorder; Wire is the shared
+// wire vocabulary; Testing talks to devices and hosts only through Wire and HTTP.
+let package = Package(
+    name: "Showreel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "showreel", targets: ["showreel"]),
+        .library(name: "ShowreelTesting", targets: ["ShowreelTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavcodec libavformat libavutil libswscale",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"]),
+                        .brew(["ffmpeg"])]
+        ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
+        ),
+        .target(name: "ShowreelRender", dependencies: ["CCairo"]),
+        .target(name: "ShowreelRecorder", dependencies: [
+            "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ShowreelUI", dependencies: ["ShowreelRender"]),
+        .target(name: "ShowreelWire", dependencies: ["ShowreelRender"]),
+        .target(name: "ShowreelDevice", dependencies: [
+            "ShowreelUI", "ShowreelWire", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ShowreelHost", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire"]),
+        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"]),
+        .executableTarget(name: "showreel", dependencies: [
+            "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
+        .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
+        .testTarget(name: "ShowreelDeviceTests", dependencies: ["ShowreelDevice", "ShowcaseApps", "ShowreelWire"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder",
+        ]),
+    ]
+)

@@ -1,0 +1,41 @@
+import ShowreelRender
+import ShowreelUI
+
+/// The smallest sample app: a title, a counter label and a button that changes it.
+/// It is the walking skeleton's screen and the quickest thing to record.
+public enum HelloApp {
+    public static let bundleIdentifier = "dev.showreel.hello"
+
+    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Hello") { _ in
+        HelloScreen()
+    }
+}
+
+final class HelloScreen: Screen {
+    private var taps = 0
+    private let titleLabel = Label("Showreel", font: .largeTitle, alignment: .center)
+    private let countLabel = Label("Not tapped yet", font: .system(22), color: .secondaryLabel, alignment: .center)
+    private let button = Button("Tap me")
+
+    init() { super.init(title: "Hello") }
+
+    override func viewDidLoad() {
+        titleLabel.accessibilityIdentifier = "title"
+        countLabel.accessibilityIdentifier = "tapCount"
+        button.accessibilityIdentifier = "tapButton"
+        button.action = { [unowned self] in
+            taps += 1
+            countLabel.text = taps == 1 ? "Tapped 1 time" : "Tapped \(taps) times"
+            countLabel.textColor = .label
+            view.backgroundColor = taps.isMultiple(of: 2) ? .white : Color(hex: 0xE8F1FF)
+        }
+        for subview in [titleLabel, countLabel, button] as [View] { view.addSubview(subview) }
+    }
+
+    override func layout(safeArea: Rect) {
+        let width = safeArea.width - 48
+        titleLabel.frame = Rect(x: 24, y: safeArea.minY + 140, width: width, height: 44)
+        countLabel.frame = Rect(x: 24, y: titleLabel.frame.maxY + 24, width: width, height: 30)
+        button.frame = Rect(x: 24, y: safeArea.maxY - 120, width: width, height: 54)
+    }
+}

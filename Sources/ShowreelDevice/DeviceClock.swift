@@ -1,0 +1,36 @@
+import Synchronization
+
+/// The device's sense of time, from boot. Every frame timestamp, animation, wait and
+/// timeout reads it, so switching to the virtual clock makes a run deterministic.
+public final class DeviceClock: Sendable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// Wall time: for watching a device interactively.
+        case real
+        /// Time moves only when the automation waits: same run, same frames, and a
+        /// minute of video is produced in a fraction of a minute.
+        case virtual
+    }
+
+    public let kind: Kind
+    private let bootInstant = ContinuousClock.now
+    private let virtualNow = Mutex(Duration.zero)
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// Time since boot.
+    public var now: Duration {
+        switch kind {
+        case .real: return ContinuousClock.now - bootInstant
+        case .virtual: return virtualNow.withLock { $0 }
+        }
+    }
+
+    /// Lets `duration` pass: sleeps on the real clock, jumps ahead on the virtual one.
+    public func advance(by duration: Duration) async throws {
+        guard duration > .zero else { return }
+        switch kind {
+        case .real: try await Task.sleep(for: duration)
+        case .virtual: virtualNow.withLock { $0 += duration }
+        }
+    }
+}

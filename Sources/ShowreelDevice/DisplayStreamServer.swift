@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import ShowreelRender
+import ShowreelWire
+import Synchronization
+
+/// Serves the device's screen to recorders over a Unix socket (see `DisplayStream`).
+///
+/// Each subscriber gets the current screen at once (stamped with the time it subscribed),
+/// then every changed frame, then an end message with the stop time. A subscriber has its
+/// own thread and a bounded queue, so a slow recorder never stalls the device or the others.
+public final class DisplayStreamServer: Sendable {
+    /// One recorder's session, kept for inspection (tests compare its span with the video).
+    public struct Session: Sendable, Equatable {
+        public let id: Int
+        public var startTime: Duration?
+        public var stopTime: Duration?
+        public var framesSent: Int
+        public var framesDropped: Int
+    }
+
+    public let socketPath: String
+    private let info: DisplayInfo
+    private let clock: DeviceClock
+    private let logger: Logger
+    private let listener: UnixSocket
+    private let state = Mutex(State())
+    /// Frames a subscriber may have waiting before the oldest intermediate one is dropped.
+    static let queueLimit = 16
+
+    struct State {
+        var latest: Frame?
+        var subscribers: [Int: Subscriber] = [:]
+        var sessions: [Int: Session] = [:]
+        var nextID = 1
+        var isShutDown = false
+    }
+
+    public init(socketPath: String, info: DisplayInfo, clock: DeviceClock, logger: Logger) throws {
+        self.socketPath = socketPath
+        self.info = info
+        self.clock = clock
+        self.logger = logger
+        listener = try UnixSocket.listen(at: socketPath)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "display-stream-accept"
+        thread.start()
+    }
+
+    public var sessions: [Session] { state.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Sends a changed screen to every subscriber.
+    public func publish(_ frame: Frame) {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.latest = frame
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.enqueue(.frame(frame)) }
+    }
+
+    /// Ends every stream with the device's stop time and stops accepting subscribers.
+    public func shutDown() {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.isShutDown = true
+            return Array(state.subscribers.values)
+        }
+        let now = clock.now
+        for subscriber in subscribers { subscriber.enqueue(.end(stopTime: now, reason: .deviceShutdown)) }
+        for subscriber in subscribers { subscriber.waitUntilFinished(timeout: 5) }
+        listener.shutdownAndClose()
+        unlink(socketPath)
+    }
+
+    private func acceptLoop() {
+        while let connection = listener.accept() {
+            let subscriber = state.withLock { state -> Subscriber? in
+                guard !state.isShutDown else { return nil }
+                let id = state.nextID
+                state.nextID += 1
+                let subscriber = Subscriber(id: id, socket: connection, server: self)
+                state.subscribers[id] = subscriber
+                state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)
+                return subscriber
+            }
+            guard let subscriber else { connection.shutdownAndClose(); continue }
+            subscriber.start(hello: (try? DisplayStreamEncoder.hello(info)) ?? [])
+            // The current screen, as of now: the recording starts showing what is there.
+            if let latest = state.withLock({ $0.latest }) {
+                subscriber.enqueue(.frame(Frame(pixels: latest.pixels, presentationTime: clock.now)))
+            }
+            logger.debug("display stream subscriber \(subscriber.id) connected")
+        }
+    }
+
+    // Called from subscriber threads.
+    func stopRequested(by subscriber: Subscriber) {
+        subscriber.enqueue(.end(stopTime: clock.now, reason: .stopRequested))
+    }
+
+    func recordSent(_ event: DisplayStreamEvent, by id: Int) {
+        state.withLock { state in
+            switch event {
+            case let .frame(frame):
+                if state.sessions[id]?.startTime == nil { state.sessions[id]?.startTime = frame.presentationTime }
+                state.sessions[id]?.framesSent += 1
+            case let .end(stopTime, _):
+                state.sessions[id]?.stopTime = stopTime
+            }
+        }
+    }
+
+    func recordDropped(by id: Int) {
+        state.withLock { $0.sessions[id]?.framesDropped += 1 }
+    }
+
+    func finished(_ subscriber: Subscriber) {
+        state.withLock { _ = $0.subscribers.removeValue(forKey: subscriber.id) }
+        logger.debug("display stream subscriber \(subscriber.id) finished")
+    }
+}
+
+/// One connected recorder: a queue, a writer thread and a reader thread (for the stop byte).
+final class Subscriber: Sendable {
+    /// The smallest step between two frames' timestamps (a millisecond, the video time base).
+    static let minimumFrameGap: Duration = .milliseconds(1)
+    let id: Int
+    private let socket: UnixSocket
+    private unowned let server: DisplayStreamServer
+    private let queue = Mutex(Queue())
+    private let wakeUp = NSCondition()
+    private let done = NSCondition()
+
+    struct Queue {
+        var events: [DisplayStreamEvent] = []
+        var lastFrameTime: Duration?
+        var ended = false
+        var finished = false
+    }
+
+    init(id: Int, socket: UnixSocket, server: DisplayStreamServer) {
+        self.id = id
+        self.socket = socket
+        self.server = server
+    }
+
+    func start(hello: [UInt8]) {
+        let writer = Thread { [self] in writeLoop(hello: hello) }
+        writer.name = "display-stream-\(id)-writer"
+        writer.start()
+        let reader = Thread { [self] in readLoop() }
+        reader.name = "display-stream-\(id)-reader"
+        reader.start()
+    }
+
+    func enqueue(_ event: DisplayStreamEvent) {
+        var dropped = false
+        queue.withLock { queue in
+            guard !queue.ended else { return }
+            var event = event
+            if case let .frame(frame) = event, let lastTime = queue.lastFrameTime, frame.presentationTime <= lastTime {
+                if case .frame? = queue.events.last {
+                    // Two changes at one instant (virtual clock), the first still queued: the later state wins.
+                    queue.events[queue.events.count - 1] = .frame(Frame(pixels: frame.pixels, presentationTime: lastTime))
+                    return
+                }
+                // The first already went out: keep timestamps strictly increasing for the encoder.
+                event = .frame(Frame(pixels: frame.pixels, presentationTime: lastTime + Self.minimumFrameGap))
+            }
+            if case let .frame(frame) = event { queue.lastFrameTime = frame.presentationTime }
+            if case .end = event { queue.ended = true }
+            queue.events.append(event)
+            if queue.events.count > DisplayStreamServer.queueLimit, case .frame = queue.events[0] {
+                // Behind: drop the oldest intermediate frame, never the newest or the end.
+                queue.events.removeFirst()
+                dropped = true
+            }
+        }
+        if dropped { server.recordDropped(by: id) }
+        wakeUp.lock(); wakeUp.signal(); wakeUp.unlock()
+    }
+
+    func waitUntilFinished(timeout: TimeInterval) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        done.lock()
+        while !queue.withLock({ $0.finished }) {
+            if !done.wait(until: deadline) { break }
+        }
+        done.unlock()
+    }
+
+    private func next() -> DisplayStreamEvent {
+        wakeUp.lock()
+        defer { wakeUp.unlock() }
+        while true {
+            let event = queue.withLock { queue -> DisplayStreamEvent? in
+                queue.events.isEmpty ? nil : queue.events.removeFirst()
+            }
+            if let event { return event }
+            wakeUp.wait()
+        }
+    }
+
+    private func writeLoop(hello: [UInt8]) {
+        defer {
+            queue.withLock { $0.finished = true; $0.ended = true }
+            socket.shutdownAndClose()
+            server.finished(self)
+            done.lock(); done.broadcast(); done.unlock()
+        }
+        do {
+            try socket.write(hello)
+            while true {
+                let event = next()
+                switch event {
+                case let .frame(frame):
+                    try socket.write(DisplayStreamEncoder.frameHeader(frame))
+                    try frame.pixels.withUnsafeBytes { try socket.write($0) }
+                    server.recordSent(event, by: id)
+                case let .end(stopTime, reason):
+                    try socket.write(DisplayStreamEncoder.end(stopTime: stopTime, reason: reason))
+                    server.recordSent(event, by: id)
+                    return
+                }
+            }
+        } catch {
+            // The recorder went away (killed, or closed early): nothing to finish.
+        }
+    }
+
+    private func readLoop() {
+        // Any stop byte ends the stream; a closed socket ends the reader.
+        while let byte = try? socket.read(count: 1)?.first {
+            if DisplayStreamEncoder.isStopRequest(byte) {
+                server.stopRequested(by: self)
+                return
+            }
+        }
+        // The peer closed without asking: end the writer too.
+        server.stopRequested(by: self)
+    }
+}

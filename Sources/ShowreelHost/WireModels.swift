@@ -1,0 +1,148 @@
+import Foundation
+
+// MARK: Legacy (SBTUITestTunnelHost) responses
+
+/// `/exec` and `/launch`: `{"result": "...", "status": 1 | -1}`.
+struct LegacyResultResponse: Encodable, Sendable {
+    var result: String
+    var status: Int
+}
+
+/// `/status`, `/interrupt`, `/terminate`: `{"result": {"pid": N}}` or the finished form.
+struct LegacyStatusResponse: Encodable, Sendable {
+    enum Result: Encodable, Sendable {
+        case running(pid: Int32)
+        case finished(terminationStatus: Int32, terminationReason: Int, stdOut: String, stdErr: String)
+
+        private enum CodingKeys: String, CodingKey {
+            case pid, terminationStatus, terminationReason, stdOut, stdErr
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .running(let pid):
+                try container.encode(pid, forKey: .pid)
+            case .finished(let status, let reason, let stdOut, let stdErr):
+                try container.encode(status, forKey: .terminationStatus)
+                try container.encode(reason, forKey: .terminationReason)
+                try container.encode(stdOut, forKey: .stdOut)
+                try container.encode(stdErr, forKey: .stdErr)
+            }
+        }
+    }
+
+    var result: Result
+
+    init(_ snapshot: CommandSnapshot) {
+        if let termination = snapshot.termination {
+            // NSTask.TerminationReason: 1 = exit, 2 = uncaught signal.
+            switch termination {
+            case .exited(let code):
+                result = .finished(terminationStatus: code, terminationReason: 1, stdOut: snapshot.stdout ?? "", stdErr: snapshot.stderr ?? "")
+            case .signaled(let signal):
+                result = .finished(terminationStatus: signal, terminationReason: 2, stdOut: snapshot.stdout ?? "", stdErr: snapshot.stderr ?? "")
+            }
+        } else if snapshot.failure != nil {
+            result = .finished(terminationStatus: -1, terminationReason: 1, stdOut: snapshot.stdout ?? "", stdErr: (snapshot.stderr ?? "") + (snapshot.failure ?? ""))
+        } else {
+            result = .running(pid: snapshot.pid ?? 0)
+        }
+    }
+}
+
+// MARK: v1
+
+struct ErrorResponse: Encodable, Sendable {
+    var error: String
+}
+
+struct HealthResponse: Encodable, Sendable {
+    var status: String
+    var version: String
+    var running: Int
+}
+
+/// `POST /v1/commands` body.
+struct CreateCommandRequest: Decodable, Sendable {
+    var argv: [String]
+    var env: [String: String]?
+    var cwd: String?
+    var wait: Bool?
+    /// With `wait`: seconds before the command is terminated (SIGTERM, then SIGKILL after the
+    /// grace period) and reported with `timedOut: true`.
+    var timeout: Double?
+}
+
+/// One command as the v1 API shows it.
+struct CommandInfo: Encodable, Sendable {
+    var id: String
+    var argv: [String]
+    var executable: String
+    var pid: Int32?
+    /// `running` or `finished`.
+    var state: String
+    var startedAt: Date
+    var finishedAt: Date?
+    var durationSeconds: Double?
+    /// `exit` or `signal` once finished.
+    var terminationReason: String?
+    var exitCode: Int32?
+    var signal: Int32?
+    var signalName: String?
+    var error: String?
+    var signalsSent: [String]?
+    var killedAfterTimeout: Bool?
+    var timedOut: Bool?
+    var outputBytes: Int
+    var outputTruncated: Bool?
+    var stdout: String?
+    var stderr: String?
+
+    init(_ s: CommandSnapshot, timedOut: Bool? = nil) {
+        id = s.id.uuidString
+        argv = s.argv
+        executable = s.executablePath
+        pid = s.pid
+        state = s.isFinished ? "finished" : "running"
+        startedAt = s.startedAt
+        finishedAt = s.finishedAt
+        durationSeconds = s.finishedAt.map { ($0.timeIntervalSince(s.startedAt) * 1000).rounded() / 1000 }
+        switch s.termination {
+        case .exited(let code)?:
+            terminationReason = "exit"
+            exitCode = code
+        case .signaled(let number)?:
+            terminationReason = "signal"
+            signal = number
+            signalName = CommandTable.signalName(number)
+        case nil:
+            break
+        }
+        error = s.failure
+        signalsSent = s.signalsSent.isEmpty ? nil : s.signalsSent
+        killedAfterTimeout = s.killedAfterTimeout ? true : nil
+        self.timedOut = timedOut
+        outputBytes = s.outputBytes
+        outputTruncated = s.droppedBytes > 0 ? true : nil
+        stdout = s.stdout
+        stderr = s.stderr
+    }
+}
+
+struct CommandListResponse: Encodable, Sendable {
+    var commands: [CommandInfo]
+}
+
+enum WireJSON {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static func encode(_ value: some Encodable) -> Data {
+        (try? encoder.encode(value)) ?? Data(#"{"error":"could not encode the response"}"#.utf8)
+    }
+}

@@ -1,0 +1,79 @@
+import CFFmpeg
+import Foundation
+import ShowreelRender
+
+/// A decoded video frame as BGRA pixels.
+public struct DecodedFrame: Sendable {
+    public var pixels: PixelBuffer
+    /// Presentation time in seconds.
+    public var time: Double
+    public var isKeyframe: Bool
+}
+
+/// Decodes the frames of a video (or image) file to BGRA pixel buffers.
+public enum FrameDecoder {
+    /// Decodes the video frames of `url` in presentation order, up to `limit` frames.
+    /// A truncated file gives the frames that could be decoded.
+    public static func decodeFrames(_ url: URL, limit: Int? = nil) throws(RecorderError) -> [DecodedFrame] {
+        let input = try MediaInput(url: url)
+        let path = url.path
+        let stream = input.stream
+        let parameters: UnsafeMutablePointer<AVCodecParameters> = stream.pointee.codecpar
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .decoderUnavailable(file: path, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
+        }
+        var codecContext = avcodec_alloc_context3(decoder)
+        guard let context = codecContext else { throw .outOfMemory("a decoder") }
+        defer { avcodec_free_context(&codecContext) }
+        var result = avcodec_parameters_to_context(context, parameters)
+        guard result >= 0 else { throw .cannotOpenMedia(file: path, message: ffmpegErrorMessage(result)) }
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        result = avcodec_open2(context, decoder, nil)
+        guard result >= 0 else { throw .cannotOpenMedia(file: path, message: ffmpegErrorMessage(result)) }
+
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+        }
+        guard let packet, let frame else { throw .outOfMemory("a packet and a frame") }
+
+        let converter = PixelConverter(precise: true)
+        let timeBase = av_q2d(stream.pointee.time_base)
+        let nopts = showreel_nopts_value()
+        let maximum = limit ?? Int.max
+        var frames: [DecodedFrame] = []
+
+        func receive() {
+            while frames.count < maximum {
+                let r = avcodec_receive_frame(context, frame)
+                guard r >= 0 else { return }
+                defer { av_frame_unref(frame) }
+                let pts = frame.pointee.best_effort_timestamp
+                let time = pts == nopts ? Double(frames.count) : Double(pts) * timeBase
+                if let pixels = converter.bgraBuffer(from: frame) {
+                    frames.append(DecodedFrame(
+                        pixels: pixels, time: time,
+                        isKeyframe: frame.pointee.key_frame != 0))
+                }
+            }
+        }
+
+        while frames.count < maximum {
+            result = av_read_frame(input.format, packet)
+            if result < 0 { break }  // end of file, or a truncated file: decode what we have
+            if packet.pointee.stream_index == stream.pointee.index {
+                // A damaged packet is skipped; the decoder recovers at the next keyframe.
+                _ = avcodec_send_packet(context, packet)
+                receive()
+            }
+            av_packet_unref(packet)
+        }
+        if frames.count < maximum {
+            _ = avcodec_send_packet(context, nil)
+            receive()
+        }
+        return frames.sorted { $0.time < $1.time }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+import ShowreelRender
+
+/// A `VideoRecorder` behind a bounded queue and a background encoding thread, so the thread
+/// that produces frames (the display stream) never waits for the encoder.
+///
+/// When the queue is full, `submit` drops the oldest queued frame (the previous encoded frame
+/// is then held a little longer in the video) but never the newest, so the screen's final
+/// state always reaches the file. `finish(stopTime:)` drains the queue and finalises the file.
+/// All methods are thread-safe.
+public final class FrameQueueRecorder: Sendable {
+    public let url: URL
+    /// The most frames waiting for the encoder.
+    public let capacity: Int
+
+    private let worker: EncoderWorker
+
+    /// Wraps `recorder`, which must not be used directly afterwards.
+    public init(recorder: VideoRecorder, capacity: Int = 8, logger: Logger = Logger(label: "showreel.recorder.queue")) {
+        precondition(capacity >= 1, "the frame queue needs room for at least one frame")
+        self.url = recorder.url
+        self.capacity = capacity
+        worker = EncoderWorker(recorder: recorder, capacity: capacity, logger: logger)
+        let worker = self.worker
+        let thread = Thread { worker.run() }
+        thread.name = "showreel.encoder"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    /// Opens a `VideoRecorder` (see its initialiser) behind a queue.
+    public convenience init(
+        url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), capacity: Int = 8,
+        logger: Logger = Logger(label: "showreel.recorder")
+    ) throws(RecorderError) {
+        let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, logger: logger)
+        self.init(recorder: recorder, capacity: capacity, logger: logger)
+    }
+
+    deinit {
+        // Without finish(): let the thread encode what is queued and exit; the recorder then
+        // finalises the file when it is released.
+        worker.abandon()
+    }
+
+    /// Queues `frame` for encoding without waiting. Returns false when a queued frame had to be
+    /// dropped to make room, or when the recorder already failed or finished (frame discarded).
+    @discardableResult
+    public func submit(_ frame: Frame) -> Bool {
+        worker.submit(frame)
+    }
+
+    /// Frames waiting for the encoder right now.
+    public var queuedFrames: Int { worker.locked { $0.queue.count } }
+
+    /// Frames dropped so far because the queue was full.
+    public var framesDropped: Int { worker.locked { $0.dropped } }
+
+    /// The first error the encoder hit, if any; later frames are discarded and `finish` throws it.
+    public var failure: RecorderError? { worker.locked { $0.failure } }
+
+    /// Encodes every queued frame, holds the last one until `stopTime`, finalises the file and
+    /// returns the summary (its `framesDropped` includes frames dropped by the queue).
+    @discardableResult
+    public func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
+        try worker.finish(stopTime: stopTime)
+    }
+
+    /// Tests only: while held, the encoding thread takes no frames from the queue, so a test
+    /// can fill the queue deterministically. `finish` releases it.
+    func holdEncoder(_ held: Bool) {
+        worker.hold(held)
+    }
+}
+
+/// The queue and the thread's loop; the thread holds it (not the public object), so releasing
+/// an unfinished `FrameQueueRecorder` still lets the thread end.
+private final class EncoderWorker: @unchecked Sendable {
+    struct State {
+        var queue: [Frame] = []
+        var stopping = false
+        var finishing = false
+        var workerDone = false
+        var held = false
+        var dropped = 0
+        var failure: RecorderError?
+    }
+
+    private let recorder: VideoRecorder
+    private let capacity: Int
+    private let logger: Logger
+    private let condition = NSCondition()
+    private var state = State()  // guarded by `condition`
+
+    init(recorder: VideoRecorder, capacity: Int, logger: Logger) {
+        self.recorder = recorder
+        self.capacity = capacity
+        self.logger = logger
+    }
+
+    func locked<R>(_ body: (inout State) -> R) -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&state)
+    }
+
+    func submit(_ frame: Frame) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !state.stopping, state.failure == nil else { return false }
+        var kept = true
+        if state.queue.count >= capacity {
+            state.queue.removeFirst()
+            state.dropped += 1
+            kept = false
+        }
+        state.queue.append(frame)
+        condition.signal()
+        return kept
+    }
+
+    func hold(_ held: Bool) {
+        condition.lock()
+        state.held = held
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func abandon() {
+        condition.lock()
+        if !state.finishing {
+            state.stopping = true
+            state.held = false
+            condition.broadcast()
+            logger.warning("frame queue released without finish(); its recorder finalises the file")
+        }
+        condition.unlock()
+    }
+
+    func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
+        condition.lock()
+        guard !state.finishing else {
+            condition.unlock()
+            throw .alreadyFinished(file: recorder.url.path)
+        }
+        state.finishing = true
+        state.stopping = true
+        state.held = false
+        condition.broadcast()
+        while !state.workerDone { condition.wait() }
+        let failure = state.failure
+        let dropped = state.dropped
+        condition.unlock()
+
+        // The thread has exited: the recorder is ours alone now. finish() writes the trailer
+        // even after a failure, then the first failure is what the caller hears about.
+        let summary: RecordingSummary
+        do {
+            summary = try recorder.finish(stopTime: stopTime)
+        } catch {
+            throw failure ?? error
+        }
+        if let failure { throw failure }
+        var result = summary
+        result.framesDropped += dropped
+        return result
+    }
+
+    func run() {
+        while true {
+            condition.lock()
+            while (state.queue.isEmpty && !state.stopping) || state.held { condition.wait() }
+            if state.queue.isEmpty {
+                state.workerDone = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let frame = state.queue.removeFirst()
+            condition.unlock()
+
+            do {
+                try recorder.append(frame)
+            } catch {
+                logger.error("encoding stopped: \(error)")
+                condition.lock()
+                state.failure = state.failure ?? error
+                state.queue.removeAll()
+                condition.unlock()
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import CFFmpeg
+import Foundation
+import ShowreelRender
+
+/// Still-image formats for screenshots.
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case png, jpeg
+
+    /// The format for a file name's extension: .png, .jpg or .jpeg (any case).
+    public init(fileURL: URL) throws(RecorderError) {
+        switch fileURL.pathExtension.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        default: throw .unsupportedImageFormat(file: fileURL.path, extension: fileURL.pathExtension)
+        }
+    }
+
+    public var fileExtension: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        }
+    }
+
+    var encoderName: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "mjpeg"
+        }
+    }
+}
+
+/// Encodes a BGRA pixel buffer as a PNG or JPEG file's bytes with libavcodec.
+public enum ImageEncoder {
+    /// PNG keeps every pixel (and alpha); JPEG is lossy, high quality, no alpha.
+    public static func encode(_ pixels: PixelBuffer, as format: ImageFormat) throws(RecorderError) -> [UInt8] {
+        installFFmpegLogging()
+        let name = format.rawValue.uppercased()
+        guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
+            throw .imageEncodingFailed(format: name, message: "this FFmpeg build has no \(format.encoderName) encoder")
+        }
+        var codecContext = avcodec_alloc_context3(encoder)
+        var frame = av_frame_alloc()
+        var packet = av_packet_alloc()
+        defer {
+            avcodec_free_context(&codecContext)
+            av_frame_free(&frame)
+            av_packet_free(&packet)
+        }
+        guard let context = codecContext, let frame, let packet else { throw .outOfMemory("an image encoder") }
+
+        let pixelFormat: AVPixelFormat = format == .png ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUVJ420P
+        context.pointee.width = Int32(pixels.width)
+        context.pointee.height = Int32(pixels.height)
+        context.pointee.pix_fmt = pixelFormat
+        context.pointee.time_base = AVRational(num: 1, den: 1)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        if format == .jpeg {
+            context.pointee.color_range = AVCOL_RANGE_JPEG
+            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            context.pointee.global_quality = 2 * FF_QP2LAMBDA
+        }
+        var result = avcodec_open2(context, encoder, nil)
+        guard result >= 0 else { throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result)) }
+
+        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.width = Int32(pixels.width)
+        frame.pointee.height = Int32(pixels.height)
+        frame.pointee.pts = 0
+        if format == .jpeg {
+            frame.pointee.color_range = AVCOL_RANGE_JPEG
+            frame.pointee.quality = 2 * FF_QP2LAMBDA
+        }
+        result = av_frame_get_buffer(frame, 0)
+        guard result >= 0 else { throw .outOfMemory("a \(pixels.width)x\(pixels.height) image") }
+        // JPEG (JFIF) is full-range BT.601.
+        let converter = PixelConverter(precise: true)
+        let colour = ColourDetails(matrix: SWS_CS_DEFAULT, fullRange: true)
+        guard converter.convert(pixels, into: frame, colour: colour) else {
+            throw .imageEncodingFailed(format: name, message: "could not convert the BGRA pixels")
+        }
+
+        result = avcodec_send_frame(context, frame)
+        guard result >= 0 else { throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result)) }
+        result = avcodec_send_frame(context, nil)
+        guard result >= 0 || result == showreel_averror_eof() else {
+            throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result))
+        }
+        var bytes: [UInt8] = []
+        while true {
+            result = avcodec_receive_packet(context, packet)
+            if result == showreel_averror_eof() || result == showreel_averror_eagain() { break }
+            guard result >= 0 else { throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result)) }
+            if let data = packet.pointee.data, packet.pointee.size > 0 {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+            }
+            av_packet_unref(packet)
+        }
+        guard !bytes.isEmpty else { throw .imageEncodingFailed(format: name, message: "the encoder produced no data") }
+        return bytes
+    }
+
+    /// Encodes `pixels` in the format its extension names and writes the file.
+    public static func write(_ pixels: PixelBuffer, to url: URL) throws(RecorderError) {
+        let format = try ImageFormat(fileURL: url)
+        let bytes = try encode(pixels, as: format)
+        do {
+            try Data(bytes).write(to: url)
+        } catch {
+            throw .cannotCreateFile(file: url.path, message: (error as NSError).localizedDescription)
+        }
+    }
+}

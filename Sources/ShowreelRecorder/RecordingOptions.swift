@@ -1,0 +1,135 @@
+import Foundation
+
+/// The video codecs the recorder can encode.
+public enum VideoCodec: String, Sendable, CaseIterable {
+    case h264, hevc
+
+    /// The libavcodec encoder used for this codec.
+    public var encoderName: String {
+        switch self {
+        case .h264: "libx264"
+        case .hevc: "libx265"
+        }
+    }
+
+    /// The Debian package that provides the encoder library libavcodec links against.
+    public var debianPackage: String {
+        switch self {
+        case .h264: "libx264-164"
+        case .hevc: "libx265-199"
+        }
+    }
+
+    /// A sensible constant-rate-factor default for the encoder.
+    public var defaultQuality: Int {
+        switch self {
+        case .h264: 23
+        case .hevc: 28
+        }
+    }
+
+    /// The presets both x264 and x265 accept, fastest first.
+    public static let presets = [
+        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+    ]
+}
+
+/// The file containers the recorder can write.
+public enum VideoContainer: String, Sendable, CaseIterable {
+    case mov, mp4
+
+    /// The container for a file name's extension (`.mov` or `.mp4`, any case).
+    public init(fileURL: URL) throws(RecorderError) {
+        let ext = fileURL.pathExtension.lowercased()
+        guard let container = VideoContainer(rawValue: ext) else {
+            throw .unsupportedContainer(file: fileURL.path, extension: fileURL.pathExtension)
+        }
+        self = container
+    }
+
+    /// The libavformat muxer name.
+    public var muxerName: String { rawValue }
+
+    public var fileExtension: String { rawValue }
+}
+
+/// How a recording is encoded.
+public struct RecordingOptions: Sendable, Equatable {
+    public var codec: VideoCodec
+    /// Fragmented MP4/MOV survives a killed recorder; `nil` picks the container's default
+    /// (fragmented for `.mp4`, a classic single `moov` for `.mov`).
+    public var fragmented: Bool?
+    /// Constant rate factor (0 = lossless ... 51 = worst); `nil` uses the codec's default.
+    public var quality: Int?
+    /// The x264/x265 speed preset (see `VideoCodec.presets`).
+    public var preset: String
+    /// Output size relative to the screen (0.5 halves width and height); sizes are rounded to even numbers.
+    public var scale: Double
+    /// The longest time between keyframes; bounds what a killed recorder loses and how far a player seeks.
+    public var keyframeInterval: Duration
+
+    public init(
+        codec: VideoCodec = .h264,
+        fragmented: Bool? = nil,
+        quality: Int? = nil,
+        preset: String = "ultrafast",
+        scale: Double = 1.0,
+        keyframeInterval: Duration = .seconds(1)
+    ) {
+        self.codec = codec
+        self.fragmented = fragmented
+        self.quality = quality
+        self.preset = preset
+        self.scale = scale
+        self.keyframeInterval = keyframeInterval
+    }
+
+    /// Whether output to `container` is fragmented once the default is applied.
+    public func isFragmented(in container: VideoContainer) -> Bool {
+        fragmented ?? (container == .mp4)
+    }
+
+    /// The CRF actually used.
+    public var effectiveQuality: Int { quality ?? codec.defaultQuality }
+
+    /// The encoded size for a screen of `width` x `height`: scaled, rounded to even numbers, at least 2x2.
+    public func outputSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        func even(_ value: Int) -> Int {
+            let scaled = (Double(value) * scale / 2).rounded()
+            return max(2, Int(scaled) * 2)
+        }
+        return (even(width), even(height))
+    }
+
+    func validate() throws(RecorderError) {
+        guard scale.isFinite, scale > 0, scale <= 8 else {
+            throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
+        }
+        if let quality, !(0...51).contains(quality) {
+            throw .invalidOption("quality \(quality) is out of range: use a constant rate factor from 0 (lossless) to 51 (smallest)")
+        }
+        guard VideoCodec.presets.contains(preset) else {
+            throw .invalidOption("preset '\(preset)' is unknown: use one of \(VideoCodec.presets.joined(separator: ", "))")
+        }
+        guard keyframeInterval >= .zero else {
+            throw .invalidOption("keyframe interval \(keyframeInterval) is negative: use 0 (every frame) or more")
+        }
+    }
+}
+
+/// What a finished recording contains.
+public struct RecordingSummary: Sendable, Equatable {
+    public var url: URL
+    public var codec: VideoCodec
+    public var container: VideoContainer
+    public var fragmented: Bool
+    public var width: Int
+    public var height: Int
+    /// Frames written to the file.
+    public var framesEncoded: Int
+    /// Frames received but not written (queue overflow or timestamps that went backwards).
+    public var framesDropped: Int
+    /// From the first frame to the stop time.
+    public var duration: Duration
+    public var fileSize: Int64
+}

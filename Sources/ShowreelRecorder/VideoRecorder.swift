@@ -1,0 +1,362 @@
+import CFFmpeg
+import Foundation
+import Logging
+import ShowreelRender
+
+/// Encodes frames of a screen into an H.264 or HEVC video in a `.mov` or `.mp4` file, at a
+/// variable frame rate: each frame is stamped with its presentation time relative to the
+/// first frame, and the last frame is held until the stop time given to `finish(stopTime:)`.
+///
+/// The file is written in place at `url`. Fragmented output (the `.mp4` default) is flushed
+/// at every keyframe, so a recorder killed with SIGKILL leaves a file that plays up to its
+/// last keyframe. Not thread-safe: use it from one thread at a time (see `FrameQueueRecorder`).
+public final class VideoRecorder {
+    public let url: URL
+    public let container: VideoContainer
+    public let options: RecordingOptions
+    public let fragmented: Bool
+    /// The screen size frames arrive at.
+    public let inputWidth: Int
+    public let inputHeight: Int
+    /// The encoded size (scaled and rounded to even numbers).
+    public let width: Int
+    public let height: Int
+
+    /// Frames written to the file so far.
+    public private(set) var framesEncoded = 0
+    /// Frames not encoded because their timestamp went backwards.
+    public private(set) var framesDropped = 0
+    /// The first error that made the recording incomplete, if any.
+    public private(set) var failure: RecorderError?
+
+    static let timescale: Int64 = 90_000
+    private static let encoderTimeBase = AVRational(num: 1, den: Int32(timescale))
+    /// How long the last frame lasts when the stop time is not after it: one frame at 60 Hz.
+    private static let minimumLastFrameTicks: Int64 = timescale / 60
+
+    private let logger: Logger
+    private let resources = EncoderResources()
+    private let streamIndex: Int32
+    private let streamTimeBase: AVRational
+    private let keyframeTicks: Int64
+    private let converter = PixelConverter()
+    private let colour = ColourDetails(matrix: SWS_CS_ITU709, fullRange: false)
+
+    private var firstFrameTime: Duration?
+    private var lastFrameTime: Duration?
+    private var lastPts: Int64 = -1
+    private var lastKeyframePts: Int64?
+    private var framesSent = 0
+    private var pendingValid = false
+    private var endPts: Int64 = 0
+    private var finished = false
+    private var warnedAboutSize = false
+
+    /// Opens the encoder and creates the file at `url` (its extension picks the container).
+    public init(
+        url: URL,
+        width: Int,
+        height: Int,
+        options: RecordingOptions = RecordingOptions(),
+        logger: Logger = Logger(label: "showreel.recorder")
+    ) throws(RecorderError) {
+        guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
+        try options.validate()
+        let container = try VideoContainer(fileURL: url)
+        installFFmpegLogging()
+
+        let path = url.path
+        let output = options.outputSize(width: width, height: height)
+        let fragmented = options.isFragmented(in: container)
+        self.url = url
+        self.container = container
+        self.options = options
+        self.fragmented = fragmented
+        self.inputWidth = width
+        self.inputHeight = height
+        self.width = output.width
+        self.height = output.height
+        self.logger = logger
+        self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
+
+        let codec = options.codec
+        guard let encoder = avcodec_find_encoder_by_name(codec.encoderName) else {
+            throw .encoderUnavailable(codec: codec, encoder: codec.encoderName, package: codec.debianPackage)
+        }
+
+        // Muxer and stream.
+        var formatContext: UnsafeMutablePointer<AVFormatContext>?
+        var result = avformat_alloc_output_context2(&formatContext, nil, container.muxerName, path)
+        guard result >= 0, let formatContext else {
+            throw .muxerFailed(file: path, step: "set up the \(container.muxerName) muxer", message: ffmpegErrorMessage(result))
+        }
+        resources.format = formatContext
+        guard let stream = avformat_new_stream(formatContext, nil) else { throw .outOfMemory("a video stream") }
+        streamIndex = stream.pointee.index
+
+        // Encoder.
+        guard let codecContext = avcodec_alloc_context3(encoder) else { throw .outOfMemory("the \(codec.encoderName) encoder") }
+        resources.codec = codecContext
+        codecContext.pointee.width = Int32(output.width)
+        codecContext.pointee.height = Int32(output.height)
+        codecContext.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        codecContext.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        codecContext.pointee.time_base = Self.encoderTimeBase
+        // A nominal rate for rate control; timestamps are what count (variable frame rate).
+        codecContext.pointee.framerate = AVRational(num: 60, den: 1)
+        codecContext.pointee.gop_size = Int32(clamping: max(1, Int((options.keyframeInterval.seconds * 60).rounded(.up))))
+        codecContext.pointee.max_b_frames = 0
+        codecContext.pointee.thread_count = 0
+        codecContext.pointee.color_range = AVCOL_RANGE_MPEG
+        codecContext.pointee.colorspace = AVCOL_SPC_BT709
+        codecContext.pointee.color_primaries = AVCOL_PRI_BT709
+        codecContext.pointee.color_trc = AVCOL_TRC_BT709
+        if formatContext.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            codecContext.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        var codecOptions: OpaquePointer?
+        av_dict_set(&codecOptions, "preset", options.preset, 0)
+        av_dict_set(&codecOptions, "crf", String(options.effectiveQuality), 0)
+        av_dict_set(&codecOptions, "forced-idr", "1", 0)
+        if codec == .hevc {
+            // x265 prints to stderr on its own; keep it quiet (errors come back as return codes).
+            av_dict_set(&codecOptions, "x265-params", "log-level=none:bframes=0", 0)
+        }
+        result = avcodec_open2(codecContext, encoder, &codecOptions)
+        av_dict_free(&codecOptions)
+        guard result >= 0 else {
+            throw .encoderOpenFailed(encoder: codec.encoderName, message: ffmpegErrorMessage(result))
+        }
+        result = avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
+        guard result >= 0 else {
+            throw .muxerFailed(file: path, step: "describe the video stream", message: ffmpegErrorMessage(result))
+        }
+        stream.pointee.time_base = Self.encoderTimeBase
+        if codec == .hevc {
+            // 'hvc1' (parameter sets in the sample description) is what QuickTime and Safari play.
+            stream.pointee.codecpar.pointee.codec_tag = showreel_mktag(
+                CChar(UInt8(ascii: "h")), CChar(UInt8(ascii: "v")), CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "1")))
+        }
+
+        // File and header.
+        result = avio_open(&formatContext.pointee.pb, path, AVIO_FLAG_WRITE)
+        guard result >= 0 else { throw .cannotCreateFile(file: path, message: ffmpegErrorMessage(result)) }
+        var headerOptions: OpaquePointer?
+        if fragmented {
+            av_dict_set(&headerOptions, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+            av_dict_set(&headerOptions, "flush_packets", "1", 0)
+        }
+        result = avformat_write_header(formatContext, &headerOptions)
+        av_dict_free(&headerOptions)
+        guard result >= 0 else {
+            throw .muxerFailed(file: path, step: "write the video header", message: ffmpegErrorMessage(result))
+        }
+        // The muxer picks the stream's time base while writing the header.
+        streamTimeBase = stream.pointee.time_base
+
+        // Reusable frame and packets.
+        guard let frame = av_frame_alloc() else { throw .outOfMemory("a video frame") }
+        resources.frame = frame
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(output.width)
+        frame.pointee.height = Int32(output.height)
+        frame.pointee.color_range = AVCOL_RANGE_MPEG
+        frame.pointee.colorspace = AVCOL_SPC_BT709
+        frame.pointee.color_primaries = AVCOL_PRI_BT709
+        frame.pointee.color_trc = AVCOL_TRC_BT709
+        result = av_frame_get_buffer(frame, 0)
+        guard result >= 0 else { throw .outOfMemory("a \(output.width)x\(output.height) video frame") }
+        guard let packet = av_packet_alloc(), let pending = av_packet_alloc() else { throw .outOfMemory("video packets") }
+        resources.packet = packet
+        resources.pending = pending
+
+        logger.debug("recording started", metadata: [
+            "file": "\(path)", "codec": "\(codec.rawValue)", "container": "\(container.rawValue)",
+            "size": "\(output.width)x\(output.height)", "fragmented": "\(fragmented)",
+        ])
+    }
+
+    deinit {
+        if !finished {
+            logger.warning("recorder released without finish(); finalising \(url.path) with the last frame held briefly")
+            let stop = (lastFrameTime ?? .zero) + .ticks(Self.minimumLastFrameTicks, timescale: Self.timescale)
+            _ = try? finish(stopTime: stop)
+        }
+    }
+
+    /// Encodes `frame`, stamped with its presentation time relative to the first appended frame.
+    ///
+    /// A frame whose time is before the previous frame's is dropped (counted in
+    /// `framesDropped`); one at the same time as the previous frame is moved one tick later.
+    public func append(_ frame: Frame) throws(RecorderError) {
+        guard !finished else { throw .alreadyFinished(file: url.path) }
+        if let failure { throw failure }
+        let first = firstFrameTime ?? frame.presentationTime
+        var pts = (frame.presentationTime - first).ticks(timescale: Self.timescale)
+        if pts < 0 || pts < lastPts {
+            framesDropped += 1
+            logger.debug("dropping a frame whose time went backwards", metadata: ["time": "\(frame.presentationTime)"])
+            return
+        }
+        if pts == lastPts { pts = lastPts + 1 }
+        guard let avFrame = resources.frame, let codecContext = resources.codec else { return }
+
+        guard av_frame_make_writable(avFrame) >= 0 else { throw fail(.outOfMemory("a writable video frame")) }
+        if !warnedAboutSize, frame.pixels.width != inputWidth || frame.pixels.height != inputHeight {
+            warnedAboutSize = true
+            logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
+        }
+        guard converter.convert(frame.pixels, into: avFrame, colour: colour) else {
+            throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
+        }
+        avFrame.pointee.pts = pts
+        if let lastKeyframePts, pts - lastKeyframePts < keyframeTicks {
+            avFrame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        } else {
+            avFrame.pointee.pict_type = AV_PICTURE_TYPE_I
+            lastKeyframePts = pts
+        }
+        let result = avcodec_send_frame(codecContext, avFrame)
+        guard result >= 0 else { throw fail(.encodeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+        firstFrameTime = first
+        lastFrameTime = frame.presentationTime
+        lastPts = pts
+        framesSent += 1
+        try drainEncoder()
+    }
+
+    /// Holds the last frame until `stopTime` (device-clock time, like the frames'
+    /// presentation times), flushes the encoder, writes the trailer and closes the file.
+    ///
+    /// After a write error it still writes the trailer for what fits, then throws that error.
+    @discardableResult
+    public func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
+        guard !finished else { throw .alreadyFinished(file: url.path) }
+        finished = true
+        let path = url.path
+        var firstError = failure
+
+        if firstError == nil, framesSent > 0, let codecContext = resources.codec {
+            let result = avcodec_send_frame(codecContext, nil)
+            if result < 0, result != showreel_averror_eof() {
+                firstError = .encodeFailed(file: path, message: ffmpegErrorMessage(result))
+            } else {
+                do { try drainEncoder() } catch { firstError = error }
+            }
+        }
+        if firstError == nil, pendingValid, let pending = resources.pending {
+            let pts = pending.pointee.pts
+            var duration = Self.minimumLastFrameTicks
+            if let firstFrameTime {
+                let stopPts = (stopTime - firstFrameTime).ticks(timescale: Self.timescale)
+                if stopPts > pts { duration = stopPts - pts }
+            }
+            pending.pointee.duration = duration
+            pendingValid = false
+            do { try write(pending) } catch { firstError = error }
+        }
+
+        if let formatContext = resources.format {
+            let result = av_write_trailer(formatContext)
+            if result < 0, firstError == nil {
+                firstError = .writeFailed(file: path, message: ffmpegErrorMessage(result))
+            }
+            if let pb = formatContext.pointee.pb {
+                avio_flush(pb)
+                if pb.pointee.error < 0, firstError == nil {
+                    firstError = .writeFailed(file: path, message: ffmpegErrorMessage(pb.pointee.error))
+                }
+            }
+            let closed = resources.closeFile()
+            if closed < 0, firstError == nil {
+                firstError = .writeFailed(file: path, message: ffmpegErrorMessage(closed))
+            }
+        }
+        resources.releaseCodec()
+        if let firstError {
+            failure = firstError
+            throw firstError
+        }
+        guard framesEncoded > 0 else { throw .noFrames(file: path) }
+
+        let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 }.map(Int64.init) ?? 0
+        let summary = RecordingSummary(
+            url: url, codec: options.codec, container: container, fragmented: fragmented,
+            width: width, height: height, framesEncoded: framesEncoded, framesDropped: framesDropped,
+            duration: .ticks(endPts, timescale: Self.timescale), fileSize: size)
+        logger.debug("recording finished", metadata: [
+            "file": "\(path)", "frames": "\(framesEncoded)", "dropped": "\(framesDropped)",
+            "duration": "\(summary.duration)", "bytes": "\(size)",
+        ])
+        return summary
+    }
+
+    // MARK: - Internals
+
+    private func fail(_ error: RecorderError) -> RecorderError {
+        if failure == nil { failure = error }
+        return error
+    }
+
+    private func drainEncoder() throws(RecorderError) {
+        guard let codecContext = resources.codec, let packet = resources.packet else { return }
+        while true {
+            let result = avcodec_receive_packet(codecContext, packet)
+            if result == showreel_averror_eagain() || result == showreel_averror_eof() { return }
+            guard result >= 0 else { throw fail(.encodeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+            try emit(packet)
+        }
+    }
+
+    /// Packets are written one behind, so each gets the exact duration up to the next one.
+    private func emit(_ packet: UnsafeMutablePointer<AVPacket>) throws(RecorderError) {
+        guard let pending = resources.pending else { return }
+        if pendingValid {
+            pending.pointee.duration = max(1, packet.pointee.pts - pending.pointee.pts)
+            pendingValid = false
+            try write(pending)
+        }
+        av_packet_move_ref(pending, packet)
+        pendingValid = true
+    }
+
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(RecorderError) {
+        guard let formatContext = resources.format else { return }
+        endPts = packet.pointee.pts + packet.pointee.duration
+        packet.pointee.stream_index = streamIndex
+        av_packet_rescale_ts(packet, Self.encoderTimeBase, streamTimeBase)
+        let result = av_interleaved_write_frame(formatContext, packet)
+        av_packet_unref(packet)
+        guard result >= 0 else { throw fail(.writeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+        framesEncoded += 1
+    }
+}
+
+/// Owns the FFmpeg objects of a recorder and frees them, also when `init` fails halfway.
+private final class EncoderResources {
+    var format: UnsafeMutablePointer<AVFormatContext>?
+    var codec: UnsafeMutablePointer<AVCodecContext>?
+    var frame: UnsafeMutablePointer<AVFrame>?
+    var packet: UnsafeMutablePointer<AVPacket>?
+    var pending: UnsafeMutablePointer<AVPacket>?
+
+    @discardableResult
+    func closeFile() -> Int32 {
+        guard let format, format.pointee.pb != nil,
+              format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 else { return 0 }
+        return avio_closep(&format.pointee.pb)
+    }
+
+    func releaseCodec() {
+        avcodec_free_context(&codec)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        av_packet_free(&pending)
+    }
+
+    deinit {
+        closeFile()
+        avformat_free_context(format)
+        releaseCodec()
+    }
+}

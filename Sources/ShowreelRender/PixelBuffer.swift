@@ -1,0 +1,88 @@
+/// A BGRA8 image in memory: B, G, R, A bytes per pixel, rows `bytesPerRow` apart.
+///
+/// This is Cairo's ARGB32 layout on little-endian machines and FFmpeg's `AV_PIX_FMT_BGRA`,
+/// so frames move from the renderer to the encoder without conversion. The storage is
+/// immutable once published (`Sendable`); writers use `withUnsafeMutableBytes` before sharing.
+public final class PixelBuffer: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let bytesPerRow: Int
+    private let storage: UnsafeMutableRawBufferPointer
+
+    public var byteCount: Int { storage.count }
+
+    /// A zero-filled (transparent black) buffer.
+    public init(width: Int, height: Int, bytesPerRow: Int? = nil) {
+        precondition(width > 0 && height > 0, "a pixel buffer needs a positive size")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow ?? width * 4
+        precondition(self.bytesPerRow >= width * 4)
+        storage = .allocate(byteCount: self.bytesPerRow * height, alignment: 64)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    /// A copy of `bytes`, which must hold `bytesPerRow * height` bytes.
+    public convenience init(width: Int, height: Int, bytesPerRow: Int, copying bytes: UnsafeRawBufferPointer) {
+        self.init(width: width, height: height, bytesPerRow: bytesPerRow)
+        precondition(bytes.count >= storage.count, "not enough bytes for a \(width)x\(height) frame")
+        storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<storage.count]))
+    }
+
+    deinit { storage.deallocate() }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(storage))
+    }
+
+    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try body(storage)
+    }
+
+    /// The pixel at (x, y) as (red, green, blue, alpha).
+    public func pixel(x: Int, y: Int) -> RGBA {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)x\(height)")
+        let offset = y * bytesPerRow + x * 4
+        return RGBA(red: storage[offset + 2], green: storage[offset + 1], blue: storage[offset], alpha: storage[offset + 3])
+    }
+
+    /// True when both buffers hold the same visible pixels (row padding is ignored).
+    public func hasSamePixels(as other: PixelBuffer) -> Bool {
+        guard width == other.width, height == other.height else { return false }
+        let rowBytes = width * 4
+        for row in 0..<height {
+            let a = storage.baseAddress! + row * bytesPerRow
+            let b = other.storage.baseAddress! + row * other.bytesPerRow
+            if memcmp(a, b, rowBytes) != 0 { return false }
+        }
+        return true
+    }
+
+    /// FNV-1a over the visible pixels: a cheap identity for golden images and determinism checks.
+    public var contentHash: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let rowBytes = width * 4
+        for row in 0..<height {
+            let base = storage.baseAddress!.advanced(by: row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<rowBytes {
+                hash = (hash ^ UInt64(base[i])) &* 0x100_0000_01b3
+            }
+        }
+        return hash
+    }
+}
+
+/// One pixel's colour channels, 0...255.
+public struct RGBA: Equatable, Sendable, CustomStringConvertible {
+    public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+    public var description: String { "rgba(\(red), \(green), \(blue), \(alpha))" }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

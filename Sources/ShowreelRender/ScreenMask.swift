@@ -1,0 +1,55 @@
+/// The pixels that lie outside a device's physical screen (rounded corners, sensor housing).
+///
+/// Built once per profile, then applied to every frame with a cheap per-row span fill,
+/// which is what `recordVideo --mask=black` and `screenshot --mask=black` use.
+public struct ScreenMask: Sendable {
+    /// For each pixel row, the spans [start, end) to paint black.
+    private let rows: [[Range<Int>]]
+    public let width: Int
+    public let height: Int
+
+    public init(profile: DeviceProfile) {
+        width = profile.pixelWidth
+        height = profile.pixelHeight
+        let shape = PixelBuffer(width: width, height: height)
+        let canvas = Canvas(pixels: shape, scale: Double(profile.scale))
+        canvas.fill(Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
+                    color: .white, cornerRadius: profile.cornerRadius)
+        if let housing = profile.sensorHousing {
+            canvas.fill(housing, color: .black, cornerRadius: housing.height / 2)
+        }
+        canvas.finish()
+        // A pixel is outside the screen when the shape left it less than half white.
+        var rows: [[Range<Int>]] = []
+        rows.reserveCapacity(height)
+        for y in 0..<height {
+            var spans: [Range<Int>] = []
+            var start: Int?
+            for x in 0..<width {
+                let outside = shape.pixel(x: x, y: y).red < 128
+                if outside, start == nil { start = x }
+                if !outside, let s = start { spans.append(s..<x); start = nil }
+            }
+            if let s = start { spans.append(s..<width) }
+            rows.append(spans)
+        }
+        self.rows = rows
+    }
+
+    /// Paints everything outside the screen opaque black (or fully transparent).
+    public func apply(to pixels: PixelBuffer, transparent: Bool = false) {
+        let fill: UInt32 = transparent ? 0 : 0xFF00_0000  // BGRA little-endian
+        precondition(pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
+        pixels.withUnsafeMutableBytes { bytes in
+            for (y, spans) in rows.enumerated() where !spans.isEmpty {
+                let row = bytes.baseAddress!.advanced(by: y * pixels.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+                for span in spans {
+                    (row + span.lowerBound).update(repeating: fill, count: span.count)
+                }
+            }
+        }
+    }
+
+    /// True when (x, y) lies outside the screen's shape.
+    public func masks(x: Int, y: Int) -> Bool { rows[y].contains { $0.contains(x) } }
+}

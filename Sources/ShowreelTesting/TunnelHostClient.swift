@@ -1,0 +1,325 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A client for the Showreel tunnel host (and any SBTUITestTunnelHost-compatible host).
+///
+/// The legacy calls (`exec`, `launch`, `status`, `interrupt`, `terminate`) send exactly what
+/// the SBTUITestTunnelHost iOS client sends: a form-urlencoded POST with `command` (base64 of
+/// the command line, or a command id), `app_frame`, `simulator_device_name` and
+/// `simulator_device_runtime`. The `run(argv:)` family uses the JSON API under `/v1`.
+public struct TunnelHostClient: Sendable {
+    /// Why a finished command ended (NSTask.TerminationReason values).
+    public enum TerminationReason: Int, Sendable, Equatable {
+        case exit = 1
+        case uncaughtSignal = 2
+    }
+
+    /// A legacy `/status` answer.
+    public enum CommandStatus: Sendable, Equatable {
+        case running(pid: Int32)
+        /// `status` is the exit code, or the signal number when `reason` is `.uncaughtSignal`.
+        case finished(status: Int32, reason: TerminationReason, stdout: String, stderr: String)
+
+        public var isFinished: Bool {
+            if case .finished = self { return true }
+            return false
+        }
+    }
+
+    /// A failed request: the HTTP status (0 when there was no HTTP answer) and the host's message.
+    public struct HostError: Error, Sendable, CustomStringConvertible {
+        public var statusCode: Int
+        public var message: String
+        public var description: String {
+            statusCode == 0 ? "tunnel host: \(message)" : "tunnel host answered \(statusCode): \(message)"
+        }
+    }
+
+    /// A command as the v1 API reports it.
+    public struct CommandInfo: Decodable, Sendable, Equatable {
+        public var id: UUID
+        public var argv: [String]
+        public var executable: String
+        public var pid: Int32?
+        /// `running` or `finished`.
+        public var state: String
+        /// `exit` or `signal` once finished.
+        public var terminationReason: String?
+        public var exitCode: Int32?
+        public var signal: Int32?
+        public var signalName: String?
+        public var error: String?
+        public var signalsSent: [String]?
+        public var killedAfterTimeout: Bool?
+        public var timedOut: Bool?
+        public var outputBytes: Int?
+        public var outputTruncated: Bool?
+        public var stdout: String?
+        public var stderr: String?
+
+        public var isRunning: Bool { state == "running" }
+    }
+
+    public struct Health: Decodable, Sendable, Equatable {
+        public var status: String
+        public var version: String
+        public var running: Int?
+    }
+
+    public let baseURL: URL
+    /// Sent as `Authorization: Bearer` on `/v1` calls.
+    public var token: String?
+    /// The extra form fields of the legacy protocol (the iOS client fills them from the
+    /// simulator's environment and the app's window frame).
+    public var appFrame: String
+    public var simulatorDeviceName: String
+    public var simulatorDeviceRuntime: String
+    /// Per-request timeout; long-running `exec` and waits need a generous one.
+    public var requestTimeout: TimeInterval
+
+    public init(
+        baseURL: URL = URL(string: "http://127.0.0.1:8667")!,
+        token: String? = nil,
+        requestTimeout: TimeInterval = 600
+    ) {
+        self.baseURL = baseURL
+        self.token = token
+        let environment = ProcessInfo.processInfo.environment
+        self.appFrame = "{{0, 0}, {0, 0}}"
+        self.simulatorDeviceName = environment["SIMULATOR_DEVICE_NAME"] ?? environment["SHOWREEL_DEVICE_NAME"] ?? "showreel"
+        self.simulatorDeviceRuntime = environment["SIMULATOR_RUNTIME_VERSION"] ?? "1.0"
+        self.requestTimeout = requestTimeout
+    }
+
+    // MARK: Legacy protocol
+
+    /// Runs `commandLine` to completion and returns its output (stdout and stderr).
+    /// Throws when the host could not start it (`status` -1).
+    public func exec(_ commandLine: String) async throws -> String {
+        let object = try await legacy("exec", command: Self.base64(commandLine))
+        return try Self.startedResult(object, commandLine)
+    }
+
+    /// Starts `commandLine` and returns its id at once.
+    public func launch(_ commandLine: String) async throws -> UUID {
+        let object = try await legacy("launch", command: Self.base64(commandLine))
+        let result = try Self.startedResult(object, commandLine)
+        guard let id = UUID(uuidString: result) else {
+            throw HostError(statusCode: 200, message: "launch answered '\(result)', which is not a command id")
+        }
+        return id
+    }
+
+    public func status(_ id: UUID) async throws -> CommandStatus {
+        try Self.commandStatus(try await legacy("status", command: id.uuidString))
+    }
+
+    /// Sends SIGINT to the command's process group. The Showreel host answers once the
+    /// command exited (up to its wait limit); other hosts may answer while it still runs, so
+    /// use `waitUntilFinished` when the final status matters.
+    public func interrupt(_ id: UUID) async throws -> CommandStatus {
+        try Self.commandStatus(try await legacy("interrupt", command: id.uuidString))
+    }
+
+    /// Sends SIGTERM to the command's process group; see `interrupt(_:)`.
+    public func terminate(_ id: UUID) async throws -> CommandStatus {
+        try Self.commandStatus(try await legacy("terminate", command: id.uuidString))
+    }
+
+    /// Polls `/status` until the command finished; throws when `timeout` passes first.
+    public func waitUntilFinished(_ id: UUID, timeout: Duration = .seconds(30), pollInterval: Duration = .milliseconds(50)) async throws -> CommandStatus {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let current = try await status(id)
+            if current.isFinished { return current }
+            if clock.now >= deadline {
+                throw HostError(statusCode: 0, message: "command \(id.uuidString) still running after \(timeout) (\(current))")
+            }
+            try await Task.sleep(for: pollInterval)
+        }
+    }
+
+    // MARK: v1 API
+
+    public func health() async throws -> Health {
+        try await v1(Health.self, method: "GET", path: "v1/health")
+    }
+
+    /// Starts `argv` (no shell). With `wait`, returns after it finished, with its output;
+    /// `timeout` (with `wait`) terminates it when it runs longer.
+    public func run(
+        argv: [String],
+        environment: [String: String]? = nil,
+        workingDirectory: String? = nil,
+        wait: Bool = false,
+        timeout: Duration? = nil
+    ) async throws -> CommandInfo {
+        struct Body: Encodable {
+            var argv: [String]
+            var env: [String: String]?
+            var cwd: String?
+            var wait: Bool
+            var timeout: Double?
+        }
+        let body = Body(argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout.map(Self.seconds))
+        return try await v1(CommandInfo.self, method: "POST", path: "v1/commands", body: try JSONEncoder().encode(body))
+    }
+
+    public func command(_ id: UUID) async throws -> CommandInfo {
+        try await v1(CommandInfo.self, method: "GET", path: "v1/commands/\(id.uuidString)")
+    }
+
+    public func commands() async throws -> [CommandInfo] {
+        struct List: Decodable { var commands: [CommandInfo] }
+        return try await v1(List.self, method: "GET", path: "v1/commands").commands
+    }
+
+    /// SIGINT to the command's process group. With `wait`, returns its final state; if it is
+    /// still running after `timeout` (default: the host's grace period) it gets SIGKILL and
+    /// the answer says `killedAfterTimeout`.
+    public func interrupt(_ id: UUID, wait: Bool, timeout: Duration? = nil) async throws -> CommandInfo {
+        try await signal("interrupt", id, wait: wait, timeout: timeout)
+    }
+
+    /// SIGTERM to the command's process group; see `interrupt(_:wait:timeout:)`.
+    public func terminate(_ id: UUID, wait: Bool, timeout: Duration? = nil) async throws -> CommandInfo {
+        try await signal("terminate", id, wait: wait, timeout: timeout)
+    }
+
+    /// The command's output so far (`follow: false`) or all of it, waiting until it exits
+    /// (`follow: true`). `stream` is `stdout`, `stderr` or nil for both interleaved.
+    public func output(_ id: UUID, follow: Bool = false, stream: String? = nil) async throws -> String {
+        var query = [URLQueryItem(name: "follow", value: follow ? "true" : "false")]
+        if let stream { query.append(URLQueryItem(name: "stream", value: stream)) }
+        let (data, status) = try await send(method: "GET", path: "v1/commands/\(id.uuidString)/output", query: query, body: nil, contentType: nil, authorize: true)
+        guard status == 200 else { throw Self.error(from: data, status: status) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func signal(_ action: String, _ id: UUID, wait: Bool, timeout: Duration?) async throws -> CommandInfo {
+        var query = [URLQueryItem(name: "wait", value: wait ? "true" : "false")]
+        if let timeout { query.append(URLQueryItem(name: "timeout", value: String(Self.seconds(timeout)))) }
+        return try await v1(CommandInfo.self, method: "POST", path: "v1/commands/\(id.uuidString)/\(action)", query: query)
+    }
+
+    // MARK: Transport
+
+    private func legacy(_ action: String, command: String) async throws -> [String: Any] {
+        let fields = [
+            ("command", command),
+            ("app_frame", appFrame),
+            ("simulator_device_name", simulatorDeviceName),
+            ("simulator_device_runtime", simulatorDeviceRuntime),
+        ]
+        let body = fields.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        let (data, status) = try await send(
+            method: "POST", path: action, query: [], body: Data(body.utf8),
+            contentType: "application/x-www-form-urlencoded", authorize: false
+        )
+        guard status == 200 else { throw Self.error(from: data, status: status) }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw HostError(statusCode: status, message: "/\(action) answered something that is not a JSON object: \(String(decoding: data.prefix(200), as: UTF8.self))")
+        }
+        return object
+    }
+
+    private func v1<T: Decodable>(_ type: T.Type, method: String, path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
+        let (data, status) = try await send(method: method, path: path, query: query, body: body, contentType: body == nil ? nil : "application/json", authorize: true)
+        guard (200..<300).contains(status) else { throw Self.error(from: data, status: status) }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw HostError(statusCode: status, message: "unexpected answer to \(method) /\(path): \(error)")
+        }
+    }
+
+    private func send(method: String, path: String, query: [URLQueryItem], body: Data?, contentType: String?, authorize: Bool) async throws -> (Data, Int) {
+        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
+            throw HostError(statusCode: 0, message: "bad base URL \(baseURL)")
+        }
+        if !query.isEmpty { components.queryItems = query }
+        guard let url = components.url else { throw HostError(statusCode: 0, message: "bad URL for \(path)") }
+        var request = URLRequest(url: url, timeoutInterval: requestTimeout)
+        request.httpMethod = method
+        request.httpBody = body
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if authorize, let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw HostError(statusCode: 0, message: "cannot reach the tunnel host at \(baseURL): \(error.localizedDescription) (is 'showreel host' running?)")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw HostError(statusCode: 0, message: "no HTTP answer from \(url)")
+        }
+        return (data, http.statusCode)
+    }
+
+    // MARK: Helpers
+
+    static func base64(_ commandLine: String) -> String {
+        Data(commandLine.utf8).base64EncodedString()
+    }
+
+    /// application/x-www-form-urlencoded: unreserved characters stay, the rest is %XX.
+    static func formEncode(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    private static func startedResult(_ object: [String: Any], _ commandLine: String) throws -> String {
+        let result = object["result"] as? String ?? ""
+        let status = (object["status"] as? NSNumber)?.intValue ?? 1
+        guard status != -1 else {
+            throw HostError(statusCode: 200, message: "could not run '\(commandLine)': \(result)")
+        }
+        return result
+    }
+
+    private static func commandStatus(_ object: [String: Any]) throws -> CommandStatus {
+        guard let result = object["result"] as? [String: Any] else {
+            throw HostError(statusCode: 200, message: "status answer without a result object")
+        }
+        if let status = (result["terminationStatus"] as? NSNumber)?.int32Value {
+            let reasonValue = (result["terminationReason"] as? NSNumber)?.intValue ?? 1
+            return .finished(
+                status: status,
+                reason: TerminationReason(rawValue: reasonValue) ?? .exit,
+                stdout: result["stdOut"] as? String ?? "",
+                stderr: result["stdErr"] as? String ?? ""
+            )
+        }
+        if let pid = (result["pid"] as? NSNumber)?.int32Value {
+            return .running(pid: pid)
+        }
+        throw HostError(statusCode: 200, message: "status answer with neither pid nor terminationStatus")
+    }
+
+    private static func error(from data: Data, status: Int) -> HostError {
+        struct Body: Decodable { var error: String }
+        if let body = try? JSONDecoder().decode(Body.self, from: data) {
+            return HostError(statusCode: status, message: body.error)
+        }
+        return HostError(statusCode: status, message: String(decoding: data.prefix(500), as: UTF8.self))
+    }
+}

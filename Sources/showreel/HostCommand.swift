@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ShowreelHost
+
+/// `showreel host`: the tunnel host that runs commands for test runners.
+struct HostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Run the tunnel host: executes, launches and signals commands for test runners.",
+        discussion: """
+            Speaks the SBTUITestTunnelHost protocol (POST /exec, /launch, /status, /interrupt, \
+            /terminate) so existing iOS test suites work unchanged, and a JSON API under /v1 \
+            (GET /v1/health, POST /v1/commands, ...). Commands run without a shell, each in its \
+            own process group. On SIGINT or SIGTERM the host terminates the commands it started \
+            (SIGTERM, then SIGKILL after the grace period) and exits 0.
+            """
+    )
+
+    @Option(help: "TCP port to listen on (0 picks a free one).")
+    var port: Int = 8667
+
+    @Option(help: "Address to bind. The default only accepts connections from this machine.")
+    var bind: String = "127.0.0.1"
+
+    @Option(help: "Token the /v1 API requires (Authorization: Bearer or X-Showreel-Token). Also read from SHOWREEL_HOST_TOKEN.")
+    var token: String?
+
+    @Option(name: .customLong("allow"), help: ArgumentHelp("Allow only this program (repeatable; a name on PATH or an absolute path). Default: any program.", valueName: "program"))
+    var allow: [String] = []
+
+    @Option(help: "Seconds commands get between SIGTERM and SIGKILL when the host stops.")
+    var grace: Double = 3
+
+    @Flag(name: .shortAndLong, help: "Log every command and request to stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535, got \(port)")
+        }
+        guard grace >= 0 else {
+            throw ValidationError("--grace must be zero or more seconds, got \(grace)")
+        }
+        if let token, token.isEmpty {
+            throw ValidationError("--token must not be empty; leave it out to run without a token")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "showreel.host") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = verbose ? .debug : .warning
+
+        let environmentToken = ProcessInfo.processInfo.environment["SHOWREEL_HOST_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let configuration = TunnelHostConfiguration(
+            bindAddress: bind,
+            port: port,
+            token: token ?? environmentToken,
+            allowedPrograms: allow.isEmpty ? nil : allow,
+            gracePeriod: .milliseconds(Int((grace * 1000).rounded()))
+        )
+        for program in allow where !program.contains("/") && Self.which(program) == nil {
+            logger.warning("--allow \(program): not found on PATH; it will be refused until it is installed")
+        }
+        let display = bind.contains(":") ? "[\(bind)]" : bind
+        try await TunnelHost(configuration: configuration, logger: logger).run { boundPort in
+            FileHandle.standardError.write(Data("Tunnel host listening on http://\(display):\(boundPort)\n".utf8))
+        }
+    }
+
+    private static func which(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}

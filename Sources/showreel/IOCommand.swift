@@ -1,0 +1,48 @@
+import ArgumentParser
+import ShowreelWire
+
+/// `showreel io <device> <operation> [options]`, shaped like `xcrun simctl io`.
+struct IOCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "io",
+        abstract: "Record a video or take a screenshot of a device's screen.",
+        usage: """
+        showreel io <udid|booted> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] <file.mov|file.mp4>
+        showreel io <udid|booted> screenshot [--type=png|jpeg] [--mask=ignored|alpha|black] <file|->
+        """,
+        discussion: "Run `showreel io booted recordVideo --help` for the recording options."
+    )
+
+    @Argument(help: "The device: its udid, its name, or `booted` for the one booted device.")
+    var device: String
+
+    @Argument(help: "recordVideo or screenshot.")
+    var operation: String
+
+    @Argument(parsing: .captureForPassthrough, help: "The operation's options and output file.")
+    var arguments: [String] = []
+
+    func run() async throws {
+        switch operation {
+        case "recordVideo":
+            var command = try RecordVideoCommand.parseAsRoot(arguments) as! RecordVideoCommand
+            command.device = device
+            try await command.run()
+        case "screenshot":
+            var command = try ScreenshotCommand.parseAsRoot(arguments) as! ScreenshotCommand
+            command.device = device
+            try await command.run()
+        default:
+            throw ValidationError("Unknown io operation '\(operation)'. Use recordVideo or screenshot.")
+        }
+    }
+}
+
+/// Finds the device a command names, or fails with the registry's explanation.
+func resolveDevice(_ name: String) throws -> DeviceRecord {
+    do {
+        return try DeviceRegistry().resolve(name)
+    } catch {
+        throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.deviceNotFound)
+    }
+}

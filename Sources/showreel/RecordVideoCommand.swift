@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelWire
+import Synchronization
+
+/// `showreel io <device> recordVideo`: subscribe to a device's display stream and encode it
+/// until SIGINT or SIGTERM, like `xcrun simctl io booted recordVideo`.
+struct RecordVideoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recordVideo",
+        abstract: "Record the device's screen to a .mov or .mp4 file until interrupted (SIGINT or SIGTERM).")
+
+    var device = "booted"
+
+    @Option(help: "Video codec: h264 or hevc.")
+    var codec: String = "h264"
+
+    @Option(help: "How to treat pixels outside the screen shape: ignored, alpha (black without alpha support), black.")
+    var mask: MaskPolicy = .ignored
+
+    @Flag(help: "Overwrite the output file if it exists.")
+    var force = false
+
+    @Flag(inversion: .prefixedNo, help: "Fragmented output that survives a killed recorder (default: on for .mp4, off for .mov).")
+    var fragmented: Bool?
+
+    @Option(help: "Constant rate factor, 0 (lossless) to 51 (smallest); default 23 for h264, 28 for hevc.")
+    var quality: Int?
+
+    @Option(help: "Encoder speed preset (ultrafast ... veryslow).")
+    var preset: String = "ultrafast"
+
+    @Option(help: "Scale the video relative to the screen's pixels, e.g. 0.5.")
+    var scale: Double = 1
+
+    @Option(name: .customLong("keyframe-interval"), help: "Longest time between keyframes, in seconds: what a killed recorder can lose.")
+    var keyframeInterval: Double = 1
+
+    @Argument(help: "The output file: .mov (QuickTime, like simctl) or .mp4.")
+    var file: String
+
+    func run() async throws {
+        try await reportingFailures { try record() }
+    }
+
+    private func record() throws {
+        let url = URL(fileURLWithPath: file)
+        guard let videoCodec = VideoCodec(rawValue: codec.lowercased()) else {
+            throw CLIFailure(message: "Unknown codec '\(codec)'. Use h264 or hevc.", exitCode: CLIFailure.Code.usage)
+        }
+        do { _ = try VideoContainer(fileURL: url) } catch {
+            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
+        }
+        if FileManager.default.fileExists(atPath: url.path), !force {
+            throw CLIFailure(message: "\(file) already exists. Pass --force to overwrite it, or choose another name.",
+                             exitCode: CLIFailure.Code.fileExists)
+        }
+        let record = try resolveDevice(device)
+        let stream: DisplayStreamClient
+        do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
+            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(error)",
+                             exitCode: CLIFailure.Code.streamFailed)
+        }
+        defer { stream.close() }
+        if mask == .alpha {
+            Console.warning("\(videoCodec.rawValue) has no alpha channel; --mask=alpha is rendered black, as simctl does.")
+        }
+        let screenMask = mask == .ignored ? nil : ScreenMask(profile: stream.info.profile)
+        let options = RecordingOptions(codec: videoCodec, fragmented: fragmented, quality: quality, preset: preset,
+                                       scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)))
+
+        // Stop on the first SIGINT/SIGTERM by asking the device for its stop time; later
+        // signals are ignored so finalisation is never cut short.
+        let stopping = Mutex(false)
+        let trap = SignalTrap { _ in
+            let first = stopping.withLock { value -> Bool in defer { value = true }; return !value }
+            if first { try? stream.requestStop() }
+        }
+        defer { trap.cancel() }
+
+        let profile = stream.info.profile
+        let recorder = try makeRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight, options: options)
+        var started = false
+        var lastTime = Duration.zero
+        var endReason: DisplayStreamEndReason?
+        do {
+            loop: while let event = try stream.next() {
+                switch event {
+                case let .frame(frame):
+                    screenMask?.apply(to: frame.pixels)
+                    recorder.submit(frame)
+                    if !started {
+                        started = true
+                        Console.status("Recording started")
+                    }
+                    lastTime = frame.presentationTime
+                case let .end(stopTime, reason):
+                    lastTime = max(lastTime, stopTime)
+                    endReason = reason
+                    break loop
+                }
+            }
+        } catch {
+            Console.warning("the display stream failed (\(error)); finalising what was captured.")
+        }
+        guard started else {
+            // An empty video is no recording: leave nothing behind that looks like one.
+            _ = try? recorder.finish(stopTime: lastTime)
+            try? FileManager.default.removeItem(at: url)
+            throw CLIFailure(message: "\(record.name) ended its display stream before the first frame; nothing was recorded.",
+                             exitCode: CLIFailure.Code.streamFailed)
+        }
+        switch endReason {
+        case .deviceShutdown?: Console.warning("\(record.name) shut down during the recording; the video ends there.")
+        case nil: Console.warning("\(record.name) went away without ending the stream; the video ends at its last frame.")
+        case .stopRequested?: break
+        }
+        let summary: RecordingSummary
+        do { summary = try recorder.finish(stopTime: lastTime) } catch {
+            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
+        }
+        if summary.framesDropped > 0 {
+            Console.status("Dropped \(summary.framesDropped) intermediate frames: the encoder fell behind.")
+        }
+        Console.status(String(format: "Wrote %@: %.3f s, %d frames, %@ %dx%d",
+                              summary.url.path, summary.duration.seconds, summary.framesEncoded,
+                              summary.codec.rawValue, summary.width, summary.height))
+    }
+
+    private func makeRecorder(url: URL, width: Int, height: Int, options: RecordingOptions) throws -> FrameQueueRecorder {
+        do {
+            let video = try VideoRecorder(url: url, width: width, height: height, options: options)
+            return FrameQueueRecorder(recorder: video)
+        } catch {
+            let code: Int32
+            switch error {
+            case .encoderUnavailable: code = CLIFailure.Code.encoderUnavailable
+            case .cannotCreateFile: code = CLIFailure.Code.unwritable
+            default: code = CLIFailure.Code.writeFailed
+            }
+            throw CLIFailure(message: error.description, exitCode: code)
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelWire
+
+/// `showreel io <device> screenshot`: the current screen as PNG or JPEG, like simctl's.
+struct ScreenshotCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screenshot", abstract: "Save the device's current screen as an image.")
+
+    var device = "booted"
+
+    @Option(help: "Image type: png or jpeg (default: from the file's extension, else png).")
+    var type: String?
+
+    @Option(help: "How to treat pixels outside the screen shape: ignored, alpha, black.")
+    var mask: MaskPolicy = .ignored
+
+    @Argument(help: "The output file, or - for standard output.")
+    var file: String
+
+    func run() async throws {
+        try await reportingFailures { try capture() }
+    }
+
+    private func capture() throws {
+        let format = try imageFormat()
+        let record = try resolveDevice(device)
+        let stream: DisplayStreamClient
+        do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
+            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream: \(error)", exitCode: CLIFailure.Code.streamFailed)
+        }
+        defer { stream.close() }
+        guard case let .frame(frame)? = try stream.next() else {
+            throw CLIFailure(message: "\(record.name) sent no screen.", exitCode: CLIFailure.Code.streamFailed)
+        }
+        try? stream.requestStop()
+        if mask != .ignored {
+            // PNG keeps alpha: `alpha` clears the outside; black paints it.
+            ScreenMask(profile: stream.info.profile).apply(to: frame.pixels, transparent: mask == .alpha && format == .png)
+        }
+        let bytes: [UInt8]
+        do { bytes = try ImageEncoder.encode(frame.pixels, as: format) } catch {
+            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
+        }
+        if file == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        do { try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
+            throw CLIFailure(message: "Cannot write \(file): \(error.localizedDescription)", exitCode: CLIFailure.Code.unwritable)
+        }
+        Console.status("Wrote \(file)")
+    }
+
+    private func imageFormat() throws -> ImageFormat {
+        let name = type ?? (file == "-" ? "png" : URL(fileURLWithPath: file).pathExtension.lowercased())
+        switch name {
+        case "png": return .png
+        case "jpeg", "jpg": return .jpeg
+        case "": return .png
+        default:
+            throw CLIFailure(message: "Unsupported image type '\(name)'. Use png or jpeg.", exitCode: CLIFailure.Code.usage)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ShowreelRender
+import Testing
+
+@testable import ShowreelRecorder
+
+@Suite("FrameQueueRecorder")
+struct FrameQueueRecorderTests {
+    @Test("a full queue drops the oldest intermediate frames but keeps the newest")
+    func dropsOldestKeepsNewest() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("queue.mp4")
+            let queue = try FrameQueueRecorder(url: url, width: 160, height: 120, capacity: 8)
+            queue.holdEncoder(true)  // the encoder is "busy": nothing leaves the queue
+            var kept = 0
+            for index in 0..<20 {
+                if queue.submit(makeFrame(index: index, at: .milliseconds(100 * index), width: 160, height: 120)) { kept += 1 }
+            }
+            #expect(queue.queuedFrames == 8)
+            #expect(queue.framesDropped == 12)
+            #expect(kept == 8)
+            let summary = try queue.finish(stopTime: .milliseconds(2_500))
+            #expect(summary.framesEncoded == 8)
+            #expect(summary.framesDropped == 12)
+
+            // The first frame went, frames 12...19 stayed; the timeline starts at frame 12.
+            let info = try MediaProbe.probe(url)
+            #expect(info.frameCount == 8)
+            let expected = (12..<20).map { Double($0 - 12) * 0.1 }
+            for (read, written) in zip(info.frameTimestamps, expected) { #expect(abs(read - written) < 0.001) }
+            #expect(abs(info.duration - 1.3) <= 0.02)
+            let frames = try FrameDecoder.decodeFrames(url)
+            let point = backgroundPoint(width: 160, height: 120)
+            let last = try #require(frames.last)
+            #expect(isClose(last.pixels.pixel(x: point.x, y: point.y), palette[19 % palette.count]))
+        }
+    }
+
+    @Test("submitting as fast as possible never loses the last frame")
+    func burstKeepsLastFrame() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("burst.mov")
+            let queue = try FrameQueueRecorder(url: url, width: 320, height: 240, capacity: 2)
+            let count = 60
+            for index in 0..<count {
+                queue.submit(makeFrame(index: index, at: .milliseconds(50 * index)))
+            }
+            let summary = try queue.finish(stopTime: .milliseconds(50 * count))
+            #expect(summary.framesEncoded + summary.framesDropped == count)
+            #expect(summary.framesEncoded >= 2)
+            let info = try MediaProbe.probe(url)
+            #expect(info.frameCount == summary.framesEncoded)
+            let lastTime = Double(count - 1) * 0.05
+            #expect(info.frameTimestamps.contains { abs($0 - lastTime) < 0.001 }, "the last frame was dropped")
+            #expect(abs(info.duration - Double(count) * 0.05) <= 0.02)
+            // After finish, frames are refused and finish cannot run again.
+            #expect(!queue.submit(makeFrame(index: 0, at: .seconds(10))))
+            #expect(throws: RecorderError.self) { try queue.finish(stopTime: .seconds(11)) }
+        }
+    }
+
+    @Test("a queue released without finish still leaves a playable file")
+    func releasedWithoutFinish() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("abandoned.mov")
+            do {
+                let queue = try FrameQueueRecorder(url: url, width: 64, height: 48)
+                for index in 0..<5 {
+                    queue.submit(makeFrame(index: index, at: .milliseconds(100 * index), width: 64, height: 48))
+                }
+            }
+            // The encoder thread finishes the queue and the recorder finalises when released.
+            var info: MediaInfo?
+            for _ in 0..<200 {
+                if let probed = try? MediaProbe.probe(url), probed.frameCount == 5 { info = probed; break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(info?.frameCount == 5)
+        }
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import ShowreelRender
+import Testing
+
+@testable import ShowreelRecorder
+
+/// One way of writing a file: codec, container extension, fragmentation (nil = default).
+struct Variant: CustomTestStringConvertible, Sendable {
+    var codec: VideoCodec
+    var fileExtension: String
+    var fragmented: Bool?
+    var testDescription: String {
+        "\(codec.rawValue) .\(fileExtension) \(fragmented.map { $0 ? "fragmented" : "classic" } ?? "default")"
+    }
+}
+
+let allVariants: [Variant] = [
+    Variant(codec: .h264, fileExtension: "mov", fragmented: nil),
+    Variant(codec: .h264, fileExtension: "mp4", fragmented: nil),
+    Variant(codec: .h264, fileExtension: "mov", fragmented: true),
+    Variant(codec: .h264, fileExtension: "mp4", fragmented: false),
+    Variant(codec: .hevc, fileExtension: "mp4", fragmented: nil),
+    Variant(codec: .hevc, fileExtension: "mov", fragmented: nil),
+]
+
+/// Irregular, change-driven frame times (seconds after the first frame) and the stop time.
+let vfrTimes: [Double] = [0, 0.1, 0.15, 1.2]
+let vfrStop = 2.0
+/// The device clock does not start at zero: recordings start at the first frame.
+let clockOrigin = Duration.milliseconds(5_250)
+
+func recordVFR(to url: URL, variant: Variant, width: Int = 320, height: Int = 240) throws -> RecordingSummary {
+    let options = RecordingOptions(codec: variant.codec, fragmented: variant.fragmented)
+    let recorder = try VideoRecorder(url: url, width: width, height: height, options: options)
+    for (index, time) in vfrTimes.enumerated() {
+        try recorder.append(makeFrame(index: index, at: clockOrigin + .seconds(time), width: width, height: height))
+    }
+    return try recorder.finish(stopTime: clockOrigin + .seconds(vfrStop))
+}
+
+@Suite("VideoRecorder")
+struct VideoRecorderTests {
+    @Test("records VFR frames; codec, size, duration, frames and timestamps read back", arguments: allVariants)
+    func recordsAndReadsBack(variant: Variant) throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("clip.\(variant.fileExtension)")
+            let summary = try recordVFR(to: url, variant: variant)
+
+            #expect(summary.framesEncoded == 4)
+            #expect(summary.framesDropped == 0)
+            #expect(abs(summary.duration.seconds - vfrStop) < 0.001)
+            #expect(summary.fileSize > 0)
+            #expect(summary.fragmented == (variant.fragmented ?? (variant.fileExtension == "mp4")))
+
+            let info = try MediaProbe.probe(url)
+            #expect(info.codecName == variant.codec.rawValue)
+            #expect(info.width == 320 && info.height == 240)
+            #expect(abs(info.duration - vfrStop) <= 0.02, "container duration \(info.duration)")
+            if let streamDuration = info.streamDuration {
+                #expect(abs(streamDuration - vfrStop) <= 0.02, "stream duration \(streamDuration)")
+            }
+            #expect(info.frameCount == vfrTimes.count)
+            #expect(info.frameTimestamps.count == vfrTimes.count)
+            for (read, written) in zip(info.frameTimestamps, vfrTimes) {
+                #expect(abs(read - written) < 0.001, "timestamp \(read) should be \(written)")
+            }
+            #expect(info.containerFormat.contains("mp4"))
+            #expect(info.readToEnd)
+
+            if haveFFmpegTools {
+                let report = try ffprobe(url)
+                #expect(report.streams.first?.codec_name == variant.codec.rawValue)
+                #expect(report.streams.first?.width == 320)
+                #expect(report.streams.first?.height == 240)
+                #expect(report.frames == vfrTimes.count)
+                let duration = try #require(report.duration)
+                #expect(abs(duration - vfrStop) <= 0.02, "ffprobe duration \(duration)")
+            }
+        }
+    }
+
+    @Test("decoded frames show the right colours, and the last frame is held until the stop time",
+          arguments: [allVariants[0], allVariants[1], allVariants[4]])
+    func decodedColoursAndHeldLastFrame(variant: Variant) throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("colours.\(variant.fileExtension)")
+            _ = try recordVFR(to: url, variant: variant)
+            let frames = try FrameDecoder.decodeFrames(url)
+            #expect(frames.count == vfrTimes.count)
+            let point = backgroundPoint(width: 320, height: 240)
+            for (index, frame) in frames.enumerated() {
+                #expect(frame.pixels.width == 320 && frame.pixels.height == 240)
+                #expect(abs(frame.time - vfrTimes[index]) < 0.001)
+                let seen = frame.pixels.pixel(x: point.x, y: point.y)
+                #expect(isClose(seen, palette[index]), "frame \(index) background \(seen), expected \(palette[index])")
+            }
+            // Neighbouring frames really differ (not the same picture repeated).
+            let first = frames[0].pixels.pixel(x: point.x, y: point.y)
+            let second = frames[1].pixels.pixel(x: point.x, y: point.y)
+            #expect(!isClose(first, second, tolerance: 40))
+            // The white square moved between frames.
+            #expect(isClose(frames[0].pixels.pixel(x: 10, y: 30), RGBA(red: 255, green: 255, blue: 255)))
+            #expect(!isClose(frames[2].pixels.pixel(x: 10, y: 30), RGBA(red: 255, green: 255, blue: 255)))
+
+            if haveFFmpegTools {
+                // A player seeking to 1.9 s (after the last frame at 1.2 s, before the stop at 2.0 s)
+                // still shows the last frame.
+                let held = try #require(try ffmpegFrame(url, at: 1.9, width: 320, height: 240))
+                #expect(isClose(held.pixel(x: point.x, y: point.y), palette[3]))
+            }
+        }
+    }
+
+    @Test("scale 0.5 halves the encoded size; odd sizes round to even")
+    func scaling() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("half.mp4")
+            let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(scale: 0.5))
+            #expect(recorder.width == 160 && recorder.height == 120)
+            try recorder.append(makeFrame(index: 0, at: .zero))
+            try recorder.append(makeFrame(index: 1, at: .milliseconds(500)))
+            let summary = try recorder.finish(stopTime: .seconds(1))
+            #expect(summary.width == 160 && summary.height == 120)
+            let info = try MediaProbe.probe(url)
+            #expect(info.width == 160 && info.height == 120)
+            let frames = try FrameDecoder.decodeFrames(url)
+            #expect(frames.count == 2)
+            #expect(isClose(frames[1].pixels.pixel(x: 150, y: 110), palette[1]))
+
+            let odd = directory.appendingPathComponent("odd.mov")
+            let oddRecorder = try VideoRecorder(url: odd, width: 333, height: 201)
+            #expect(oddRecorder.width % 2 == 0 && oddRecorder.height % 2 == 0)
+            #expect(abs(oddRecorder.width - 333) == 1 && abs(oddRecorder.height - 201) == 1)
+            try oddRecorder.append(makeFrame(index: 2, at: .zero, width: 333, height: 201))
+            try oddRecorder.finish(stopTime: .milliseconds(100))
+            #expect(try MediaProbe.probe(odd).width == oddRecorder.width)
+        }
+        #expect(RecordingOptions(scale: 0.5).outputSize(width: 780, height: 1688) == (390, 844))
+    }
+
+    @Test("keyframes come at least every keyframe interval")
+    func keyframeInterval() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("keys.mp4")
+            let recorder = try VideoRecorder(url: url, width: 320, height: 240)
+            for index in 0..<35 {
+                try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index)))
+            }
+            try recorder.finish(stopTime: .milliseconds(3_500))
+            let info = try MediaProbe.probe(url)
+            #expect(info.frameCount == 35)
+            for expected in [0.0, 1.0, 2.0, 3.0] {
+                #expect(info.keyframeTimestamps.contains { abs($0 - expected) < 0.001 }, "no keyframe at \(expected) s")
+            }
+            for (a, b) in zip(info.keyframeTimestamps, info.keyframeTimestamps.dropFirst()) {
+                #expect(b - a <= 1.0 + 0.001)
+            }
+        }
+    }
+
+    @Test("a killed recorder leaves a fragmented file that still decodes", arguments: [VideoCodec.h264, .hevc])
+    func truncatedFragmentedFileDecodes(codec: VideoCodec) throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("live.mp4")
+            let copy = directory.appendingPathComponent("killed.mp4")
+            let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(codec: codec))
+            for index in 0..<36 {
+                try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index)))
+            }
+            // What SIGKILL would leave: the bytes on disk before finish().
+            try FileManager.default.copyItem(at: url, to: copy)
+            let summary = try recorder.finish(stopTime: .milliseconds(3_600))
+            #expect(summary.framesEncoded == 36)
+
+            let info = try MediaProbe.probe(copy)
+            #expect(info.codecName == codec.rawValue)
+            #expect(info.frameCount > 0)
+            #expect(info.frameCount < 36)
+            let frames = try FrameDecoder.decodeFrames(copy)
+            #expect(frames.count > 0)
+            let point = backgroundPoint(width: 320, height: 240)
+            #expect(isClose(frames[0].pixels.pixel(x: point.x, y: point.y), palette[0]))
+            if haveFFmpegTools {
+                #expect((try ffprobe(copy).frames ?? 0) > 0)
+            }
+        }
+    }
+
+    @Test("frames at the same time are nudged, frames going back in time are dropped")
+    func timestampOrdering() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("order.mov")
+            let recorder = try VideoRecorder(url: url, width: 64, height: 48)
+            try recorder.append(makeFrame(index: 0, at: .seconds(10), width: 64, height: 48))
+            try recorder.append(makeFrame(index: 1, at: .seconds(10.5), width: 64, height: 48))
+            try recorder.append(makeFrame(index: 2, at: .seconds(10.5), width: 64, height: 48))
+            try recorder.append(makeFrame(index: 3, at: .seconds(10.2), width: 64, height: 48))
+            let summary = try recorder.finish(stopTime: .seconds(11))
+            #expect(summary.framesEncoded == 3)
+            #expect(summary.framesDropped == 1)
+            let info = try MediaProbe.probe(url)
+            #expect(info.frameCount == 3)
+            #expect(abs(info.duration - 1.0) <= 0.02)
+        }
+    }
+
+    @Test("a stop time not after the last frame still gives that frame a short duration")
+    func stopAtLastFrame() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("short.mp4")
+            let recorder = try VideoRecorder(url: url, width: 64, height: 48)
+            try recorder.append(makeFrame(index: 0, at: .zero, width: 64, height: 48))
+            try recorder.append(makeFrame(index: 1, at: .seconds(1), width: 64, height: 48))
+            let summary = try recorder.finish(stopTime: .seconds(1))
+            #expect(summary.framesEncoded == 2)
+            #expect(summary.duration > .seconds(1) && summary.duration < .milliseconds(1_100))
+        }
+    }
+
+    @Test("finishing twice, appending after finish, and finishing without frames are errors")
+    func lifecycleErrors() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("once.mp4")
+            let recorder = try VideoRecorder(url: url, width: 64, height: 48)
+            try recorder.append(makeFrame(index: 0, at: .zero, width: 64, height: 48))
+            try recorder.finish(stopTime: .seconds(1))
+            #expect(throws: RecorderError.alreadyFinished(file: url.path)) { try recorder.finish(stopTime: .seconds(2)) }
+            #expect(throws: RecorderError.alreadyFinished(file: url.path)) {
+                try recorder.append(makeFrame(index: 1, at: .seconds(2), width: 64, height: 48))
+            }
+
+            let empty = directory.appendingPathComponent("empty.mov")
+            let idle = try VideoRecorder(url: empty, width: 64, height: 48)
+            let error = #expect(throws: RecorderError.self) { try idle.finish(stopTime: .seconds(1)) }
+            #expect(error == .noFrames(file: empty.path))
+            #expect(error?.description.contains("no frames") == true)
+        }
+    }
+
+    @Test("an unsupported extension is an error that lists the supported ones")
+    func unsupportedExtension() throws {
+        let url = URL(fileURLWithPath: "/tmp/clip.avi")
+        let error = #expect(throws: RecorderError.self) { try VideoRecorder(url: url, width: 64, height: 48) }
+        #expect(error == .unsupportedContainer(file: url.path, extension: "avi"))
+        let message = try #require(error?.description)
+        #expect(message.contains(".mov") && message.contains(".mp4") && message.contains("clip.avi"))
+        #expect(throws: RecorderError.self) { try VideoContainer(fileURL: URL(fileURLWithPath: "/tmp/noextension")) }
+        #expect(try VideoContainer(fileURL: URL(fileURLWithPath: "/tmp/A.MP4")) == .mp4)
+        #expect(try VideoContainer(fileURL: URL(fileURLWithPath: "/tmp/a.mov")) == .mov)
+    }
+
+    @Test("an unwritable path fails clearly when the recorder opens")
+    func unwritablePath() throws {
+        try withTemporaryDirectory { directory in
+            let missing = directory.appendingPathComponent("no-such-folder/clip.mp4")
+            let error = #expect(throws: RecorderError.self) { try VideoRecorder(url: missing, width: 64, height: 48) }
+            guard case let .cannotCreateFile(file, message) = error else {
+                Issue.record("expected cannotCreateFile, got \(String(describing: error))")
+                return
+            }
+            #expect(file == missing.path)
+            #expect(message.contains("No such file or directory"))
+            #expect(error?.description.contains(missing.path) == true)
+
+            // A path "inside" a regular file.
+            let plain = directory.appendingPathComponent("plain")
+            try Data("x".utf8).write(to: plain)
+            #expect(throws: RecorderError.self) {
+                try VideoRecorder(url: plain.appendingPathComponent("clip.mov"), width: 64, height: 48)
+            }
+        }
+    }
+
+    @Test("a full disk is reported with the file name and never as success", arguments: [allVariants[0], allVariants[1]])
+    func writeErrorIsReported(variant: Variant) throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        try withTemporaryDirectory { directory in
+            // Writing to /dev/full fails with ENOSPC, like a full disk.
+            let url = directory.appendingPathComponent("full.\(variant.fileExtension)")
+            try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "/dev/full")
+            var errors: [RecorderError] = []
+            var finished = false
+            do throws(RecorderError) {
+                let recorder = try VideoRecorder(
+                    url: url, width: 320, height: 240,
+                    options: RecordingOptions(codec: variant.codec, fragmented: variant.fragmented, quality: 0))
+                for index in 0..<30 {
+                    do throws(RecorderError) { try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index))) } catch { errors.append(error) }
+                }
+                do throws(RecorderError) {
+                    try recorder.finish(stopTime: .seconds(3))
+                    finished = true
+                } catch { errors.append(error) }
+            } catch {
+                errors.append(error)
+            }
+            #expect(!finished, "finish() reported success after writing to a full device")
+            #expect(!errors.isEmpty)
+            for error in errors {
+                #expect(error.description.contains("No space left on device"), "\(error)")
+                #expect(error.description.contains(url.path), "\(error)")
+            }
+        }
+    }
+
+    @Test("invalid options are rejected with a helpful message")
+    func invalidOptions() throws {
+        let url = URL(fileURLWithPath: "/tmp/never-created.mp4")
+        let preset = #expect(throws: RecorderError.self) {
+            try VideoRecorder(url: url, width: 64, height: 48, options: RecordingOptions(preset: "warp"))
+        }
+        #expect(preset?.description.contains("ultrafast") == true)
+        #expect(throws: RecorderError.self) {
+            try VideoRecorder(url: url, width: 64, height: 48, options: RecordingOptions(quality: 99))
+        }
+        #expect(throws: RecorderError.self) {
+            try VideoRecorder(url: url, width: 64, height: 48, options: RecordingOptions(scale: 0))
+        }
+        #expect(throws: RecorderError.invalidDimensions(width: 0, height: 48)) {
+            try VideoRecorder(url: url, width: 0, height: 48)
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(RecorderError.encoderUnavailable(codec: .hevc, encoder: "libx265", package: "libx265-199")
+            .description.contains("libx265-199"))
+    }
+}
