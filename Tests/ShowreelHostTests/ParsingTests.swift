@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import ShowreelHost
+
+@Suite("Command line splitting, form bodies, output buffer")
+struct ParsingTests {
+    @Test("shell words: quotes and escapes, no expansion")
+    func shellWords() throws {
+        #expect(try ShellWords.split(#"printf '%s\n' "a b" c"#) == ["printf", #"%s\n"#, "a b", "c"])
+        #expect(try ShellWords.split("  echo   hello\tworld  ") == ["echo", "hello", "world"])
+        #expect(try ShellWords.split(#"echo a\ b "x\"y" 'it'\''s'"#) == ["echo", "a b", #"x"y"#, "it's"])
+        #expect(try ShellWords.split(#"echo "" ''"#) == ["echo", "", ""])
+        #expect(try ShellWords.split(#"echo "\$HOME" '$HOME' \$x"#) == ["echo", "$HOME", "$HOME", "$x"])
+        #expect(try ShellWords.split(#"xcrun simctl io booted recordVideo --codec=h264 "/tmp/my video.mov""#)
+            == ["xcrun", "simctl", "io", "booted", "recordVideo", "--codec=h264", "/tmp/my video.mov"])
+        #expect(try ShellWords.split("a=b c~d 100%") == ["a=b", "c~d", "100%"])
+        #expect(try ShellWords.split("") == [])
+    }
+
+    @Test("shell words: clear errors for what needs a shell", arguments: [
+        (#"echo 'abc"#, "unbalanced single quote"),
+        (#"echo "abc"#, "unbalanced double quote"),
+        (#"echo abc\"#, "lone backslash"),
+        ("echo a | wc", "shell operator '|'"),
+        ("echo a > /tmp/x", "shell operator '>'"),
+        ("echo a; rm x", "shell operator ';'"),
+        ("sleep 1 &", "shell operator '&'"),
+        ("echo $HOME", "expansion"),
+        (#"echo "$(id)""#, "expansion"),
+        ("echo `id`", "command substitution"),
+        ("ls *.mov", "glob"),
+        ("ls ~/x", "tilde"),
+    ])
+    func shellWordsErrors(line: String, expected: String) {
+        #expect {
+            try ShellWords.split(line)
+        } throws: { error in
+            "\(error)".contains(expected) && "\(error)".contains("without a shell")
+        }
+    }
+
+    @Test("shell words: join round-trips")
+    func join() throws {
+        let argv = ["printf", "%s\n", "a b", "it's", "", "$HOME", "*"]
+        #expect(try ShellWords.split(ShellWords.join(argv)) == argv)
+    }
+
+    @Test("form bodies as the iOS client sends them")
+    func legacyForm() {
+        let encoded = base64("echo hi+there/ok?") // contains + / = in base64
+        let escaped = encoded.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "=", with: "%3D")
+        let form = LegacyForm(body: Array("command=\(escaped)&app_frame={{0, 0}, {1, 2}}&token=lkju32yt$£bmnA&simulator_device_name=iPhone 15".utf8))
+        #expect(form["app_frame"] == "{{0, 0}, {1, 2}}")
+        #expect(form["simulator_device_name"] == "iPhone 15")
+        #expect(form["token"] == "lkju32yt$£bmnA")
+        #expect(form["command"].flatMap(LegacyForm.decodeBase64Command) == "echo hi+there/ok?")
+        // A '+' a form decoder turned into ' ', line wrapping, missing padding, URL-safe alphabet.
+        #expect(LegacyForm.decodeBase64Command(encoded.replacingOccurrences(of: "+", with: " ")) == "echo hi+there/ok?")
+        #expect(LegacyForm.decodeBase64Command(String(encoded.prefix(8)) + "\n" + encoded.dropFirst(8)) == "echo hi+there/ok?")
+        #expect(LegacyForm.decodeBase64Command(base64("ab").replacingOccurrences(of: "=", with: "")) == "ab")
+        #expect(LegacyForm.decodeBase64Command("!!!") == nil)
+        #expect(LegacyForm.decodeBase64Command("") == "")
+        #expect(LegacyForm(body: Array("a=%zz%4&b".utf8))["a"] == "%zz%4")
+    }
+
+    @Test("output log stays bounded and keeps the newest bytes")
+    func outputLog() {
+        var log = OutputLog(limit: 10)
+        log.append(.stdout, Array("hello ".utf8))
+        log.append(.stderr, Array("err ".utf8))
+        log.append(.stdout, Array("world".utf8))
+        #expect(log.endOffset == 15)
+        #expect(log.droppedBytes == 5)
+        #expect(log.text(of: nil) == " err world")
+        #expect(log.text(of: .stdout) == " world")
+        #expect(log.text(of: .stderr) == "err ")
+        let (chunks, next) = log.chunks(from: 12, of: nil)
+        #expect(String(decoding: chunks.flatMap(\.bytes), as: UTF8.self) == "rld")
+        #expect(next == 15)
+        // A reader that fell behind continues from the oldest byte still held.
+        #expect(String(decoding: log.chunks(from: 0, of: nil).chunks.flatMap(\.bytes), as: UTF8.self) == " err world")
+    }
+
+    @Test("loopback Host names")
+    func loopbackAuthority() {
+        for ok in ["localhost", "localhost:8667", "127.0.0.1:8667", "[::1]:8667", "::1", "app.localhost"] {
+            #expect(GuardMiddleware.isLoopbackAuthority(ok), "\(ok)")
+        }
+        for bad in ["evil.example", "evil.example:8667", "10.0.0.2:8667", "[fe80::1]:80"] {
+            #expect(!GuardMiddleware.isLoopbackAuthority(bad), "\(bad)")
+        }
+    }
+}
