@@ -22,3 +22,8 @@ deps:
 
 clean:
 	rm -rf .build Recordings/*.mov Recordings/*.mp4 Recordings/*.html
+
+## Benchmarks (release build): recorder vs the ffmpeg command line, render cost, display stream.
+bench: deps
+	$(SWIFT) build -c release --product showreel-bench
+	.build/release/showreel-bench

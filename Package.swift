@@ -44,11 +44,16 @@ let package = Package(
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire"]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"]),
+        .target(name: "ShowreelReport"),
         .executableTarget(name: "showreel", dependencies: [
-            "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps",
+            "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // `make bench`: figures and ratios against the alternatives, in one run (release build).
+        .executableTarget(name: "showreel-bench", dependencies: [
+            "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
+        ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
         .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
         .testTarget(name: "ShowreelDeviceTests", dependencies: ["ShowreelDevice", "ShowcaseApps", "ShowreelWire"]),

@@ -32,7 +32,7 @@ public struct TunnelHost: Sendable {
     }
 
     /// Serves until the task is cancelled or, when `configuration.handlesSignals` is set, the
-    /// process gets SIGINT or SIGTERM. On the way out it terminates every command it started
+    /// process gets SIGINT or SIGTERM; both shut down gracefully. On the way out it terminates every command it started
     /// (SIGTERM to each process group, SIGKILL after the grace period), leaving no orphans.
     ///
     /// - Parameter onListening: called once with the bound port (useful with port 0).
@@ -62,10 +62,17 @@ public struct TunnelHost: Sendable {
             gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
             logger: logger
         )
-        groupConfiguration.maximumGracefulShutdownDuration = configuration.gracePeriod + configuration.legacySignalWait + .seconds(10)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.gracePeriod + configuration.signalWait + .seconds(10)
         let group = ServiceGroup(configuration: groupConfiguration)
+        // Cancelling the caller's task shuts down gracefully, like SIGTERM: children are
+        // terminated first, then in-flight requests complete and the server closes.
+        let serving = Task { try await group.run() }
         do {
-            try await group.run()
+            try await withTaskCancellationHandler {
+                try await serving.value
+            } onCancel: {
+                Task { await group.triggerGracefulShutdown() }
+            }
         } catch {
             await Task { await table.shutdown() }.value
             throw error
@@ -205,7 +212,7 @@ struct Routes: Sendable {
     }
 
     /// `/status`, and `/interrupt` / `/terminate` when `signal` is set. Unlike the original,
-    /// interrupt and terminate wait (up to `legacySignalWait`) for the command to exit, so the
+    /// interrupt and terminate wait (up to `signalWait`) for the command to exit, so the
     /// answer is normally the final status and a recording is complete when it arrives.
     private func legacyStatus(_ request: Request, _ context: BasicRequestContext, signal: Int32?) async throws -> Response {
         let endpoint = signal == nil ? "status" : (signal == SIGINT ? "interrupt" : "terminate")
@@ -219,11 +226,11 @@ struct Routes: Sendable {
             case .alreadyFinished(let snapshot):
                 return json(LegacyStatusResponse(snapshot))
             case .sent:
-                guard let snapshot = await table.waitForExit(id, timeout: configuration.legacySignalWait) else {
+                guard let snapshot = await table.waitForExit(id, timeout: configuration.signalWait) else {
                     throw CommandTable.notFound(id)
                 }
                 if !snapshot.isFinished {
-                    logger.notice("command still running after \(CommandTable.signalName(signal))", metadata: ["id": "\(id)", "waited": "\(configuration.legacySignalWait)"])
+                    logger.notice("command still running after \(CommandTable.signalName(signal))", metadata: ["id": "\(id)", "waited": "\(configuration.signalWait)"])
                 }
                 return json(LegacyStatusResponse(snapshot))
             }
@@ -292,7 +299,7 @@ struct Routes: Sendable {
         let id = try commandID(context)
         let query = request.uri.queryParameters
         let wait = Self.flag(query.get("wait"))
-        var timeout = configuration.gracePeriod
+        var timeout = configuration.signalWait
         if let raw = query.get("timeout") {
             guard let seconds = Double(raw), seconds > 0 else {
                 throw CommandError(.badRequest, "timeout must be a positive number of seconds, got '\(raw)'")
@@ -308,9 +315,8 @@ struct Routes: Sendable {
                 return json(CommandInfo(snapshot), status: .accepted)
             }
         }
-        if case .alreadyFinished(let snapshot) = try await table.signal(id, 0) {
-            throw Self.alreadyFinished(snapshot, name)
-        }
+        guard let current = await table.snapshot(id, includeOutput: false) else { throw CommandTable.notFound(id) }
+        if current.isFinished { throw Self.alreadyFinished(current, name) }
         guard let finished = try await stop(id, signal: signal, timeout: timeout) else { throw CommandTable.notFound(id) }
         return json(CommandInfo(finished))
     }

@@ -10,12 +10,12 @@ public struct TunnelHostConfiguration: Sendable {
     /// Programs callers may run (names looked up on the host's PATH, or absolute paths);
     /// nil or empty allows any program.
     public var allowedPrograms: [String]?
-    /// How long children get between SIGTERM and SIGKILL when the host shuts down, and after
-    /// a v1 `terminate?wait=true` without an explicit timeout.
+    /// How long children get between SIGTERM and SIGKILL when the host shuts down.
     public var gracePeriod: Duration
     /// How long legacy `/interrupt` and `/terminate` wait for the command to exit before
-    /// answering with its status (the original answered at once, still running).
-    public var legacySignalWait: Duration
+    /// answering with its status (the original answered at once, still running), and the
+    /// default `timeout` of v1 `interrupt|terminate?wait=true` before SIGKILL.
+    public var signalWait: Duration
     /// Bytes of output kept per command (both streams together); the oldest are dropped first.
     public var outputLimit: Int
     /// Finished commands kept for `/status` and `GET /v1/commands/{id}`; the oldest are forgotten.
@@ -30,7 +30,7 @@ public struct TunnelHostConfiguration: Sendable {
         token: String? = nil,
         allowedPrograms: [String]? = nil,
         gracePeriod: Duration = .seconds(3),
-        legacySignalWait: Duration = .seconds(10),
+        signalWait: Duration = .seconds(10),
         outputLimit: Int = 16 * 1024 * 1024,
         retainedFinishedCommands: Int = 256,
         handlesSignals: Bool = true
@@ -40,7 +40,7 @@ public struct TunnelHostConfiguration: Sendable {
         self.token = token
         self.allowedPrograms = allowedPrograms
         self.gracePeriod = gracePeriod
-        self.legacySignalWait = legacySignalWait
+        self.signalWait = signalWait
         self.outputLimit = outputLimit
         self.retainedFinishedCommands = retainedFinishedCommands
         self.handlesSignals = handlesSignals

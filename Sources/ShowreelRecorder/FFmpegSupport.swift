@@ -148,9 +148,16 @@ final class PixelConverter {
     func bgraBuffer(from frame: UnsafeMutablePointer<AVFrame>) -> PixelBuffer? {
         let f = frame.pointee
         guard f.width > 0, f.height > 0 else { return nil }
-        let format = AVPixelFormat(f.format)
-        let fullRange = f.color_range == AVCOL_RANGE_JPEG
-            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P].contains(format)
+        // The deprecated full-range "J" formats are their plain twins with full range.
+        var format = AVPixelFormat(f.format)
+        var fullRange = f.color_range == AVCOL_RANGE_JPEG
+        switch format {
+        case AV_PIX_FMT_YUVJ420P: format = AV_PIX_FMT_YUV420P; fullRange = true
+        case AV_PIX_FMT_YUVJ422P: format = AV_PIX_FMT_YUV422P; fullRange = true
+        case AV_PIX_FMT_YUVJ444P: format = AV_PIX_FMT_YUV444P; fullRange = true
+        case AV_PIX_FMT_YUVJ440P: format = AV_PIX_FMT_YUV440P; fullRange = true
+        default: break
+        }
         let matrix: Int32
         switch f.colorspace {
         case AVCOL_SPC_BT709: matrix = SWS_CS_ITU709

@@ -5,10 +5,11 @@ import ShowreelRender
 /// A `VideoRecorder` behind a bounded queue and a background encoding thread, so the thread
 /// that produces frames (the display stream) never waits for the encoder.
 ///
-/// When the queue is full, `submit` drops the oldest queued frame (the previous encoded frame
-/// is then held a little longer in the video) but never the newest, so the screen's final
-/// state always reaches the file. `finish(stopTime:)` drains the queue and finalises the file.
-/// All methods are thread-safe.
+/// When the queue is full, `submit` drops the oldest queued intermediate frame (the previous
+/// encoded frame is then held a little longer in the video). It never drops the newest frame,
+/// so the screen's final state always reaches the file, nor the recording's first frame, so the
+/// video starts when the recording did. `finish(stopTime:)` drains the queue and finalises the
+/// file. All methods are thread-safe.
 public final class FrameQueueRecorder: Sendable {
     public let url: URL
     /// The most frames waiting for the encoder.
@@ -18,7 +19,7 @@ public final class FrameQueueRecorder: Sendable {
 
     /// Wraps `recorder`, which must not be used directly afterwards.
     public init(recorder: VideoRecorder, capacity: Int = 8, logger: Logger = Logger(label: "showreel.recorder.queue")) {
-        precondition(capacity >= 1, "the frame queue needs room for at least one frame")
+        precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
         self.url = recorder.url
         self.capacity = capacity
         worker = EncoderWorker(recorder: recorder, capacity: capacity, logger: logger)
@@ -83,6 +84,9 @@ private final class EncoderWorker: @unchecked Sendable {
         var finishing = false
         var workerDone = false
         var held = false
+        /// Whether `queue[0]` is the recording's first frame, which is never dropped.
+        var firstFrameQueued = false
+        var anySubmitted = false
         var dropped = 0
         var failure: RecorderError?
     }
@@ -111,9 +115,13 @@ private final class EncoderWorker: @unchecked Sendable {
         guard !state.stopping, state.failure == nil else { return false }
         var kept = true
         if state.queue.count >= capacity {
-            state.queue.removeFirst()
+            state.queue.remove(at: state.firstFrameQueued ? 1 : 0)
             state.dropped += 1
             kept = false
+        }
+        if !state.anySubmitted {
+            state.anySubmitted = true
+            state.firstFrameQueued = true
         }
         state.queue.append(frame)
         condition.signal()
@@ -178,6 +186,7 @@ private final class EncoderWorker: @unchecked Sendable {
                 return
             }
             let frame = state.queue.removeFirst()
+            state.firstFrameQueued = false
             condition.unlock()
 
             do {

@@ -49,7 +49,8 @@ public enum ImageEncoder {
         }
         guard let context = codecContext, let frame, let packet else { throw .outOfMemory("an image encoder") }
 
-        let pixelFormat: AVPixelFormat = format == .png ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUVJ420P
+        // JPEG: 4:2:0 with full range (JFIF), declared by the range rather than the deprecated YUVJ format.
+        let pixelFormat: AVPixelFormat = format == .png ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
         context.pointee.width = Int32(pixels.width)
         context.pointee.height = Int32(pixels.height)
         context.pointee.pix_fmt = pixelFormat

@@ -50,6 +50,7 @@ public final class VideoRecorder {
     private var pendingValid = false
     private var endPts: Int64 = 0
     private var finished = false
+    private var opened = false
     private var warnedAboutSize = false
 
     /// Opens the encoder and creates the file at `url` (its extension picks the container).
@@ -170,6 +171,7 @@ public final class VideoRecorder {
         resources.packet = packet
         resources.pending = pending
 
+        opened = true
         logger.debug("recording started", metadata: [
             "file": "\(path)", "codec": "\(codec.rawValue)", "container": "\(container.rawValue)",
             "size": "\(output.width)x\(output.height)", "fragmented": "\(fragmented)",
@@ -177,7 +179,7 @@ public final class VideoRecorder {
     }
 
     deinit {
-        if !finished {
+        if opened, !finished {
             logger.warning("recorder released without finish(); finalising \(url.path) with the last frame held briefly")
             let stop = (lastFrameTime ?? .zero) + .ticks(Self.minimumLastFrameTicks, timescale: Self.timescale)
             _ = try? finish(stopTime: stop)

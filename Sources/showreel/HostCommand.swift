@@ -63,9 +63,25 @@ struct HostCommand: AsyncParsableCommand {
             logger.warning("--allow \(program): not found on PATH; it will be refused until it is installed")
         }
         let display = bind.contains(":") ? "[\(bind)]" : bind
-        try await TunnelHost(configuration: configuration, logger: logger).run { boundPort in
-            FileHandle.standardError.write(Data("Tunnel host listening on http://\(display):\(boundPort)\n".utf8))
+        do {
+            try await TunnelHost(configuration: configuration, logger: logger).run { boundPort in
+                FileHandle.standardError.write(Data("Tunnel host listening on http://\(display):\(boundPort)\n".utf8))
+            }
+        } catch {
+            let text = "\(error)"
+            if text.contains("Address already in use") {
+                throw HostStartError(message: "cannot listen on \(display):\(port): the address is already in use (is another tunnel host running? pick another --port, or --port 0 for a free one)")
+            }
+            if text.contains("Cannot assign requested address") || text.contains("not available") {
+                throw HostStartError(message: "cannot bind \(bind): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)")
+            }
+            throw error
         }
+    }
+
+    struct HostStartError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 
     private static func which(_ program: String) -> String? {

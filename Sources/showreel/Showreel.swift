@@ -10,6 +10,6 @@ struct Showreel: AsyncParsableCommand {
         through the tunnel host, and writes Recordings/demo.mov.
         """,
         version: "0.1.0",
-        subcommands: [DeviceCommand.self, IOCommand.self]
+        subcommands: [DemoCommand.self, DeviceCommand.self, IOCommand.self, HostCommand.self]
     )
 }

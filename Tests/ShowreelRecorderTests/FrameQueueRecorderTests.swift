@@ -6,7 +6,7 @@ import Testing
 
 @Suite("FrameQueueRecorder")
 struct FrameQueueRecorderTests {
-    @Test("a full queue drops the oldest intermediate frames but keeps the newest")
+    @Test("a full queue drops the oldest intermediate frames but keeps the first and the newest")
     func dropsOldestKeepsNewest() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("queue.mp4")
@@ -22,16 +22,20 @@ struct FrameQueueRecorderTests {
             let summary = try queue.finish(stopTime: .milliseconds(2_500))
             #expect(summary.framesEncoded == 8)
             #expect(summary.framesDropped == 12)
+            #expect(abs(summary.duration.seconds - 2.5) < 0.001)
 
-            // The first frame went, frames 12...19 stayed; the timeline starts at frame 12.
+            // Frames 1...12 went; the first frame (0 s) and frames 13...19 stayed.
             let info = try MediaProbe.probe(url)
             #expect(info.frameCount == 8)
-            let expected = (12..<20).map { Double($0 - 12) * 0.1 }
+            let expected = [0.0] + (13..<20).map { Double($0) * 0.1 }
+            #expect(info.frameTimestamps.count == expected.count)
             for (read, written) in zip(info.frameTimestamps, expected) { #expect(abs(read - written) < 0.001) }
-            #expect(abs(info.duration - 1.3) <= 0.02)
+            #expect(abs(info.duration - 2.5) <= 0.02)
             let frames = try FrameDecoder.decodeFrames(url)
             let point = backgroundPoint(width: 160, height: 120)
+            let first = try #require(frames.first)
             let last = try #require(frames.last)
+            #expect(isClose(first.pixels.pixel(x: point.x, y: point.y), palette[0]))
             #expect(isClose(last.pixels.pixel(x: point.x, y: point.y), palette[19 % palette.count]))
         }
     }
@@ -52,6 +56,7 @@ struct FrameQueueRecorderTests {
             #expect(info.frameCount == summary.framesEncoded)
             let lastTime = Double(count - 1) * 0.05
             #expect(info.frameTimestamps.contains { abs($0 - lastTime) < 0.001 }, "the last frame was dropped")
+            #expect(info.frameTimestamps.first == 0, "the first frame was dropped")
             #expect(abs(info.duration - Double(count) * 0.05) <= 0.02)
             // After finish, frames are refused and finish cannot run again.
             #expect(!queue.submit(makeFrame(index: 0, at: .seconds(10))))

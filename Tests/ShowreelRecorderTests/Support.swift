@@ -101,12 +101,35 @@ func ffprobe(_ url: URL) throws -> FFprobeReport {
     return try JSONDecoder().decode(FFprobeReport.self, from: data)
 }
 
-/// The frame the ffmpeg CLI shows at `seconds`, as BGRA.
-func ffmpegFrame(_ url: URL, at seconds: Double, width: Int, height: Int) throws -> PixelBuffer? {
-    let data = try run(ffmpegPath, [
-        "-v", "error", "-ss", String(seconds), "-i", url.path, "-frames:v", "1",
-        "-f", "rawvideo", "-pix_fmt", "bgra", "-",
+/// ffprobe's duration of each video packet in seconds (nil where it reports none).
+func ffprobePacketDurations(_ url: URL) throws -> [Double?] {
+    let data = try run(ffprobePath, [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time", "-of", "csv=p=0", url.path,
     ])
-    guard data.count == width * height * 4 else { return nil }
-    return data.withUnsafeBytes { PixelBuffer(width: width, height: height, bytesPerRow: width * 4, copying: $0) }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
+        Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
+    }
+}
+
+// MARK: - Simulating a full disk
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Points this process's open descriptor for `url` at /dev/full, so every later write to the
+/// file fails with ENOSPC, as when the disk fills up during a recording. False if not open.
+func makeOpenFileFull(_ url: URL) -> Bool {
+    let wanted = url.resolvingSymlinksInPath().path
+    guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }
+    for name in descriptors {
+        guard let fd = Int32(name),
+              let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+              target == wanted else { continue }
+        let full = open("/dev/full", O_WRONLY)
+        guard full >= 0 else { return false }
+        defer { close(full) }
+        return dup2(full, fd) >= 0
+    }
+    return false
 }

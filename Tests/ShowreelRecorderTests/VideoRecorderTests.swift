@@ -56,9 +56,8 @@ struct VideoRecorderTests {
             #expect(info.codecName == variant.codec.rawValue)
             #expect(info.width == 320 && info.height == 240)
             #expect(abs(info.duration - vfrStop) <= 0.02, "container duration \(info.duration)")
-            if let streamDuration = info.streamDuration {
-                #expect(abs(streamDuration - vfrStop) <= 0.02, "stream duration \(streamDuration)")
-            }
+            let streamDuration = try #require(info.streamDuration)
+            #expect(abs(streamDuration - vfrStop) <= 0.02, "stream duration \(streamDuration)")
             #expect(info.frameCount == vfrTimes.count)
             #expect(info.frameTimestamps.count == vfrTimes.count)
             for (read, written) in zip(info.frameTimestamps, vfrTimes) {
@@ -80,7 +79,7 @@ struct VideoRecorderTests {
     }
 
     @Test("decoded frames show the right colours, and the last frame is held until the stop time",
-          arguments: [allVariants[0], allVariants[1], allVariants[4]])
+          arguments: [allVariants[0], allVariants[1], allVariants[3], allVariants[4]])
     func decodedColoursAndHeldLastFrame(variant: Variant) throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("colours.\(variant.fileExtension)")
@@ -102,11 +101,17 @@ struct VideoRecorderTests {
             #expect(isClose(frames[0].pixels.pixel(x: 10, y: 30), RGBA(red: 255, green: 255, blue: 255)))
             #expect(!isClose(frames[2].pixels.pixel(x: 10, y: 30), RGBA(red: 255, green: 255, blue: 255)))
 
-            if haveFFmpegTools {
-                // A player seeking to 1.9 s (after the last frame at 1.2 s, before the stop at 2.0 s)
-                // still shows the last frame.
-                let held = try #require(try ffmpegFrame(url, at: 1.9, width: 320, height: 240))
-                #expect(isClose(held.pixel(x: point.x, y: point.y), palette[3]))
+            // The last frame (1.2 s) lasts until the stop time (2.0 s): players hold it 0.8 s.
+            let info = try MediaProbe.probe(url)
+            let streamDuration = try #require(info.streamDuration)
+            #expect(abs(streamDuration - vfrStop) <= 0.02)
+            #expect(abs(info.duration - vfrStop) <= 0.02)
+            #expect(abs((info.duration - frames[3].time) - 0.8) <= 0.02)
+            if haveFFmpegTools, variant.fragmented == false || (variant.fragmented == nil && variant.fileExtension == "mov") {
+                let durations = try ffprobePacketDurations(url)
+                #expect(durations.count == 4)
+                let last = try #require(durations.last ?? nil)
+                #expect(abs(last - 0.8) <= 0.001, "last packet lasts \(last) s")
             }
         }
     }
@@ -271,35 +276,52 @@ struct VideoRecorderTests {
         }
     }
 
-    @Test("a full disk is reported with the file name and never as success", arguments: [allVariants[0], allVariants[1]])
-    func writeErrorIsReported(variant: Variant) throws {
+    @Test("a disk that fills up during the recording is reported, and finish never reports success",
+          arguments: [allVariants[0], allVariants[1]])
+    func diskFullWhileRecording(variant: Variant) throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("filling.\(variant.fileExtension)")
+            // Lossless frames, so the muxer's buffer overflows to the file quickly.
+            let options = RecordingOptions(codec: variant.codec, fragmented: variant.fragmented, quality: 0)
+            let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: options)
+            for index in 0..<12 {
+                try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index)))
+            }
+            #expect(makeOpenFileFull(url), "could not find the recorder's open file")
+            var errors: [RecorderError] = []
+            for index in 12..<40 {
+                do throws(RecorderError) {
+                    try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index)))
+                } catch { errors.append(error) }
+            }
+            let finishError = #expect(throws: RecorderError.self) { try recorder.finish(stopTime: .seconds(4)) }
+            if let finishError { errors.append(finishError) }
+            #expect(!errors.isEmpty)
+            for error in errors {
+                guard case .writeFailed = error else {
+                    Issue.record("expected writeFailed, got \(error)")
+                    continue
+                }
+                #expect(error.description.contains("No space left on device"), "\(error)")
+                #expect(error.description.contains(url.path), "\(error)")
+            }
+            // Once failed, the recorder keeps saying so.
+            #expect(recorder.failure != nil)
+        }
+    }
+
+    @Test("a file that cannot even take its header fails when the recorder opens", arguments: [allVariants[0], allVariants[1]])
+    func diskFullAtStart(variant: Variant) throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         try withTemporaryDirectory { directory in
             // Writing to /dev/full fails with ENOSPC, like a full disk.
             let url = directory.appendingPathComponent("full.\(variant.fileExtension)")
             try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "/dev/full")
-            var errors: [RecorderError] = []
-            var finished = false
-            do throws(RecorderError) {
-                let recorder = try VideoRecorder(
-                    url: url, width: 320, height: 240,
-                    options: RecordingOptions(codec: variant.codec, fragmented: variant.fragmented, quality: 0))
-                for index in 0..<30 {
-                    do throws(RecorderError) { try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index))) } catch { errors.append(error) }
-                }
-                do throws(RecorderError) {
-                    try recorder.finish(stopTime: .seconds(3))
-                    finished = true
-                } catch { errors.append(error) }
-            } catch {
-                errors.append(error)
+            let error = #expect(throws: RecorderError.self) {
+                try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(codec: variant.codec))
             }
-            #expect(!finished, "finish() reported success after writing to a full device")
-            #expect(!errors.isEmpty)
-            for error in errors {
-                #expect(error.description.contains("No space left on device"), "\(error)")
-                #expect(error.description.contains(url.path), "\(error)")
-            }
+            #expect(error?.description.contains("No space left on device") == true, "\(String(describing: error))")
+            #expect(error?.description.contains(url.path) == true)
         }
     }
 

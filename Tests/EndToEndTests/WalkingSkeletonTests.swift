@@ -1,0 +1,141 @@
+import Foundation
+import ShowcaseApps
+import ShowreelDevice
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelTesting
+import Testing
+
+/// The whole path through real processes: a `showreel host` process, a device in this
+/// process, a recorder launched through the legacy `/launch` and stopped with `/interrupt`,
+/// and the file read back with FFmpeg.
+@Suite("Walking skeleton, end to end", .serialized)
+struct WalkingSkeletonTests {
+    @Test("a recorder launched via /launch and stopped via /interrupt writes the session as H.264")
+    func recordThroughTheHost() async throws {
+        let workspace = try Workspace()
+        let showreel = try BuildProducts.showreel
+        let port = try freePort()
+        let host = try ChildProcess(showreel, ["host", "--port", "\(port)"], environment: workspace.environment,
+                                    in: workspace, name: "host")
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        try await eventually("the host to listen") { (try? await client.exec("true")) != nil }
+
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
+        try await device.launch(HelloApp.bundleIdentifier)
+        let before = await device.screenshot()
+        let video = workspace.file("session.mov")
+        let id = try await client.launch("\(showreel.path) io booted recordVideo --codec=h264 \(video.path)")
+        try await eventually("the recorder's first frame") { device.display.sessions.first?.startTime != nil }
+
+        try await device.wait(.seconds(1))
+        try await device.tap(.button("tapButton"))
+        try await device.wait(.seconds(1))
+        try await device.tap(.button("tapButton"))
+        try await device.wait(.milliseconds(800))
+        let after = await device.screenshot()
+
+        _ = try await client.interrupt(id)
+        let status = try await client.waitUntilFinished(id, timeout: .seconds(30))
+        guard case let .finished(exitStatus, _, _, stderr) = status else { throw TestFailure("recorder still running") }
+        #expect(exitStatus == 0, "recorder stderr: \(stderr)")
+        #expect(stderr.contains("Recording started"))
+
+        let session = try #require(device.display.sessions.first)
+        let span = try #require(session.stopTime).seconds - (try #require(session.startTime)).seconds
+        let info = try MediaProbe.probe(video)
+        #expect(info.codecName == "h264")
+        #expect(info.width == 780 && info.height == 1688)
+        // The video lasts exactly the device time between start and stop, within one frame.
+        #expect(abs(info.duration - span) <= 1.0 / 60, "video \(info.duration) s, device span \(span) s")
+        #expect(span > 2.9 && span < 3.2)
+
+        // First frame shows the untapped screen, the last the tapped one.
+        let frames = try FrameDecoder.decodeFrames(video)
+        let first = try #require(frames.first).pixels
+        let last = try #require(frames.last).pixels
+        #expect(meanDifference(first, before) < 3)
+        #expect(meanDifference(last, after) < 3)
+        // The counter label's rows (262...292 pt at 2x) change from "Not tapped yet" to "Tapped 2 times".
+        let labelRows = 524..<584
+        #expect(meanDifference(first, last, rows: labelRows) > 5, "the label's text should change between frames")
+        #expect(meanDifference(first, before, rows: labelRows) < 3)
+
+        await device.shutdown()
+        host.signal(SIGTERM)
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test("recording to an existing file without --force fails and leaves the file alone")
+    func existingFile() async throws {
+        let workspace = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
+        let video = workspace.file("taken.mov")
+        try Data("precious".utf8).write(to: video)
+        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+                                        environment: workspace.environment, in: workspace, name: "rec")
+        let status = try await recorder.waitForExit()
+        #expect(status == 4)
+        #expect(recorder.stderr.contains("already exists"))
+        #expect(recorder.stderr.contains("--force"))
+        #expect(try String(contentsOf: video, encoding: .utf8) == "precious")
+        #expect(device.display.sessions.isEmpty)
+        await device.shutdown()
+    }
+
+    @Test("recording with no booted device fails and writes nothing")
+    func noBootedDevice() async throws {
+        let workspace = try Workspace()
+        let video = workspace.file("nothing.mov")
+        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+                                        environment: workspace.environment, in: workspace, name: "rec")
+        #expect(try await recorder.waitForExit() == 3)
+        #expect(recorder.stderr.contains("No booted device"))
+        #expect(!FileManager.default.fileExists(atPath: video.path))
+    }
+
+    @Test("an unsupported container is refused before anything is written")
+    func unsupportedContainer() async throws {
+        let workspace = try Workspace()
+        let video = workspace.file("clip.avi")
+        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+                                        environment: workspace.environment, in: workspace, name: "rec")
+        #expect(try await recorder.waitForExit() == 64)
+        #expect(recorder.stderr.contains(".mov or .mp4"))
+        #expect(!FileManager.default.fileExists(atPath: video.path))
+    }
+
+    @Test("a command that does not exist, sent to /exec, is a clear failure")
+    func missingCommand() async throws {
+        let workspace = try Workspace()
+        let port = try freePort()
+        let host = try ChildProcess(try BuildProducts.showreel, ["host", "--port", "\(port)"],
+                                    environment: workspace.environment, in: workspace, name: "host")
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        try await eventually("the host to listen") { (try? await client.exec("true")) != nil }
+        await #expect {
+            _ = try await client.exec("no-such-program-xyz --flag")
+        } throws: { error in
+            String(describing: error).contains("no-such-program-xyz")
+        }
+        host.signal(SIGTERM)
+        #expect(try await host.waitForExit() == 0)
+    }
+}
+
+/// Mean absolute difference per channel between two same-sized images, 0...255.
+func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer, rows: Range<Int>? = nil) -> Double {
+    precondition(a.width == b.width && a.height == b.height)
+    let rows = rows ?? 0..<a.height
+    var total = 0
+    var count = 0
+    // Every 4th pixel of every 4th row is plenty and keeps the test quick.
+    for y in stride(from: rows.lowerBound, to: rows.upperBound, by: rows.count < 200 ? 1 : 4) {
+        for x in stride(from: 0, to: a.width, by: 4) {
+            let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+            total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
+            count += 3
+        }
+    }
+    return Double(total) / Double(count)
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import ShowreelTesting
+@testable import ShowreelHost
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("TunnelHostClient against a running host", .timeLimit(.minutes(1)))
+struct TunnelHostClientTests {
+    @Test("legacy calls")
+    func legacyCalls() async throws {
+        try await withHost { base in
+            let client = TunnelHostClient(baseURL: base)
+            #expect(try await client.exec(#"printf '%s\n' "a b" c"#) == "a b\nc\n")
+            #expect(try await client.exec("") == "")
+            await #expect(throws: TunnelHostClient.HostError.self) { try await client.exec("no-such-program-7f3a") }
+
+            let id = try await client.launch("sleep 30")
+            guard case .running(let pid) = try await client.status(id) else {
+                Issue.record("expected running")
+                return
+            }
+            #expect(isAlive(pid))
+            let interrupted = try await client.interrupt(id)
+            #expect(interrupted == .finished(status: 2, reason: .uncaughtSignal, stdout: "", stderr: ""))
+
+            let echo = try await client.launch(#"sh -c 'echo out; echo err >&2'"#)
+            #expect(try await client.waitUntilFinished(echo, timeout: .seconds(10)) == .finished(status: 0, reason: .exit, stdout: "out\n", stderr: "err\n"))
+
+            let sleeper = try await client.launch("sleep 30")
+            #expect(try await client.terminate(sleeper) == .finished(status: 15, reason: .uncaughtSignal, stdout: "", stderr: ""))
+
+            await #expect(throws: TunnelHostClient.HostError.self) { try await client.status(UUID()) }
+        }
+    }
+
+    @Test("v1 calls")
+    func v1Calls() async throws {
+        try await withHost(TunnelHostConfiguration(token: "t0ken")) { base in
+            var client = TunnelHostClient(baseURL: base, token: "t0ken")
+            #expect(try await client.health().status == "ok")
+            let done = try await client.run(argv: ["echo", "hi"], wait: true)
+            #expect(done.exitCode == 0 && done.stdout == "hi\n")
+
+            let running = try await client.run(argv: ["sleep", "30"])
+            #expect(running.isRunning)
+            #expect(try await client.commands().contains { $0.id == running.id })
+            let stopped = try await client.interrupt(running.id, wait: true)
+            #expect(stopped.state == "finished" && stopped.signal == 2)
+
+            let chatty = try await client.run(argv: ["seq", "1", "50000"])
+            let all = try await client.output(chatty.id, follow: true)
+            #expect(all.split(separator: "\n").count == 50000)
+
+            client.token = nil
+            await #expect(throws: TunnelHostClient.HostError.self) { try await client.commands() }
+        }
+    }
+}
+
+@Suite("Shutdown leaves no orphans", .timeLimit(.minutes(1)))
+struct ShutdownTests {
+    @Test("cancelling an in-process host terminates its children and their process groups")
+    func inProcess() async throws {
+        var pids: [Int32] = []
+        try await withHost(TunnelHostConfiguration(gracePeriod: .seconds(2))) { base in
+            let client = TunnelHostClient(baseURL: base)
+            let a = try await client.run(argv: ["sleep", "30"])
+            // Ignores SIGTERM: needs the SIGKILL after the grace period.
+            let b = try await client.run(argv: ["sh", "-c", "trap '' TERM; sleep 30 & echo $!; wait"])
+            pids = [a.pid!, b.pid!]
+            #expect(await eventually { ((try? await client.output(b.id)) ?? "").hasSuffix("\n") })
+            let grandchild = Int32(try await client.output(b.id).trimmingCharacters(in: .whitespacesAndNewlines))!
+            pids.append(grandchild)
+            #expect(pids.allSatisfy(isAlive))
+        }
+        // withHost returns after the host's run() returned, which waits for the children.
+        #expect(await eventually(timeout: .seconds(5)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
+    }
+
+    /// The `showreel` binary next to the test bundle, if it was built and has `host`
+    /// (SHOWREEL_BINARY overrides the lookup).
+    static let binary: URL? = {
+        if let override = ProcessInfo.processInfo.environment["SHOWREEL_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+            .compactMap { $0?.resolvingSymlinksInPath().deletingLastPathComponent() }
+        var directories = candidates
+        // swift test runs xctest from the toolchain; the bundle is in the build products dir.
+        directories += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in directories {
+            var candidate = directory.appendingPathComponent("showreel")
+            for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: candidate.path) {
+                candidate = candidate.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("showreel")
+            }
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    static var binaryHasHost: Bool {
+        guard let binary else { return false }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["host", "--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let help = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 && String(decoding: help, as: UTF8.self).contains("--allow")
+    }
+
+    @Test(
+        "showreel host exits 0 on SIGTERM and ends the commands it launched",
+        .enabled(if: ShutdownTests.binaryHasHost, "needs the showreel binary with the host subcommand next to the test bundle (swift build --product showreel)")
+    )
+    func binary() async throws {
+        let binary = try #require(Self.binary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["host", "--port", "0", "--grace", "2"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // Read stderr until the listening line.
+        let line: String? = await Task.detached {
+            var collected = Data()
+            let handle = stderr.fileHandleForReading
+            while !collected.contains(UInt8(ascii: "\n")) {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                collected.append(data)
+            }
+            return String(data: collected, encoding: .utf8)?.split(separator: "\n").first.map(String.init)
+        }.value
+        let listening = try #require(line)
+        #expect(listening.hasPrefix("Tunnel host listening on http://127.0.0.1:"))
+        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+
+        let id = try await client.launch("sleep 30")
+        guard case .running(let pid) = try await client.status(id) else {
+            Issue.record("sleep is not running")
+            return
+        }
+        #expect(isAlive(pid))
+
+        kill(process.processIdentifier, SIGTERM)
+        let exited = await eventually(timeout: .seconds(15)) { !process.isRunning }
+        #expect(exited, "showreel host did not exit within 15 s of SIGTERM")
+        if exited {
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(await eventually(timeout: .seconds(5)) { !isAlive(pid) }, "sleep (pid \(pid)) outlived the host")
+    }
+}
