@@ -67,6 +67,12 @@ public struct RecordingOptions: Sendable, Equatable {
     public var scale: Double
     /// The longest time between keyframes; bounds what a killed recorder loses and how far a player seeks.
     public var keyframeInterval: Duration
+    /// A libavcodec encoder to use instead of the codec's default (`libx264`/`libx265`),
+    /// e.g. `h264_vaapi` or `libopenh264`; nil uses the default.
+    public var encoder: String?
+
+    /// The libavcodec encoder this recording uses.
+    public var encoderName: String { encoder ?? codec.encoderName }
 
     public init(
         codec: VideoCodec = .h264,
@@ -74,8 +80,10 @@ public struct RecordingOptions: Sendable, Equatable {
         quality: Int? = nil,
         preset: String = "ultrafast",
         scale: Double = 1.0,
-        keyframeInterval: Duration = .seconds(1)
+        keyframeInterval: Duration = .seconds(1),
+        encoder: String? = nil
     ) {
+        self.encoder = encoder
         self.codec = codec
         self.fragmented = fragmented
         self.quality = quality

@@ -81,8 +81,8 @@ public final class VideoRecorder {
         self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
 
         let codec = options.codec
-        guard let encoder = avcodec_find_encoder_by_name(codec.encoderName) else {
-            throw .encoderUnavailable(codec: codec, encoder: codec.encoderName, package: codec.debianPackage)
+        guard let encoder = avcodec_find_encoder_by_name(options.encoderName) else {
+            throw .encoderUnavailable(codec: codec, encoder: options.encoderName, package: codec.debianPackage)
         }
 
         // Muxer and stream.
@@ -96,7 +96,7 @@ public final class VideoRecorder {
         streamIndex = stream.pointee.index
 
         // Encoder.
-        guard let codecContext = avcodec_alloc_context3(encoder) else { throw .outOfMemory("the \(codec.encoderName) encoder") }
+        guard let codecContext = avcodec_alloc_context3(encoder) else { throw .outOfMemory("the \(options.encoderName) encoder") }
         resources.codec = codecContext
         codecContext.pointee.width = Int32(output.width)
         codecContext.pointee.height = Int32(output.height)
@@ -119,6 +119,10 @@ public final class VideoRecorder {
         av_dict_set(&codecOptions, "preset", options.preset, 0)
         av_dict_set(&codecOptions, "crf", String(options.effectiveQuality), 0)
         av_dict_set(&codecOptions, "forced-idr", "1", 0)
+        // Live capture: no frames parked inside the encoder (frame threads, lookahead). On a
+        // sparse VFR stream a parked frame could wait seconds for the next change, and a
+        // killed recorder would lose it even though its keyframe came before the kill.
+        av_dict_set(&codecOptions, "tune", "zerolatency", 0)
         if codec == .hevc {
             // x265 prints to stderr on its own; keep it quiet (errors come back as return codes).
             av_dict_set(&codecOptions, "x265-params", "log-level=none:bframes=0", 0)
@@ -126,7 +130,7 @@ public final class VideoRecorder {
         result = avcodec_open2(codecContext, encoder, &codecOptions)
         av_dict_free(&codecOptions)
         guard result >= 0 else {
-            throw .encoderOpenFailed(encoder: codec.encoderName, message: ffmpegErrorMessage(result))
+            throw .encoderOpenFailed(encoder: options.encoderName, message: ffmpegErrorMessage(result))
         }
         result = avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
         guard result >= 0 else {

@@ -4,6 +4,9 @@ import ShowreelRecorder
 import ShowreelRender
 import ShowreelWire
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `showreel io <device> recordVideo`: subscribe to a device's display stream and encode it
 /// until SIGINT or SIGTERM, like `xcrun simctl io booted recordVideo`.
@@ -38,6 +41,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
     @Option(name: .customLong("keyframe-interval"), help: "Longest time between keyframes, in seconds: what a killed recorder can lose.")
     var keyframeInterval: Double = 1
 
+    @Option(help: "A libavcodec encoder to use instead of libx264/libx265 (e.g. h264_vaapi, libopenh264).")
+    var encoder: String?
+
     @Argument(help: "The output file: .mov (QuickTime, like simctl) or .mp4.")
     var file: String
 
@@ -69,8 +75,11 @@ struct RecordVideoCommand: AsyncParsableCommand {
         }
         let screenMask = mask == .ignored ? nil : ScreenMask(profile: stream.info.profile)
         let options = RecordingOptions(codec: videoCodec, fragmented: fragmented, quality: quality, preset: preset,
-                                       scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)))
+                                       scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)),
+                                       encoder: encoder)
 
+        // A file-size limit (ulimit -f) must be a write error we report, not a silent death.
+        signal(SIGXFSZ, SIG_IGN)
         // Stop on the first SIGINT/SIGTERM by asking the device for its stop time; later
         // signals are ignored so finalisation is never cut short.
         let stopping = Mutex(false)
