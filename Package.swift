@@ -15,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -36,11 +40,16 @@ let package = Package(
         .target(name: "ShowreelWire", dependencies: ["ShowreelRender"]),
         .target(name: "ShowreelDevice", dependencies: [
             "ShowreelUI", "ShowreelWire", .product(name: "Logging", package: "swift-log"),
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .target(name: "ShowreelHost", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire"]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"]),
@@ -56,7 +65,11 @@ let package = Package(
         ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
         .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
-        .testTarget(name: "ShowreelDeviceTests", dependencies: ["ShowreelDevice", "ShowcaseApps", "ShowreelWire"]),
+        .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps"],
+                    resources: [.copy("Goldens")]),
+        .testTarget(name: "ShowreelDeviceTests", dependencies: [
+            "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting",
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder",
         ]),

@@ -4,9 +4,9 @@ import ShowreelRender
 import ShowreelUI
 import ShowreelWire
 
-/// A booted device: it hosts one running app at a time on a screen profile, renders the
-/// screen when it changes, and serves it to recorders. Tests and the automation API drive
-/// it; nothing else touches the app.
+/// A booted device: it hosts apps on a screen profile (one in the foreground), renders the
+/// screen when it changes, and serves it to recorders. Tests, flows and the automation API
+/// drive it; nothing else touches the apps.
 public actor Device {
     public nonisolated let udid: String
     public nonisolated let name: String
@@ -15,16 +15,20 @@ public actor Device {
     public nonisolated let display: DisplayStreamServer
     public nonisolated let registry: DeviceRegistry
 
-    private let logger: Logger
+    let logger: Logger
     private var apps: [String: AppDefinition] = [:]
-    private let scene: WindowScene
-    private var runningApp: String?
-    private var crash: (bundleIdentifier: String, message: String)?
+    let scene: WindowScene
+    private var foreground: String?
+    /// Apps sent home keep their screens, as a real app keeps its state in the background.
+    private var background: [String: Screen] = [:]
+    private var crashes: [String: String] = [:]
     private var latestFrame: Frame?
     private var isShutDown = false
 
     /// How long a tap keeps the finger down: it shows the highlight on the virtual clock too.
     public static let tapDuration: Duration = .milliseconds(100)
+    /// The step at which time advances while something moves on screen (60 frames a second).
+    public static let frameInterval: Duration = .nanoseconds(16_666_667)
 
     /// Boots a device: registers it, opens its display stream and shows the home screen.
     public init(name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
@@ -60,78 +64,126 @@ public actor Device {
     }
 
     public var installedApps: [String] { apps.keys.sorted() }
-    public var runningAppIdentifier: String? { runningApp }
+    public var foregroundApp: String? { foreground }
+    public var currentTime: Duration { clock.now }
+
+    /// Records where the automation API listens, so other processes find it in the registry.
+    public func publishAutomationURL(_ url: String) throws {
+        var record = try registry.resolve(udid)
+        record.automationURL = url
+        try registry.save(record)
+    }
 
     // MARK: Apps
 
-    /// Launches an app with arguments and environment, terminating the running one.
-    public func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) throws {
+    /// The app's data container: its `HOME`, kept across launches, wiped by `erase`.
+    public nonisolated func dataContainer(for bundleIdentifier: String) -> URL {
+        registry.directory(for: udid).appendingPathComponent("data", isDirectory: true)
+            .appendingPathComponent(bundleIdentifier, isDirectory: true)
+    }
+
+    /// Launches an app with arguments and environment, like `simctl launch` or
+    /// `XCUIApplication.launch()`: a running instance is terminated first.
+    @discardableResult
+    public func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) throws -> AppStatus {
         try ensureBooted()
         guard let app = apps[bundleIdentifier] else { throw DeviceError.unknownApp(bundleIdentifier, installed: installedApps) }
-        terminate()
-        crash = nil
+        terminate(bundleIdentifier)
+        if let other = foreground { sendToBackground(other) }
+        crashes[bundleIdentifier] = nil
+        let container = dataContainer(for: bundleIdentifier)
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        var context = context
+        context.environment["HOME"] = container.path
         do {
             let screen = try app.makeRootScreen(context)
             scene.setAppRootScreen(screen)
-            runningApp = bundleIdentifier
+            foreground = bundleIdentifier
             logger.info("launched \(bundleIdentifier) \(context.arguments)")
         } catch {
             let message = (error as? AppFatalError)?.message ?? String(describing: error)
-            crash = (bundleIdentifier, message)
+            crashes[bundleIdentifier] = message
             logger.error("\(bundleIdentifier) stopped: \(message)")
             renderIfNeeded()
             throw DeviceError.appCrashed(bundleIdentifier: bundleIdentifier, message: message)
         }
         renderIfNeeded()
+        return status(of: bundleIdentifier)
     }
 
-    public func terminate() {
-        guard runningApp != nil else { return }
+    /// Stops an app, foreground or background; a no-op when it is not running.
+    public func terminate(_ bundleIdentifier: String) {
+        background[bundleIdentifier] = nil
+        guard foreground == bundleIdentifier else { return }
         scene.setAppRootScreen(nil)
-        runningApp = nil
+        foreground = nil
         renderIfNeeded()
     }
 
-    // MARK: Events
-
-    /// Taps the centre of the first hittable element matching `query`.
-    public func tap(_ query: ElementQuery) async throws {
-        let node = try element(query)
-        guard node.isHittable else { throw DeviceError.elementNotHittable(query: query.description) }
-        try await tap(at: node.frame.center)
-    }
-
-    /// A finger down at `point`, held for `tapDuration`, then lifted.
-    public func tap(at point: Point) async throws {
-        try ensureRunning()
-        let target = scene.appWindow.hitTest(point)
-        let button = sequence(first: target, next: { $0?.superview }).compactMap { $0 as? Button }.first
-        button?.isHighlighted = true
-        renderIfNeeded()
-        try await clock.advance(by: Self.tapDuration)
-        button?.isHighlighted = false
-        scene.tap(at: point)
+    /// The home button: the foreground app goes to the background and keeps its state.
+    public func pressHome() {
+        guard let app = foreground else { return }
+        sendToBackground(app)
         renderIfNeeded()
     }
 
-    /// Lets time pass on the device clock (instant on the virtual clock).
-    public func wait(_ duration: Duration) async throws {
+    /// Brings a background app back, as tapping its icon does.
+    public func activate(_ bundleIdentifier: String) throws {
         try ensureBooted()
-        try await clock.advance(by: duration)
+        guard let screen = background.removeValue(forKey: bundleIdentifier) else {
+            if foreground == bundleIdentifier { return }
+            try launch(bundleIdentifier)
+            return
+        }
+        if let other = foreground { sendToBackground(other) }
+        scene.setAppRootScreen(screen)
+        foreground = bundleIdentifier
         renderIfNeeded()
+    }
+
+    public func status(of bundleIdentifier: String) -> AppStatus {
+        if let message = crashes[bundleIdentifier] {
+            return AppStatus(bundleIdentifier: bundleIdentifier, state: .crashed, message: message)
+        }
+        if foreground == bundleIdentifier { return AppStatus(bundleIdentifier: bundleIdentifier, state: .runningForeground) }
+        if background[bundleIdentifier] != nil { return AppStatus(bundleIdentifier: bundleIdentifier, state: .runningBackground) }
+        return AppStatus(bundleIdentifier: bundleIdentifier, state: .notRunning)
+    }
+
+    /// Waits on the device clock until the app reaches `state`; false on timeout.
+    public func wait(for state: AppState, of bundleIdentifier: String, timeout: Duration) async throws -> Bool {
+        try await poll(timeout: timeout) { status(of: bundleIdentifier).state == state }
+    }
+
+    private func sendToBackground(_ app: String) {
+        if let screen = scene.appWindow.rootScreen { background[app] = screen }
+        scene.setAppRootScreen(nil)
+        foreground = nil
     }
 
     // MARK: Inspection
 
-    public func accessibilityTree() -> [AccessibilityNode] { scene.accessibilityTree() }
+    /// The whole accessibility tree, as the automation API sends it.
+    public func tree() -> [ElementSnapshot] { scene.accessibilityTree().map(Self.snapshot) }
+
+    public func elements(_ query: ElementQuery) -> [ElementSnapshot] { query.evaluate(in: tree()) }
 
     /// The first element matching `query`, or an error naming what the screen has instead.
-    public func element(_ query: ElementQuery) throws -> AccessibilityNode {
+    public func element(_ query: ElementQuery) throws -> ElementSnapshot {
         try ensureRunning()
-        let all = scene.accessibilityTree().flatMap(\.flattened)
-        if let match = all.first(where: query.matches) { return match }
-        let nearby = all.filter { $0.type != .window && $0.type != .statusBar }.map { $0.label.isEmpty ? $0.identifier : $0.label }
-        throw DeviceError.elementNotFound(query: query.description, nearby: nearby.filter { !$0.isEmpty })
+        let roots = tree()
+        if let match = query.evaluate(in: roots).first { return match }
+        let nearby = roots.flatMap(\.flattened)
+            .filter { !["window", "statusBar", "keyboard", "key", "other"].contains($0.type) }
+            .map(\.displayName).filter { !$0.isEmpty }
+        throw DeviceError.elementNotFound(query: query.description, nearby: Array(nearby.prefix(12)))
+    }
+
+    /// Waits on the device clock for an element to exist (or, with `exists: false`, to
+    /// disappear). Returns whether it happened before the timeout, like `waitForExistence`.
+    public func waitFor(_ query: ElementQuery, exists: Bool = true, timeout: Duration) async throws -> Bool {
+        try ensureBooted()
+        return try await poll(timeout: timeout) { query.evaluate(in: tree()).isEmpty != exists }
     }
 
     /// The current screen as pixels (the last rendered frame).
@@ -140,7 +192,49 @@ public actor Device {
         return latestFrame!.pixels
     }
 
-    public var currentTime: Duration { clock.now }
+    public var statusBar: StatusBarValues { scene.statusBar }
+
+    // MARK: Events
+
+    /// Taps the centre of the first hittable element matching `query`.
+    public func tap(_ query: ElementQuery, count: Int = 1) async throws {
+        let point = try await hittablePoint(query)
+        for _ in 0..<max(count, 1) { try await tap(at: point) }
+    }
+
+    /// A finger down at `point`, held for `tapDuration` (or `hold`), then lifted.
+    public func tap(at point: Point, hold: Duration = Device.tapDuration) async throws {
+        try ensureRunning()
+        let target = scene.appWindow.hitTest(point)
+        let button = sequence(first: target, next: { $0?.superview }).compactMap { $0 as? Button }.first
+        button?.isHighlighted = true
+        renderIfNeeded()
+        try await advance(by: hold)
+        button?.isHighlighted = false
+        scene.tap(at: point)
+        renderIfNeeded()
+    }
+
+    /// Presses and holds on an element or a point for `duration`.
+    public func press(_ query: ElementQuery, duration: Duration) async throws {
+        try await tap(at: try await hittablePoint(query), hold: duration)
+    }
+
+    public func overrideStatusBar(_ values: StatusBarValues) {
+        scene.statusBar = values
+        renderIfNeeded()
+    }
+
+    public func clearStatusBarOverrides() {
+        scene.statusBar = StatusBarValues()
+        renderIfNeeded()
+    }
+
+    /// Lets time pass on the device clock (instant on the virtual clock).
+    public func wait(_ duration: Duration) async throws {
+        try ensureBooted()
+        try await advance(by: duration)
+    }
 
     // MARK: Lifecycle
 
@@ -156,9 +250,26 @@ public actor Device {
         logger.info("shut down \(name) (\(udid))")
     }
 
-    // MARK: Private
+    // MARK: Time and frames
 
-    private func renderIfNeeded() {
+    /// The one place time passes: everything the device does in time goes through here.
+    func advance(by duration: Duration) async throws {
+        try await clock.advance(by: duration)
+        renderIfNeeded()
+    }
+
+    /// Re-checks `condition` as device time passes, up to `timeout`.
+    private func poll(timeout: Duration, _ condition: () -> Bool) async throws -> Bool {
+        let step: Duration = clock.kind == .virtual ? .milliseconds(100) : .milliseconds(50)
+        let deadline = clock.now + timeout
+        while true {
+            if condition() { return true }
+            guard clock.now < deadline else { return false }
+            try await advance(by: min(step, deadline - clock.now))
+        }
+    }
+
+    func renderIfNeeded() {
         guard scene.needsRender, !isShutDown else { return }
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight)
         scene.render(into: pixels)
@@ -167,13 +278,27 @@ public actor Device {
         display.publish(frame)
     }
 
-    private func ensureBooted() throws {
+    private func hittablePoint(_ query: ElementQuery) async throws -> Point {
+        let element = try element(query)
+        guard element.isHittable else { throw DeviceError.elementNotHittable(query: query.description) }
+        return element.frame.center
+    }
+
+    func ensureBooted() throws {
         if isShutDown { throw DeviceError.shutDown }
     }
 
-    private func ensureRunning() throws {
+    func ensureRunning() throws {
         try ensureBooted()
-        if let crash { throw DeviceError.appCrashed(bundleIdentifier: crash.bundleIdentifier, message: crash.message) }
-        guard runningApp != nil else { throw DeviceError.appNotRunning }
+        if foreground == nil, let (app, message) = crashes.first {
+            throw DeviceError.appCrashed(bundleIdentifier: app, message: message)
+        }
+        guard foreground != nil else { throw DeviceError.appNotRunning }
+    }
+
+    static func snapshot(_ node: AccessibilityNode) -> ElementSnapshot {
+        ElementSnapshot(type: node.type.rawValue, identifier: node.identifier, label: node.label, value: node.value,
+                        placeholder: node.placeholder, frame: node.frame, isEnabled: node.isEnabled,
+                        isHittable: node.isHittable, children: node.children.map(snapshot))
     }
 }

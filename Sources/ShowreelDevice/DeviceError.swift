@@ -5,6 +5,8 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     case appCrashed(bundleIdentifier: String, message: String)
     case elementNotFound(query: String, nearby: [String])
     case elementNotHittable(query: String)
+    case timedOut(String)
+    case invalidRequest(String)
     case shutDown
 
     public var description: String {
@@ -20,6 +22,10 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
             return "No element matches \(query). The screen shows: \(seen)."
         case let .elementNotHittable(query):
             return "The element \(query) exists but is covered or off screen, so it cannot be tapped."
+        case let .timedOut(what):
+            return "Timed out: \(what)."
+        case let .invalidRequest(what):
+            return what
         case .shutDown:
             return "The device is shut down."
         }

@@ -3,6 +3,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
+import ShowreelTesting
 import ShowreelUI
 import ShowreelWire
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Boot, list and shut down devices.",
-        subcommands: [Boot.self, List.self, Shutdown.self])
+        subcommands: [Boot.self, List.self, Shutdown.self, Erase.self, Launch.self, Terminate.self, StatusBar.self])
 
     struct Boot: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -29,6 +30,9 @@ struct DeviceCommand: AsyncParsableCommand {
 
         @Option(help: "real (wall time) or virtual (time moves only when automation waits).")
         var clock: DeviceClock.Kind = .real
+
+        @Option(help: "Port for the automation API on 127.0.0.1 (0 picks a free one; the registry records it).")
+        var port = 0
 
         @Option(help: "Bundle identifier of an app to launch once booted, e.g. \(HelloApp.bundleIdentifier).")
         var launch: String?
@@ -46,10 +50,18 @@ struct DeviceCommand: AsyncParsableCommand {
                 if let launch {
                     try await device.launch(launch, context: LaunchContext(arguments: launchArguments))
                 }
+                let listening = AsyncStream<Int>.makeStream()
+                let server = Task { try await AutomationServer(device: device, port: port).run { listening.continuation.yield($0) } }
+                guard let bound = await listening.stream.first(where: { _ in true }) else {
+                    throw CLIFailure(message: "The automation API could not listen on port \(port).", exitCode: 1)
+                }
+                let url = "http://127.0.0.1:\(bound)"
+                try await device.publishAutomationURL(url)
                 Console.out(device.udid)
-                Console.status("Booted \(name) (\(device.udid)); \(screen.pixelWidth)x\(screen.pixelHeight) \(clock.rawValue) clock. Stop with Ctrl-C.")
+                Console.status("Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C.")
                 await waitForTerminationSignal()
                 await device.shutdown()
+                server.cancel()
             }
         }
     }
@@ -87,6 +99,108 @@ struct DeviceCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+
+    struct Erase: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Wipe a shut-down device's app data containers (udid, name or all).")
+
+        @Argument(help: "udid, name, or `all` (shut-down devices only, as simctl erase).")
+        var device: String
+
+        func run() async throws {
+            try await reportingFailures {
+                let registry = DeviceRegistry()
+                let records = registry.records().filter { device == "all" || $0.udid == device || $0.name == device }
+                guard !records.isEmpty else {
+                    throw CLIFailure(message: "No device '\(device)'. `showreel device list` shows the devices.", exitCode: CLIFailure.Code.deviceNotFound)
+                }
+                for record in records {
+                    guard record.state == .shutdown else {
+                        throw CLIFailure(message: "\(record.name) (\(record.udid)) is booted; shut it down first (`showreel device shutdown \(record.udid)`).",
+                                         exitCode: CLIFailure.Code.usage)
+                    }
+                    try? FileManager.default.removeItem(at: registry.directory(for: record.udid).appendingPathComponent("data"))
+                    Console.status("Erased \(record.name) (\(record.udid))")
+                }
+            }
+        }
+    }
+
+    struct Launch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Launch an app on a booted device, like `simctl launch`.")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "The app's bundle identifier.")
+        var bundleIdentifier: String
+        @Argument(parsing: .postTerminator, help: "Launch arguments, after --.")
+        var arguments: [String] = []
+
+        func run() async throws {
+            try await reportingFailures {
+                let status = try await automation(device) { try await $0.launch(bundleIdentifier, arguments: arguments) }
+                Console.out("\(bundleIdentifier): \(status.state.rawValue)")
+            }
+        }
+    }
+
+    struct Terminate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Terminate an app on a booted device, like `simctl terminate`.")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "The app's bundle identifier.")
+        var bundleIdentifier: String
+
+        func run() async throws {
+            try await reportingFailures {
+                _ = try await automation(device) { try await $0.terminate(bundleIdentifier) }
+            }
+        }
+    }
+
+    struct StatusBar: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status_bar", abstract: "Override the status bar for clean demo frames, like `simctl status_bar`.",
+            usage: "showreel device status_bar <device> override [--time 9:41] [--battery-level 100] ...\nshowreel device status_bar <device> clear")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "override or clear.")
+        var action: String
+        @Option var time: String?
+        @Option(help: "hide, wifi, 3g, 4g, lte, 5g") var dataNetwork: String?
+        @Option var wifiBars: Int?
+        @Option var cellularBars: Int?
+        @Option var operatorName: String?
+        @Option(help: "charging, charged, discharging") var batteryState: String?
+        @Option var batteryLevel: Int?
+
+        func run() async throws {
+            try await reportingFailures {
+                switch action {
+                case "override":
+                    let values = StatusBarOverride(time: time, dataNetwork: dataNetwork, wifiBars: wifiBars, cellularBars: cellularBars,
+                                                   operatorName: operatorName, batteryState: batteryState, batteryLevel: batteryLevel)
+                    _ = try await automation(device) { try await $0.overrideStatusBar(values) }
+                case "clear":
+                    _ = try await automation(device) { try await $0.clearStatusBar() }
+                default:
+                    throw CLIFailure(message: "Unknown status_bar action '\(action)'. Use override or clear.", exitCode: CLIFailure.Code.usage)
+                }
+            }
+        }
+    }
+}
+
+/// Runs one automation call against a registered device, turning failures into CLI errors.
+func automation<T>(_ device: String, _ call: (DeviceClient) async throws -> T) async throws -> T {
+    let client: DeviceClient
+    do { client = try DeviceClient.named(device) } catch let error as DeviceLookupError {
+        throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.deviceNotFound)
+    }
+    do { return try await call(client) } catch let failure as DeviceClient.Failure {
+        throw CLIFailure(message: failure.message, exitCode: 1)
     }
 }
 

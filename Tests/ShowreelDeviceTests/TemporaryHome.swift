@@ -2,7 +2,7 @@ import Foundation
 import ShowreelWire
 
 /// A private registry folder per test, short enough for Unix socket paths.
-struct TemporaryHome: ~Copyable {
+final class TemporaryHome {
     let url: URL
     var registry: DeviceRegistry { DeviceRegistry(home: url) }
 

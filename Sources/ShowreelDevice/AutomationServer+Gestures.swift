@@ -1,0 +1,5 @@
+import Hummingbird
+
+extension AutomationServer {
+    func registerGestures(on router: Router<BasicRequestContext>) {}
+}

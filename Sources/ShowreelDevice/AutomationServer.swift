@@ -1,0 +1,241 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ShowreelRender
+import ShowreelWire
+
+/// The device's automation API: HTTP JSON under `/v1`, the only way tests and flows touch apps.
+///
+/// Every call names what it acts on with an `ElementQuery` (or a point), runs on the device
+/// clock, and answers errors as `{"error": "..."}` with a sentence that says what failed
+/// and what the screen had instead.
+public struct AutomationServer: Sendable {
+    public let device: Device
+    let bindAddress: String
+    let port: Int
+    let logger: Logger
+
+    public init(device: Device, bindAddress: String = "127.0.0.1", port: Int = 0,
+                logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.device = device
+        self.bindAddress = bindAddress
+        self.port = port
+        self.logger = logger
+    }
+
+    /// Serves until the task is cancelled; `onListening` gets the bound port (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let router = Router()
+        register(on: router)
+        let fallback = port
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(bindAddress, port: port), serverName: "showreel-device"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? fallback) },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [])
+    }
+
+    private func register(on router: Router<BasicRequestContext>) {
+        let device = self.device
+        router.get("v1/device") { _, _ in
+            await respond {
+                AutomationAPI.DeviceInfo(
+                    udid: device.udid, name: device.name, profile: device.profile.name, clock: device.clock.kind.rawValue,
+                    time: device.clock.now.seconds, installedApps: await device.installedApps,
+                    foregroundApp: await device.foregroundApp)
+            }
+        }
+        router.get("v1/tree") { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
+        router.post("v1/query") { request, _ in
+            await respond(request, as: AutomationAPI.Query.self) { body in
+                let found = await device.elements(body.query)
+                return AutomationAPI.QueryResult(count: found.count, elements: found)
+            }
+        }
+        router.post("v1/element") { request, _ in
+            await respond(request, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
+        }
+
+        // Apps.
+        router.post("v1/apps/:bundle/launch") { request, context in
+            await respond(request, as: AutomationAPI.Launch.self, emptyBody: AutomationAPI.Launch()) { body in
+                let bundle = try Self.bundle(context)
+                return try await device.launch(bundle, context: .init(arguments: body.arguments ?? [], environment: body.environment ?? [:]))
+            }
+        }
+        router.post("v1/apps/:bundle/terminate") { _, context in
+            await respond {
+                let bundle = try Self.bundle(context)
+                await device.terminate(bundle)
+                return await device.status(of: bundle)
+            }
+        }
+        router.post("v1/apps/:bundle/activate") { _, context in
+            await respond {
+                let bundle = try Self.bundle(context)
+                try await device.activate(bundle)
+                return await device.status(of: bundle)
+            }
+        }
+        router.get("v1/apps/:bundle/state") { _, context in
+            await respond { await device.status(of: try Self.bundle(context)) }
+        }
+        router.post("v1/apps/:bundle/wait-for-state") { request, context in
+            await respond(request, as: AutomationAPI.WaitForState.self) { body in
+                let bundle = try Self.bundle(context)
+                let start = device.clock.now
+                let matched = try await device.wait(for: body.state, of: bundle, timeout: try Self.seconds(body.timeout, "timeout"))
+                return AutomationAPI.WaitResult(matched: matched, waited: (device.clock.now - start).seconds)
+            }
+        }
+        router.post("v1/home") { _, _ in await respond { await device.pressHome(); return AutomationAPI.OK() } }
+
+        // Events.
+        router.post("v1/tap") { request, _ in
+            await respond(request, as: AutomationAPI.Tap.self) { body in
+                let hold = try body.duration.map { try Self.seconds($0, "duration") } ?? Device.tapDuration
+                switch (body.query, body.point) {
+                case let (query?, nil):
+                    if hold != Device.tapDuration { try await device.press(query, duration: hold) }
+                    else { try await device.tap(query, count: body.count ?? 1) }
+                case let (nil, point?):
+                    for _ in 0..<max(body.count ?? 1, 1) { try await device.tap(at: point, hold: hold) }
+                default:
+                    throw DeviceError.invalidRequest("POST /v1/tap needs either 'query' or 'point', not both or neither")
+                }
+                return AutomationAPI.OK()
+            }
+        }
+        router.post("v1/type") { request, _ in
+            await respond(request, as: AutomationAPI.TypeText.self) { body in
+                try await device.typeText(body.text, into: body.query,
+                                          keyDelay: try Self.seconds(body.keyDelay ?? 0, "keyDelay"),
+                                          jitter: try Self.seconds(body.jitter ?? 0, "jitter"), seed: body.seed ?? 1)
+                return AutomationAPI.OK()
+            }
+        }
+        router.post("v1/key") { request, _ in
+            await respond(request, as: AutomationAPI.Key.self) { body in
+                try await device.tapKey(body.key)
+                return AutomationAPI.OK()
+            }
+        }
+        registerGestures(on: router)
+        router.put("v1/status-bar") { request, _ in
+            await respond(request, as: StatusBarOverride.self) { body in
+                var values = await device.statusBar
+                try body.apply(to: &values)
+                await device.overrideStatusBar(values)
+                return StatusBarOverride(values)
+            }
+        }
+        router.delete("v1/status-bar") { _, _ in
+            await respond { await device.clearStatusBarOverrides(); return StatusBarOverride(await device.statusBar) }
+        }
+        router.get("v1/screenshot") { _, _ in
+            let png = await device.screenshot().pngData()
+            var headers = HTTPFields()
+            headers[.contentType] = "image/png"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+
+        // Time.
+        router.post("v1/wait") { request, _ in
+            await respond(request, as: AutomationAPI.Wait.self) { body in
+                try await device.wait(try Self.seconds(body.seconds, "seconds"))
+                return AutomationAPI.OK()
+            }
+        }
+        router.post("v1/wait-for") { request, _ in
+            await respond(request, as: AutomationAPI.WaitFor.self) { body in
+                let start = device.clock.now
+                let matched = try await device.waitFor(body.query, exists: body.exists ?? true,
+                                                       timeout: try Self.seconds(body.timeout, "timeout"))
+                return AutomationAPI.WaitResult(matched: matched, waited: (device.clock.now - start).seconds)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func bundle(_ context: BasicRequestContext) throws -> String {
+        guard let bundle = context.parameters.get("bundle"), !bundle.isEmpty else {
+            throw DeviceError.invalidRequest("the path needs a bundle identifier, e.g. /v1/apps/dev.showreel.hello/launch")
+        }
+        return bundle
+    }
+
+    static func seconds(_ value: Double, _ field: String) throws -> Duration {
+        guard value.isFinite, value >= 0, value <= 3600 else {
+            throw DeviceError.invalidRequest("'\(field)' must be a number of seconds from 0 to 3600, got \(value)")
+        }
+        return .nanoseconds(Int64(value * 1e9))
+    }
+}
+
+/// Runs a handler and turns its result or error into a JSON response.
+func respond(_ body: () async throws -> some Encodable) async -> Response {
+    do {
+        return jsonResponse(try await body(), status: .ok)
+    } catch {
+        return errorResponse(error)
+    }
+}
+
+/// Decodes the request's JSON body (naming the field that is wrong), then runs the handler.
+func respond<Body: Decodable>(_ request: Request, as type: Body.Type, emptyBody: Body? = nil,
+                              _ handler: (Body) async throws -> some Encodable) async -> Response {
+    let route = "\(request.method.rawValue) \(request.uri.path)"
+    let data: Data
+    do {
+        data = Data((try await request.body.collect(upTo: 1 << 20)).readableBytesView)
+    } catch {
+        return errorResponse(DeviceError.invalidRequest("\(route): the body is larger than 1 MiB or could not be read"))
+    }
+    let body: Body
+    if data.isEmpty, let emptyBody {
+        body = emptyBody
+    } else {
+        do { body = try JSONDecoder().decode(Body.self, from: data) } catch {
+            return errorResponse(DeviceError.invalidRequest("\(route): invalid JSON body: \(describeDecodingError(error))"))
+        }
+    }
+    do {
+        return jsonResponse(try await handler(body), status: .ok)
+    } catch {
+        return errorResponse(error)
+    }
+}
+
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status) -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let bytes = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json; charset=utf-8"
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+}
+
+func errorResponse(_ error: any Error) -> Response {
+    let status: HTTPResponse.Status
+    switch error as? DeviceError {
+    case .elementNotFound?, .unknownApp?: status = .notFound
+    case .elementNotHittable?, .appNotRunning?: status = .conflict
+    case .appCrashed?: status = .unprocessableContent
+    case .timedOut?: status = .requestTimeout
+    case .invalidRequest?: status = .badRequest
+    case .shutDown?: status = .serviceUnavailable
+    case nil: status = .internalServerError
+    }
+    return jsonResponse(AutomationAPI.ErrorBody(error: String(describing: error)), status: status)
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import ShowreelRender
+
+/// The automation API's request and response bodies (JSON over HTTP, under `/v1`).
+/// Durations are seconds as numbers, as a person writes them in curl or YAML.
+public enum AutomationAPI {
+    public struct DeviceInfo: Codable, Equatable, Sendable {
+        public var udid: String
+        public var name: String
+        public var profile: String
+        public var clock: String
+        /// Device time since boot, in seconds.
+        public var time: Double
+        public var installedApps: [String]
+        public var foregroundApp: String?
+        public init(udid: String, name: String, profile: String, clock: String, time: Double, installedApps: [String], foregroundApp: String?) {
+            self.udid = udid; self.name = name; self.profile = profile; self.clock = clock; self.time = time
+            self.installedApps = installedApps; self.foregroundApp = foregroundApp
+        }
+    }
+
+    public struct Launch: Codable, Equatable, Sendable {
+        public var arguments: [String]?
+        public var environment: [String: String]?
+        public init(arguments: [String]? = nil, environment: [String: String]? = nil) {
+            self.arguments = arguments; self.environment = environment
+        }
+    }
+
+    public struct WaitForState: Codable, Equatable, Sendable {
+        public var state: AppState
+        public var timeout: Double
+        public init(state: AppState, timeout: Double) { self.state = state; self.timeout = timeout }
+    }
+
+    /// An element by query, or a point on the screen.
+    public struct Target: Codable, Equatable, Sendable {
+        public var query: ElementQuery?
+        public var point: Point?
+        public init(query: ElementQuery? = nil, point: Point? = nil) { self.query = query; self.point = point }
+    }
+
+    public struct Tap: Codable, Equatable, Sendable {
+        public var query: ElementQuery?
+        public var point: Point?
+        /// 2 for a double tap.
+        public var count: Int?
+        /// Seconds the finger stays down (a press), default 0.1.
+        public var duration: Double?
+        public init(query: ElementQuery? = nil, point: Point? = nil, count: Int? = nil, duration: Double? = nil) {
+            self.query = query; self.point = point; self.count = count; self.duration = duration
+        }
+    }
+
+    public struct TypeText: Codable, Equatable, Sendable {
+        public var text: String
+        /// A text field to tap first (to focus it); without it, the focused field gets the text.
+        public var query: ElementQuery?
+        /// Seconds between keys, and up to this much more at random (seeded: same run, same video).
+        public var keyDelay: Double?
+        public var jitter: Double?
+        public var seed: UInt64?
+        public init(text: String, query: ElementQuery? = nil, keyDelay: Double? = nil, jitter: Double? = nil, seed: UInt64? = nil) {
+            self.text = text; self.query = query; self.keyDelay = keyDelay; self.jitter = jitter; self.seed = seed
+        }
+    }
+
+    public struct Key: Codable, Equatable, Sendable {
+        /// A key's identifier on the software keyboard: a character, "shift", "more", "space", "delete", "Return".
+        public var key: String
+        public init(key: String) { self.key = key }
+    }
+
+    public enum Direction: String, Codable, Sendable, CaseIterable { case up, down, left, right }
+    public enum Edge: String, Codable, Sendable, CaseIterable { case left, right, top, bottom }
+
+    public struct Swipe: Codable, Equatable, Sendable {
+        /// Swipe on an element (its centre), or from a screen edge, or between two points.
+        public var query: ElementQuery?
+        public var edge: Edge?
+        public var direction: Direction?
+        public var from: Point?
+        public var to: Point?
+        public var duration: Double?
+        public init(query: ElementQuery? = nil, edge: Edge? = nil, direction: Direction? = nil, from: Point? = nil,
+                    to: Point? = nil, duration: Double? = nil) {
+            self.query = query; self.edge = edge; self.direction = direction; self.from = from; self.to = to; self.duration = duration
+        }
+    }
+
+    public struct KeyCommand: Codable, Equatable, Sendable {
+        public var key: String
+        /// "command", "shift", "option", "control".
+        public var modifiers: [String]
+        public init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
+    }
+
+    public struct Wait: Codable, Equatable, Sendable {
+        public var seconds: Double
+        public init(seconds: Double) { self.seconds = seconds }
+    }
+
+    public struct WaitFor: Codable, Equatable, Sendable {
+        public var query: ElementQuery
+        /// false waits for the element to disappear.
+        public var exists: Bool?
+        public var timeout: Double
+        public init(query: ElementQuery, exists: Bool? = nil, timeout: Double) {
+            self.query = query; self.exists = exists; self.timeout = timeout
+        }
+    }
+
+    public struct WaitResult: Codable, Equatable, Sendable {
+        public var matched: Bool
+        /// Device seconds waited.
+        public var waited: Double
+        public init(matched: Bool, waited: Double) { self.matched = matched; self.waited = waited }
+    }
+
+    public struct Query: Codable, Equatable, Sendable {
+        public var query: ElementQuery
+        public init(query: ElementQuery) { self.query = query }
+    }
+
+    public struct QueryResult: Codable, Equatable, Sendable {
+        public var count: Int
+        public var elements: [ElementSnapshot]
+        public init(count: Int, elements: [ElementSnapshot]) { self.count = count; self.elements = elements }
+    }
+
+    public struct Tree: Codable, Equatable, Sendable {
+        public var elements: [ElementSnapshot]
+        public init(elements: [ElementSnapshot]) { self.elements = elements }
+    }
+
+    /// Every error: a sentence that says what failed and what the screen had instead.
+    public struct ErrorBody: Codable, Equatable, Sendable {
+        public var error: String
+        public init(error: String) { self.error = error }
+    }
+
+    /// An empty success.
+    public struct OK: Codable, Equatable, Sendable {
+        public var ok: Bool
+        public init() { ok = true }
+    }
+}
+
+/// Words for a JSON body that did not decode: which field, and what was wrong with it.
+public func describeDecodingError(_ error: any Error) -> String {
+    func path(_ codingPath: [any CodingKey]) -> String {
+        let names = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+        return names.isEmpty ? "the body" : "'" + names.joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "'"
+    }
+    switch error as? DecodingError {
+    case let .keyNotFound(key, context)?:
+        let parent = context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))"
+        return "missing field '\(key.stringValue)'\(parent)"
+    case let .typeMismatch(type, context)?:
+        return "\(path(context.codingPath)) should be \(describe(type))"
+    case let .valueNotFound(type, context)?:
+        return "\(path(context.codingPath)) is null; it should be \(describe(type))"
+    case let .dataCorrupted(context)?:
+        return context.codingPath.isEmpty ? "the body is not valid JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
+    default:
+        return String(describing: error)
+    }
+}
+
+private func describe(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: return "a string"
+    case is Double.Type, is Float.Type: return "a number"
+    case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: return "a whole number"
+    case is Bool.Type: return "true or false"
+    default:
+        let name = String(describing: type)
+        return name.hasPrefix("Array") ? "a list" : name.hasPrefix("Dictionary") ? "an object" : "a \(name)"
+    }
+}
