@@ -1,0 +1,89 @@
+import Foundation
+import ShowreelTesting
+import ShowreelWire
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `showreel device ...` as a user runs it: a device process, commands against it, signals.
+@Suite("Device process")
+struct DeviceProcessTests {
+    func showreel(_ arguments: [String], _ workspace: Workspace, name: String = "cmd") async throws -> ChildProcess {
+        let child = try ChildProcess(try BuildProducts.showreel, arguments, environment: workspace.environment, in: workspace, name: name)
+        _ = try await child.waitForExit()
+        return child
+    }
+
+    func bootDevice(_ workspace: Workspace, _ extra: [String] = []) async throws -> (ChildProcess, String) {
+        let device = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual", "--name", "CLI Phone"] + extra,
+                                      environment: workspace.environment, in: workspace, name: "device")
+        try await eventually("the device to boot") { device.stderr.contains("automation API at") }
+        let udid = device.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (device, udid)
+    }
+
+    @Test("boot, list, launch, terminate, shut down, erase")
+    func lifecycle() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await bootDevice(workspace)
+        #expect(try await showreel(["device", "list"], workspace).stdout.contains("\(udid)  CLI Phone  phone  Booted"))
+
+        let launch = try await showreel(["device", "launch", "booted", "dev.showreel.hello", "--", "-flag"], workspace)
+        #expect(launch.process.terminationStatus == 0)
+        #expect(launch.stdout.contains("runningForeground"))
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        try await Application("dev.showreel.hello", device: client).buttons["tapButton"].tap()
+        let container = workspace.registry.directory(for: udid).appendingPathComponent("data/dev.showreel.hello")
+        #expect(FileManager.default.fileExists(atPath: container.path))
+
+        let unknown = try await showreel(["device", "launch", "booted", "dev.showreel.nope"], workspace)
+        #expect(unknown.process.terminationStatus == 1)
+        #expect(unknown.stderr.contains("No app with bundle identifier 'dev.showreel.nope'"))
+
+        #expect(try await showreel(["device", "terminate", "booted", "dev.showreel.hello"], workspace).process.terminationStatus == 0)
+        #expect(try await client.state(of: "dev.showreel.hello").state == .notRunning)
+
+        let erasingBooted = try await showreel(["device", "erase", udid], workspace)
+        #expect(erasingBooted.process.terminationStatus == 64)
+        #expect(erasingBooted.stderr.contains("shut it down first"))
+
+        #expect(try await showreel(["device", "shutdown", "booted"], workspace).process.terminationStatus == 0)
+        #expect(try await device.waitForExit() == 0)
+        #expect(try await showreel(["device", "list"], workspace).stdout.contains("CLI Phone  phone  Shutdown"))
+        #expect(try await showreel(["device", "erase", "all"], workspace).process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: container.path))
+    }
+
+    @Test("a device killed with SIGKILL is detected by its pid and never trusted as booted")
+    func crashedDevice() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await bootDevice(workspace)
+        device.signal(SIGKILL)
+        _ = try await device.waitForExit()
+        let list = try await showreel(["device", "list"], workspace)
+        #expect(list.stdout.contains("\(udid)  CLI Phone  phone  Shutdown"))
+        let recorder = try await showreel(["io", "booted", "recordVideo", workspace.file("x.mov").path], workspace)
+        #expect(recorder.process.terminationStatus == 3)
+        #expect(recorder.stderr.contains("No booted device"))
+        // A new device boots fine over the stale socket of the old one.
+        let (second, _) = try await bootDevice(workspace)
+        second.signal(SIGTERM)
+        #expect(try await second.waitForExit() == 0)
+    }
+
+    @Test("status_bar override reaches the device; bad values are refused with the allowed ones")
+    func statusBar() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await bootDevice(workspace)
+        let set = try await showreel(["device", "status_bar", udid, "override", "--time", "10:09", "--battery-level", "55"], workspace)
+        #expect(set.process.terminationStatus == 0)
+        let info = try await DeviceClient.named(udid, registry: workspace.registry).overrideStatusBar(StatusBarOverride())
+        #expect(info.time == "10:09" && info.batteryLevel == 55)
+        let bad = try await showreel(["device", "status_bar", udid, "override", "--data-network", "6g"], workspace)
+        #expect(bad.process.terminationStatus == 1)
+        #expect(bad.stderr.contains("dataNetwork must be one of"))
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
+}
