@@ -18,7 +18,7 @@ enum DisplayStreamBenchmark {
         // A few distinct screens, cycled: transport cost does not depend on content.
         let screens = (0..<4).map { index -> PixelBuffer in
             let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight)
-            pixels.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: UInt8(40 * index + 20)) }
+            _ = pixels.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: UInt8(40 * index + 20)) }
             return pixels
         }
         let output = Pipe()

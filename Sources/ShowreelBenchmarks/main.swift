@@ -1,1 +1,56 @@
-print("benchmarks land here")
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// showreel-bench: the recorder against the ffmpeg command line, VFR against constant rate,
+// peak memory, and the display stream. Child modes (hidden): `--scenario NAME ...` runs one
+// measured scenario and prints its figures as JSON; `--display-subscriber SOCKET COUNT`.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("showreel-bench: \(message)\n".utf8))
+    exit(code)
+}
+
+switch arguments.first {
+case "--scenario":
+    do { try Scenario.run(Array(arguments.dropFirst())) } catch { fail("scenario \(arguments.dropFirst().first ?? ""): \(error)", code: 1) }
+case "--display-subscriber":
+    guard arguments.count == 3, let count = Int(arguments[2]) else { fail("usage: --display-subscriber SOCKET COUNT", code: 64) }
+    do { try DisplayStreamBenchmark.subscribe(socketPath: arguments[1], count: count) } catch { fail("\(error)", code: 1) }
+case "-h", "--help":
+    print("""
+    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--keep]
+      --rounds N             encode runs per encoder and size; the fastest counts (default 3)
+      --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
+      --skip-display-stream  skip the display stream transport benchmark
+      --keep                 keep the frames and videos in the work folder and print where
+    """)
+default:
+    var configuration = BenchmarkRun.Configuration()
+    var index = 0
+    while index < arguments.count {
+        switch arguments[index] {
+        case "--rounds":
+            index += 1
+            guard index < arguments.count, let rounds = Int(arguments[index]), rounds >= 1 else { fail("--rounds needs a number >= 1", code: 64) }
+            configuration.rounds = rounds
+        case "--sizes":
+            index += 1
+            guard index < arguments.count else { fail("--sizes needs a list of profiles", code: 64) }
+            configuration.profiles = arguments[index].split(separator: ",").map(String.init)
+        case "--skip-display-stream": configuration.displayStream = false
+        case "--keep": configuration.keep = true
+        default: fail("unknown argument \(arguments[index]) (see --help)", code: 64)
+        }
+        index += 1
+    }
+    do {
+        try BenchmarkRun(configuration: configuration).run()
+    } catch {
+        fail("\(error)", code: 1)
+    }
+}

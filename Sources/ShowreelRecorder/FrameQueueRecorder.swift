@@ -10,16 +10,27 @@ import ShowreelRender
 /// so the screen's final state always reaches the file, nor the recording's first frame, so the
 /// video starts when the recording did. `finish(stopTime:)` drains the queue and finalises the
 /// file. All methods are thread-safe.
+///
+/// The queue is bounded in frames and in bytes: at most `capacity` frames, and no more than fit
+/// in `maxQueuedBytes` (but always at least two). A 1170x2532 frame is 11.3 MiB, so eight of
+/// them would be 90 MiB waiting for an encoder that fell behind; the byte budget keeps the
+/// recorder's peak memory about the same at every screen size.
 public final class FrameQueueRecorder: Sendable {
+    /// The default byte budget for queued frames.
+    public static let defaultMaxQueuedBytes = 32 << 20
+
     public let url: URL
-    /// The most frames waiting for the encoder.
+    /// The most frames waiting for the encoder (the requested capacity, lowered to fit the byte budget).
     public let capacity: Int
 
     private let worker: EncoderWorker
 
     /// Wraps `recorder`, which must not be used directly afterwards.
-    public init(recorder: VideoRecorder, capacity: Int = 8, logger: Logger = Logger(label: "showreel.recorder.queue")) {
+    public init(recorder: VideoRecorder, capacity: Int = 8, maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
+                logger: Logger = Logger(label: "showreel.recorder.queue")) {
         precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
+        let frameBytes = max(1, recorder.inputWidth * recorder.inputHeight * 4)
+        let capacity = max(2, min(capacity, maxQueuedBytes / frameBytes))
         self.url = recorder.url
         self.capacity = capacity
         worker = EncoderWorker(recorder: recorder, capacity: capacity, logger: logger)
@@ -33,10 +44,10 @@ public final class FrameQueueRecorder: Sendable {
     /// Opens a `VideoRecorder` (see its initialiser) behind a queue.
     public convenience init(
         url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), capacity: Int = 8,
-        logger: Logger = Logger(label: "showreel.recorder")
+        maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes, logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, logger: logger)
-        self.init(recorder: recorder, capacity: capacity, logger: logger)
+        self.init(recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, logger: logger)
     }
 
     deinit {

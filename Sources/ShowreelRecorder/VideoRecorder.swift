@@ -39,7 +39,8 @@ public final class VideoRecorder {
     private let streamIndex: Int32
     private let streamTimeBase: AVRational
     private let keyframeTicks: Int64
-    private let converter = PixelConverter()
+    /// BGRA -> YUV 4:2:0 on swscale slice threads, one per core (identical output, a fraction of the wall time).
+    private let converter = PixelConverter(threads: 0)
     private let colour = ColourDetails(matrix: SWS_CS_ITU709, fullRange: false)
 
     private var firstFrameTime: Duration?
