@@ -39,7 +39,7 @@ public final class Canvas {
     // MARK: State
 
     public func save() { cairo_save(context) }
-    public func restore() { cairo_restore(context) }
+    public func restore() { cairo_restore(context); selectedFont = nil }
 
     /// Runs `body` with the drawing state saved and restored around it.
     public func withState(_ body: () -> Void) {
@@ -49,6 +49,7 @@ public final class Canvas {
     public func translate(x: Double, y: Double) { cairo_translate(context, x, y) }
 
     public func clip(to rect: Rect, cornerRadius: Double = 0) {
+        cairo_new_path(context)
         addRoundedRect(rect, radius: cornerRadius)
         cairo_clip(context)
     }
@@ -60,6 +61,7 @@ public final class Canvas {
         body()
         cairo_pop_group_to_source(context)
         cairo_paint_with_alpha(context, opacity)
+        selectedFont = nil
     }
 
     // MARK: Shapes
@@ -117,43 +119,123 @@ public final class Canvas {
     /// The advance width and line height of `text` in `font`, in points.
     public func measure(_ text: String, font: Font) -> Size {
         select(font)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(context, text, &extents)
-        var fontExtents = cairo_font_extents_t()
-        cairo_font_extents(context, &fontExtents)
-        return Size(width: extents.x_advance, height: fontExtents.ascent + fontExtents.descent)
+        let metrics = currentFontMetrics()
+        return Size(width: measureSelected(text), height: metrics.ascent + metrics.descent)
+    }
+
+    /// Ascent, descent and line height of `font`, in points.
+    public func metrics(of font: Font) -> FontMetrics {
+        select(font)
+        return currentFontMetrics()
     }
 
     /// Draws `text` on one line inside `rect`, vertically centred, aligned as asked.
     /// Text wider than the rect is cut with an ellipsis rather than overflowing.
     public func draw(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading) {
+        guard !text.isEmpty else { return }
         select(font)
-        let line = fitted(text, width: rect.width, font: font)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(context, line, &extents)
-        var fontExtents = cairo_font_extents_t()
-        cairo_font_extents(context, &fontExtents)
+        let line = fitted(text, width: rect.width)
+        let width = measureSelected(line)
+        let metrics = currentFontMetrics()
         let x: Double
         switch alignment {
         case .leading: x = rect.minX
-        case .center: x = rect.midX - extents.x_advance / 2
-        case .trailing: x = rect.maxX - extents.x_advance
+        case .center: x = rect.midX - width / 2
+        case .trailing: x = rect.maxX - width
         }
-        let baseline = rect.midY + (fontExtents.ascent - fontExtents.descent) / 2
+        let baseline = rect.midY + (metrics.ascent - metrics.descent) / 2
         setColor(color)
         cairo_move_to(context, x, baseline)
         cairo_show_text(context, line)
     }
 
-    private func fitted(_ text: String, width: Double, font: Font) -> String {
-        guard width > 0, measureSelected(text) > width else { return text }
-        var characters = Array(text)
-        while !characters.isEmpty {
-            characters.removeLast()
-            let candidate = String(characters) + "…"
-            if measureSelected(candidate) <= width { return candidate }
+    /// Draws `text` with its baseline's left end at `origin`, without fitting.
+    public func draw(_ text: String, baselineAt origin: Point, font: Font, color: Color) {
+        guard !text.isEmpty else { return }
+        select(font)
+        setColor(color)
+        cairo_move_to(context, origin.x, origin.y)
+        cairo_show_text(context, text)
+    }
+
+    /// Draws `text` wrapped at word boundaries into lines no wider than `rect`, from the top
+    /// of `rect` (or vertically centred with `centered`); the last allowed line is cut with
+    /// an ellipsis. `maxLines` 0 means as many as fit the text.
+    public func drawWrapped(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
+                            maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false) {
+        select(font)
+        let lines = wrapSelected(text, width: rect.width, maxLines: maxLines)
+        let metrics = currentFontMetrics()
+        let lineHeight = metrics.lineHeight + lineSpacing
+        let total = lineHeight * Double(lines.count) - lineSpacing
+        var top = centered ? rect.midY - total / 2 : rect.minY
+        setColor(color)
+        for line in lines {
+            let width = measureSelected(line)
+            let x: Double
+            switch alignment {
+            case .leading: x = rect.minX
+            case .center: x = rect.midX - width / 2
+            case .trailing: x = rect.maxX - width
+            }
+            let baseline = top + (metrics.lineHeight - metrics.ascent - metrics.descent) / 2 + metrics.ascent
+            cairo_move_to(context, x, baseline)
+            cairo_show_text(context, line)
+            top += lineHeight
         }
-        return ""
+    }
+
+    /// The lines `text` wraps into at `width` (words kept whole unless one alone is too wide).
+    public func wrap(_ text: String, font: Font, width: Double, maxLines: Int = 0) -> [String] {
+        select(font)
+        return wrapSelected(text, width: width, maxLines: maxLines)
+    }
+
+    private func wrapSelected(_ text: String, width: Double, maxLines: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var current = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if measureSelected(candidate) <= width || current.isEmpty {
+                    current = candidate
+                    // A single word wider than the line is broken by characters.
+                    while measureSelected(current) > width && current.count > 1 {
+                        var head = ""
+                        for character in current {
+                            if measureSelected(head + String(character)) > width && !head.isEmpty { break }
+                            head.append(character)
+                        }
+                        lines.append(head)
+                        current = String(current.dropFirst(head.count))
+                    }
+                } else {
+                    lines.append(current)
+                    current = String(word)
+                }
+            }
+            lines.append(current)
+        }
+        if maxLines > 0 && lines.count > maxLines {
+            let kept = Array(lines[0..<maxLines - 1])
+            let rest = lines[(maxLines - 1)...].joined(separator: " ")
+            return kept + [fitted(rest + "\u{200B}", width: width, forceEllipsis: true)]
+        }
+        return lines
+    }
+
+    private func fitted(_ text: String, width: Double, forceEllipsis: Bool = false) -> String {
+        guard width > 0, forceEllipsis || measureSelected(text) > width else { return text }
+        var characters = Array(text)
+        if forceEllipsis, characters.last == "\u{200B}" { characters.removeLast() }
+        if forceEllipsis, measureSelected(String(characters) + "…") <= width { return String(characters) + "…" }
+        // Binary search on the prefix length: long strings are cut in a few measurements.
+        var low = 0, high = characters.count
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if measureSelected(String(characters[0..<mid]) + "…") <= width { low = mid } else { high = mid - 1 }
+        }
+        return low == 0 ? "" : String(characters[0..<low]).trimmingTrailingSpaces() + "…"
     }
 
     private func measureSelected(_ text: String) -> Double {
@@ -162,10 +244,109 @@ public final class Canvas {
         return extents.x_advance
     }
 
+    private func currentFontMetrics() -> FontMetrics {
+        var fontExtents = cairo_font_extents_t()
+        cairo_font_extents(context, &fontExtents)
+        return FontMetrics(ascent: fontExtents.ascent, descent: fontExtents.descent, lineHeight: fontExtents.height)
+    }
+
+    private var selectedFont: Font?
+
     private func select(_ font: Font) {
-        cairo_select_font_face(context, font.family, CAIRO_FONT_SLANT_NORMAL,
-                               font.weight == .bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        if selectedFont == font { return }
+        selectedFont = font
+        cairo_set_font_face(context, FontFaces.face(for: font))
         cairo_set_font_size(context, font.size)
+    }
+
+    // MARK: Paths, images, gradients
+
+    /// Fills a path (in points).
+    public func fill(_ path: Path, color: Color) {
+        add(path)
+        setColor(color)
+        cairo_fill(context)
+    }
+
+    /// Strokes a path with round caps and joins.
+    public func stroke(_ path: Path, color: Color, lineWidth: Double) {
+        add(path)
+        setColor(color)
+        cairo_set_line_width(context, lineWidth)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        cairo_stroke(context)
+    }
+
+    /// Restricts later drawing to a path.
+    public func clip(to path: Path) {
+        add(path)
+        cairo_clip(context)
+    }
+
+    /// Fills `rect` with only some corners rounded (a sheet's top corners, a grouped section's first row).
+    public func fill(_ rect: Rect, color: Color, cornerRadius: Double, corners: RectCorners) {
+        fill(Path(roundedRect: rect, radius: cornerRadius, corners: corners), color: color)
+    }
+
+    /// A vertical (top to bottom) or horizontal linear gradient over `rect`.
+    public func fillGradient(_ rect: Rect, from start: Color, to end: Color, vertical: Bool = true, cornerRadius: Double = 0) {
+        let pattern = vertical
+            ? cairo_pattern_create_linear(rect.minX, rect.minY, rect.minX, rect.maxY)
+            : cairo_pattern_create_linear(rect.minX, rect.minY, rect.maxX, rect.minY)
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_pattern_add_color_stop_rgba(pattern, 0, start.red, start.green, start.blue, start.alpha)
+        cairo_pattern_add_color_stop_rgba(pattern, 1, end.red, end.green, end.blue, end.alpha)
+        addRoundedRect(rect, radius: cornerRadius)
+        cairo_set_source(context, pattern)
+        cairo_fill(context)
+    }
+
+    /// A soft shadow under a rounded rect: a few widening translucent layers (cheap, deterministic).
+    public func fillShadow(_ rect: Rect, color: Color, radius: Double, cornerRadius: Double = 0) {
+        let steps = max(1, Int(radius.rounded(.up)))
+        let layerAlpha = color.alpha / Double(steps + 1)
+        for step in stride(from: steps, through: 0, by: -1) {
+            let grow = Double(step)
+            addRoundedRect(rect.insetBy(dx: -grow, dy: -grow), radius: cornerRadius + grow)
+            setColor(color.withAlpha(layerAlpha))
+            cairo_fill(context)
+        }
+    }
+
+    /// Draws an image scaled into `rect` (bilinear filtering).
+    public func draw(_ image: PixelBuffer, in rect: Rect) {
+        image.withUnsafeMutableBytes { bytes in
+            let source = cairo_image_surface_create_for_data(
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                Int32(image.width), Int32(image.height), Int32(image.bytesPerRow))
+            defer { cairo_surface_destroy(source) }
+            withState {
+                cairo_rectangle(context, rect.x, rect.y, rect.width, rect.height)
+                cairo_clip(context)
+                cairo_translate(context, rect.x, rect.y)
+                cairo_scale(context, rect.width / Double(image.width), rect.height / Double(image.height))
+                cairo_set_source_surface(context, source, 0, 0)
+                cairo_pattern_set_filter(cairo_get_source(context), CAIRO_FILTER_GOOD)
+                cairo_paint(context)
+            }
+        }
+    }
+
+    /// Scales later drawing about the origin.
+    public func scale(x: Double, y: Double) { cairo_scale(context, x, y) }
+
+    private func add(_ path: Path) {
+        cairo_new_path(context)
+        for element in path.elements {
+            switch element {
+            case .move(let p): cairo_move_to(context, p.x, p.y)
+            case .line(let p): cairo_line_to(context, p.x, p.y)
+            case .curve(let c1, let c2, let p): cairo_curve_to(context, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .arc(let c, let r, let a0, let a1): cairo_arc(context, c.x, c.y, r, a0, a1)
+            case .close: cairo_close_path(context)
+            }
+        }
     }
 
     // MARK: Helpers
@@ -175,7 +356,7 @@ public final class Canvas {
     }
 
     private func addRoundedRect(_ rect: Rect, radius: Double) {
-        let r = min(radius, rect.width / 2, rect.height / 2)
+        let r = max(0, min(radius, rect.width / 2, rect.height / 2))
         if r <= 0 {
             cairo_rectangle(context, rect.x, rect.y, rect.width, rect.height)
             return
@@ -190,3 +371,16 @@ public final class Canvas {
 }
 
 public enum TextAlignment: Sendable, Hashable { case leading, center, trailing }
+
+/// A font's vertical metrics in points.
+public struct FontMetrics: Equatable, Sendable {
+    public var ascent: Double, descent: Double, lineHeight: Double
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -27,3 +27,33 @@ public struct Color: Equatable, Hashable, Sendable {
     public static let label = Color(hex: 0x000000)
     public static let secondaryLabel = Color(hex: 0x3C3C43, alpha: 0.6)
 }
+
+extension Color {
+    public static let tertiaryLabel = Color(hex: 0x3C3C43, alpha: 0.3)
+    public static let placeholderText = Color(hex: 0x3C3C43, alpha: 0.3)
+    public static let systemOrange = Color(hex: 0xFF9500)
+    public static let systemYellow = Color(hex: 0xFFCC00)
+    public static let systemPurple = Color(hex: 0xAF52DE)
+    public static let systemPink = Color(hex: 0xFF2D55)
+    public static let systemTeal = Color(hex: 0x30B0C7)
+    public static let systemIndigo = Color(hex: 0x5856D6)
+    public static let systemGray2 = Color(hex: 0xAEAEB2)
+    public static let systemGray3 = Color(hex: 0xC7C7CC)
+    public static let systemGray4 = Color(hex: 0xD1D1D6)
+    public static let systemGray5 = Color(hex: 0xE5E5EA)
+    public static let systemGray6 = Color(hex: 0xF2F2F7)
+    public static let opaqueSeparator = Color(hex: 0xC6C6C8)
+    public static let secondarySystemGroupedBackground = Color(hex: 0xFFFFFF)
+    /// A light bar's default background (translucent white over content).
+    public static let barBackground = Color(hex: 0xF9F9F9, alpha: 0.94)
+
+    /// This colour mixed towards `other` by `amount` (0: self, 1: other); alpha mixes too.
+    public func mixed(with other: Color, amount: Double) -> Color {
+        let t = Swift.max(0, Swift.min(1, amount))
+        return Color(red: red + (other.red - red) * t, green: green + (other.green - green) * t,
+                     blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
+    }
+
+    /// Perceived brightness 0...1 (to pick dark or light content over a colour).
+    public var luminance: Double { 0.299 * red + 0.587 * green + 0.114 * blue }
+}

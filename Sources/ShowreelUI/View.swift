@@ -5,15 +5,24 @@ import ShowreelRender
 ///
 /// Frames are in the superview's coordinate space, in points. Changing anything visible
 /// calls `setNeedsDisplay()`, which reaches the window scene so the device renders a frame.
+/// A view whose `boundsOrigin` is not zero shows its subviews shifted (a scroll view's
+/// content offset); with `clipsToBounds` it draws (and hit-tests) nothing outside itself.
 open class View {
     public private(set) weak var superview: View?
     public private(set) var subviews: [View] = []
 
     public var frame: Rect = .zero { didSet { if frame != oldValue { setNeedsLayout() } } }
     public var backgroundColor: Color = .clear { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
-    public var cornerRadius: Double = 0 { didSet { setNeedsDisplay() } }
+    public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { setNeedsDisplay() } } }
+    /// Which corners `cornerRadius` rounds (a sheet rounds only its top corners).
+    public var maskedCorners: RectCorners = .all { didSet { if maskedCorners != oldValue { setNeedsDisplay() } } }
     public var isHidden = false { didSet { if isHidden != oldValue { setNeedsDisplay() } } }
     public var alpha: Double = 1 { didSet { if alpha != oldValue { setNeedsDisplay() } } }
+    /// Drawn scaled about its centre (drawing only: layout and touches ignore it).
+    public var scale: Double = 1 { didSet { if scale != oldValue { setNeedsDisplay() } } }
+    public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { setNeedsDisplay() } } }
+    /// Where the subviews' coordinate space starts: a scroll view's content offset.
+    public var boundsOrigin: Point = .zero { didSet { if boundsOrigin != oldValue { setNeedsDisplay() } } }
     public var isUserInteractionEnabled = true
 
     // Accessibility: what a test sees of this view.
@@ -21,6 +30,7 @@ open class View {
     public var accessibilityIdentifier: String?
     public var accessibilityLabel: String?
     public var accessibilityValue: String?
+    public var accessibilityPlaceholder: String?
     public var isEnabled = true { didSet { if isEnabled != oldValue { setNeedsDisplay() } } }
     /// Whether this view appears as its own element (containers usually do not).
     public var isAccessibilityElement = false
@@ -35,11 +45,29 @@ open class View {
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: frame.width, height: frame.height) }
 
+    /// The part of the subviews' space that is visible (bounds shifted by `boundsOrigin`).
+    public var visibleContentRect: Rect {
+        Rect(x: boundsOrigin.x, y: boundsOrigin.y, width: frame.width, height: frame.height)
+    }
+
     public func addSubview(_ view: View) {
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
         setNeedsLayout()
+    }
+
+    public func insertSubview(_ view: View, at index: Int) {
+        view.removeFromSuperview()
+        subviews.insert(view, at: min(max(index, 0), subviews.count))
+        view.superview = self
+        setNeedsLayout()
+    }
+
+    public func insertSubview(_ view: View, below sibling: View) {
+        view.removeFromSuperview()
+        let index = subviews.firstIndex { $0 === sibling } ?? subviews.count
+        insertSubview(view, at: index)
     }
 
     public func removeFromSuperview() {
@@ -48,6 +76,33 @@ open class View {
         superview = nil
         parent.setNeedsLayout()
     }
+
+    /// Removes every subview.
+    public func removeAllSubviews() {
+        for view in subviews { view.superview = nil }
+        subviews.removeAll()
+        setNeedsLayout()
+    }
+
+    /// True when `view` is this view or inside it.
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let c = current {
+            if c === view { return true }
+            current = c.superview
+        }
+        return false
+    }
+
+    /// The window this view is in, if any.
+    public var window: Window? {
+        var current: View = self
+        while let parent = current.superview { current = parent }
+        return current as? Window
+    }
+
+    /// The scene this view is on screen in, if any (for time, focus and animations).
+    public var scene: WindowScene? { window?.attachedScene }
 
     /// Marks this view as changed; the scene renders a new frame.
     public func setNeedsDisplay() {
@@ -81,25 +136,70 @@ open class View {
     /// Override to draw content in local coordinates; the background is already drawn.
     open func draw(in canvas: Canvas) {}
 
+    /// Override to draw above the subviews, in local coordinates (scroll indicators, key pop-ups).
+    open func drawOverlay(in canvas: Canvas) {}
+
     /// Draws the view and its subviews at their frames.
     public func render(in canvas: Canvas) {
-        guard !isHidden, alpha > 0 else { return }
+        guard !isHidden, alpha > 0.001, scale > 0.001 else { return }
         canvas.withState {
             canvas.translate(x: frame.x, y: frame.y)
-            canvas.withOpacity(alpha) {
+            if scale != 1 {
+                canvas.translate(x: frame.width / 2, y: frame.height / 2)
+                canvas.scale(x: scale, y: scale)
+                canvas.translate(x: -frame.width / 2, y: -frame.height / 2)
+            }
+            if alpha < 1 && subviews.isEmpty && type(of: self) == View.self {
+                // A plain translucent view (a dimming or shade layer) is just a fill: no group needed.
                 if backgroundColor.alpha > 0 {
-                    canvas.fill(bounds, color: backgroundColor, cornerRadius: cornerRadius)
+                    let color = backgroundColor.withAlpha(backgroundColor.alpha * alpha)
+                    if cornerRadius > 0 && maskedCorners != .all {
+                        canvas.fill(bounds, color: color, cornerRadius: cornerRadius, corners: maskedCorners)
+                    } else {
+                        canvas.fill(bounds, color: color, cornerRadius: cornerRadius)
+                    }
+                }
+                return
+            }
+            // A group for a fade is only as large as the view (Cairo sizes it by the clip).
+            if alpha < 1 { canvas.clip(to: bounds.expanded(by: 2)) }
+            canvas.withOpacity(alpha) {
+                let rounded = cornerRadius > 0
+                if clipsToBounds {
+                    if rounded && maskedCorners != .all {
+                        canvas.clip(to: Path(roundedRect: bounds, radius: cornerRadius, corners: maskedCorners))
+                    } else {
+                        canvas.clip(to: bounds, cornerRadius: cornerRadius)
+                    }
+                }
+                if backgroundColor.alpha > 0 {
+                    if rounded && maskedCorners != .all {
+                        canvas.fill(bounds, color: backgroundColor, cornerRadius: cornerRadius, corners: maskedCorners)
+                    } else {
+                        canvas.fill(bounds, color: backgroundColor, cornerRadius: cornerRadius)
+                    }
                 }
                 draw(in: canvas)
-                for subview in subviews { subview.render(in: canvas) }
+                if !subviews.isEmpty {
+                    let visible = visibleContentRect
+                    canvas.withState {
+                        if boundsOrigin != .zero { canvas.translate(x: -boundsOrigin.x, y: -boundsOrigin.y) }
+                        for subview in subviews {
+                            // Clipped views skip what cannot show: long lists draw only their visible rows.
+                            if clipsToBounds && !subview.frame.intersects(visible) { continue }
+                            subview.render(in: canvas)
+                        }
+                    }
+                }
+                drawOverlay(in: canvas)
             }
         }
     }
 
     /// The deepest visible, interactive view under `point` (in this view's superview space).
-    public func hitTest(_ point: Point) -> View? {
+    open func hitTest(_ point: Point) -> View? {
         guard !isHidden, alpha > 0.01, isUserInteractionEnabled, frame.contains(point) else { return nil }
-        let local = Point(x: point.x - frame.x, y: point.y - frame.y)
+        let local = Point(x: point.x - frame.x + boundsOrigin.x, y: point.y - frame.y + boundsOrigin.y)
         for subview in subviews.reversed() {
             if let hit = subview.hitTest(local) { return hit }
         }
@@ -111,13 +211,82 @@ open class View {
         var rect = frame
         var parent = superview
         while let p = parent {
-            rect = rect.offsetBy(dx: p.frame.x, dy: p.frame.y)
+            rect = rect.offsetBy(dx: p.frame.x - p.boundsOrigin.x, dy: p.frame.y - p.boundsOrigin.y)
             parent = p.superview
         }
         return rect
     }
 
+    /// A point in screen coordinates, in this view's local coordinates.
+    public func convertFromScreen(_ point: Point) -> Point {
+        let origin = frameInWindow
+        return Point(x: point.x - origin.x, y: point.y - origin.y)
+    }
+
+    // MARK: Touches
+
+    /// A finger went down on this view (or a subview that did not want it), at a local point.
+    /// Return true to receive the rest of the touch; false passes it to the superview.
+    open func touchBegan(at point: Point) -> Bool { false }
+    /// The finger moved (local coordinates, possibly outside the view).
+    open func touchMoved(to point: Point) {}
+    /// The finger lifted (local coordinates). Returns whether the touch did something.
+    @discardableResult
+    open func touchEnded(at point: Point) -> Bool { bounds.contains(point) ? handleTap() : false }
+    /// The touch was taken away (a scroll started, a gesture was recognised).
+    open func touchCancelled() {}
+
     /// Called for a tap that ended on this view; buttons and cells override it.
     /// Returns false to let the tap go to the superview.
     open func handleTap() -> Bool { false }
+
+    // MARK: Accessibility
+
+    /// The label the accessibility tree shows (labels and buttons default to their text).
+    open var effectiveAccessibilityLabel: String { accessibilityLabel ?? "" }
+    /// The value the accessibility tree shows (a switch's "1"/"0", a text field's text).
+    open var effectiveAccessibilityValue: String? { accessibilityValue }
+
+    /// The elements this view contributes to the tree: itself (holding its descendants'
+    /// elements) when it is an element, else its descendants' elements.
+    open func accessibilityNodes(in scene: WindowScene) -> [AccessibilityNode] {
+        let children = accessibilityChildNodes(in: scene)
+        guard isAccessibilityElement else { return children }
+        let frame = frameInWindow
+        return [AccessibilityNode(
+            type: elementType, identifier: accessibilityIdentifier ?? "", label: effectiveAccessibilityLabel,
+            value: effectiveAccessibilityValue, placeholder: accessibilityPlaceholder, frame: frame,
+            isEnabled: isEnabled, isHittable: scene.isHittable(self, frame: frame), children: children)]
+    }
+
+    /// The elements of the visible subviews (clipped views leave out what lies outside them).
+    public func accessibilityChildNodes(in scene: WindowScene) -> [AccessibilityNode] {
+        var result: [AccessibilityNode] = []
+        let visible = visibleContentRect
+        for subview in subviews where !subview.isHidden && subview.alpha > 0.01 {
+            if clipsToBounds && !subview.frame.intersects(visible) { continue }
+            result += subview.accessibilityNodes(in: scene)
+        }
+        return result
+    }
+
+    // MARK: Animation
+
+    /// Animates on this view's scene clock; off screen, the end state applies at once.
+    @discardableResult
+    public func animate(duration: Duration, curve: AnimationCurve = .easeInOut, key: String? = nil,
+                        _ update: @escaping (Double) -> Void, completion: ((Bool) -> Void)? = nil) -> AnimationHandle {
+        if let scene {
+            return scene.animate(duration: duration, curve: curve, key: key.map { AnimationKey(owner: self, name: $0) },
+                                 update, completion: completion)
+        }
+        update(1)
+        completion?(true)
+        return AnimationHandle(scene: nil, id: -1)
+    }
+}
+
+extension Rect {
+    /// The rectangle grown (negative insets shrink it) on every side.
+    func expanded(by amount: Double) -> Rect { insetBy(dx: -amount, dy: -amount) }
 }

@@ -1,18 +1,66 @@
 import ShowreelRender
 
-/// Everything on a device's screen: the windows in level order and the status bar.
+/// Everything on a device's screen: the windows in level order, the status bar, the
+/// software keyboard and the touch indicators.
 ///
 /// It knows when it changed (any view's `setNeedsDisplay`), draws itself into a pixel
-/// buffer, routes taps to the top-most window that wants them, and describes itself
-/// as an accessibility tree.
+/// buffer, routes touches to the top-most window that wants them, and describes itself
+/// as an accessibility tree. It never reads the wall clock: time is what the device sets
+/// with `advanceTime(to:)`, and every animation is a pure function of it.
+///
+/// Driving it from a device:
+/// - Time: call `advanceTime(to: clock.now)` whenever the device clock moves; while
+///   `hasRunningAnimations`, step it a frame (1/60 s) at a time and `renderIfNeeded(into:)`
+///   after each step, so every frame of a push, sheet or keyboard slide is published.
+///   `animationsEndTime` says when the last running animation ends.
+/// - Touches: `touchDown(at:)`, `touchMoved(to:)`, `touchUp(at:)` (screen points); `tap(at:)`
+///   is down and up at once. Buttons highlight on down and fire on up inside; a vertical
+///   drag over a list scrolls it; a swipe in from the right edge calls `onEdgeSwipeFromRight`.
+/// - Keyboard: `isKeyboardVisible`, `keyboardState`, `keyFrame(_:)`, and the pure planner
+///   `SoftwareKeyboard.keyTaps(toType:from:)` for typing key by key.
+/// - Events: `shake()`, `keyCommand(_:)` ("cmd+d"); status bar: `overrideStatusBar`,
+///   `clearStatusBarOverrides()`; `showsTouches` for demo recordings.
 public final class WindowScene {
     public let profile: DeviceProfile
     public private(set) var windows: [Window] = []
     public let appWindow: Window
-    private let statusBarView: StatusBarView
+    let statusBarView: StatusBarView
+    let keyboardWindow: Window
+    let keyboardView: KeyboardView
     public private(set) var needsRender = true
     /// Called once per change, when the scene goes from clean to dirty.
     public var onInvalidate: (() -> Void)?
+    /// How many frames `render(into:)` has drawn (dirty tracking is visible in tests).
+    public private(set) var renderCount = 0
+
+    // Time and animation.
+    public internal(set) var now: Duration = .zero
+    var animations: [RunningAnimation] = []
+    var nextAnimationID = 0
+
+    // Touches.
+    var activeTouch: TouchTracker?
+    /// Draws a translucent circle where a finger is (for demo recordings).
+    public var showsTouches = false { didSet { if showsTouches != oldValue { invalidate() } } }
+    var touchIndicator: (point: Point, alpha: Double)? { didSet { if showsTouches { invalidate() } } }
+    /// Called when a swipe starts at the right edge of the screen and moves left (the debug window opens).
+    public var onEdgeSwipeFromRight: (() -> Void)?
+    /// Called for a shake that no screen handled.
+    public var onShake: (() -> Bool)?
+    /// Scene-wide key commands, tried after the screens' own (Cmd+D for the debug window).
+    public var keyCommands: [KeyCommand] = []
+
+    // Keyboard and focus.
+    public internal(set) weak var firstResponder: TextField?
+    public internal(set) var keyboardState = KeyboardState()
+    var keyboardProgress: Double = 0 { didSet { if keyboardProgress != oldValue { keyboardWindow.setNeedsLayout() } } }
+    var keyboardAnimation: AnimationHandle?
+
+    // Status bar.
+    var statusBarOverride: StatusBarValues?
+    /// The time the status bar shows at `now == 0` when not overridden (minutes after midnight).
+    public var statusBarStartMinutes = 9 * 60 + 41 { didSet { refreshStatusBar() } }
+    var alertWindows: [(alert: AlertController, window: Window)] = []
 
     public init(profile: DeviceProfile) {
         self.profile = profile
@@ -20,8 +68,17 @@ public final class WindowScene {
         appWindow = Window(level: .normal, frame: screenRect)
         appWindow.backgroundColor = .black
         statusBarView = StatusBarView(frame: Rect(x: 0, y: 0, width: screenRect.width, height: profile.statusBarHeight))
+        keyboardWindow = Window(level: .keyboard, frame: screenRect)
+        keyboardView = KeyboardView(profile: profile)
         statusBarView.invalidationHandler = { [unowned self] in invalidate() }
         addWindow(appWindow)
+        let host = Screen(title: "Keyboard", background: .clear)
+        host.view.isUserInteractionEnabled = true
+        host.view.addSubview(keyboardView)
+        keyboardWindow.setRootScreen(host)
+        keyboardWindow.isHidden = true
+        addWindow(keyboardWindow)
+        refreshStatusBar()
     }
 
     public var bounds: Rect { appWindow.frame }
@@ -33,29 +90,38 @@ public final class WindowScene {
                     height: bounds.height - profile.statusBarHeight - bottom)
     }
 
-    public var statusBar: StatusBarValues {
-        get { statusBarView.values }
-        set { statusBarView.values = newValue }
-    }
-
     public func addWindow(_ window: Window) {
         window.invalidationHandler = { [unowned self] in invalidate() }
+        window.attachedScene = self
         windows.append(window)
-        windows.sort { $0.level < $1.level }
+        // Stable: windows of the same level keep the order they were added in.
+        windows = windows.enumerated().sorted { ($0.element.level, $0.offset) < ($1.element.level, $1.offset) }.map(\.element)
         invalidate()
     }
 
     public func removeWindow(_ window: Window) {
-        guard window !== appWindow else { return }
+        guard window !== appWindow, window !== keyboardWindow else { return }
         window.invalidationHandler = nil
+        window.attachedScene = nil
         windows.removeAll { $0 === window }
         invalidate()
     }
 
     /// Shows `screen` as the app window's root (nil shows the empty home screen).
     public func setAppRootScreen(_ screen: Screen?) {
+        // The keyboard and alerts of the app that leaves go at once (its alerts stay linked
+        // to their screens and show again when it comes back).
+        if let field = firstResponder {
+            firstResponder = nil
+            field.focusDidChange()
+        }
+        keyboardAnimation?.cancel()
+        keyboardProgress = 0
+        keyboardWindow.isHidden = true
+        for entry in alertWindows { removeWindow(entry.window) }
+        alertWindows.removeAll()
         appWindow.setRootScreen(screen)
-        if let screen { screen.layout(safeArea: safeArea) }
+        layoutIfNeeded()
         invalidate()
     }
 
@@ -65,11 +131,45 @@ public final class WindowScene {
         onInvalidate?()
     }
 
+    /// Forces the next `renderIfNeeded` to draw (benchmarks, a new output buffer).
+    public func setNeedsRender() { invalidate() }
+
+    // MARK: Layout
+
+    /// Brings every window, screen and view up to date with the current time and state.
+    public func layoutIfNeeded() {
+        for window in windows where !window.isHidden || window === keyboardWindow {
+            window.layoutIfNeeded()
+            window.layoutScreens(safeArea: safeArea(of: window))
+        }
+        layoutKeyboard()
+        for window in windows where !window.isHidden { window.layoutIfNeeded() }
+        statusBarView.foreground = statusBarStyle == .lightContent ? .white : .label
+    }
+
+    private func safeArea(of window: Window) -> Rect {
+        let area = safeArea.offsetBy(dx: -window.frame.x, dy: -window.frame.y)
+        let minX = max(area.minX, 0), minY = max(area.minY, 0)
+        let maxX = min(area.maxX, window.frame.width), maxY = min(area.maxY, window.frame.height)
+        return Rect(x: minX, y: minY, width: max(0, maxX - minX), height: max(0, maxY - minY))
+    }
+
+    /// The status bar style the top full-screen content asks for.
+    public var statusBarStyle: StatusBarStyle {
+        guard let root = appWindow.rootScreen else { return .lightContent }
+        if bounds.width <= 600,
+           appWindow.presentedScreens.contains(where: { $0.modalPresentationStyle == .pageSheet && $0.presentationProgress > 0.5 }) {
+            return .lightContent
+        }
+        let full = appWindow.presentedScreens.last { $0.modalPresentationStyle == .fullScreen && $0.presentationProgress > 0.5 }
+        return (full ?? root).preferredStatusBarStyle
+    }
+
+    // MARK: Rendering
+
     /// Draws the whole screen into `pixels` (which must be the profile's pixel size).
     public func render(into pixels: PixelBuffer) {
-        for window in windows { window.layoutIfNeeded() }
-        for window in windows { window.rootScreen?.layout(safeArea: safeArea) }
-        for window in windows { window.layoutIfNeeded() }
+        layoutIfNeeded()
         let canvas = Canvas(pixels: pixels, scale: Double(profile.scale))
         canvas.clear(.black)
         for window in windows where window.level < .statusBar { window.render(in: canvas) }
@@ -77,76 +177,93 @@ public final class WindowScene {
         for window in windows where window.level >= .statusBar { window.render(in: canvas) }
         if profile.cornerRadius > 0 {
             // The home indicator of a phone without a home button.
-            canvas.fill(Rect(x: bounds.midX - 67, y: bounds.maxY - 13, width: 134, height: 5),
-                        color: Color.black.withAlpha(0.85), cornerRadius: 2.5)
+            let light = statusBarStyle == .lightContent && appWindow.rootScreen?.view.backgroundColor.luminance ?? 1 < 0.4
+            canvas.fill(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5),
+                        color: (light ? Color.white : Color.black).withAlpha(0.85), cornerRadius: 2.5)
+        }
+        if showsTouches, let indicator = touchIndicator, indicator.alpha > 0 {
+            canvas.fillCircle(center: indicator.point, radius: 22, color: Color.white.withAlpha(0.45 * indicator.alpha))
+            canvas.strokeCircle(center: indicator.point, radius: 22, color: Color.black.withAlpha(0.25 * indicator.alpha), lineWidth: 1.5)
+            canvas.fillCircle(center: indicator.point, radius: 18, color: Color(hex: 0x8E8E93, alpha: 0.35 * indicator.alpha))
         }
         canvas.finish()
         needsRender = false
+        renderCount += 1
     }
 
-    /// Delivers a tap at a point in screen coordinates. Returns the view that handled it.
+    /// Renders only when something changed since the last frame; returns whether it drew.
     @discardableResult
-    public func tap(at point: Point) -> View? {
-        for window in windows.reversed() {
-            var view = window.hitTest(point)
-            while let candidate = view {
-                if candidate.handleTap() { return candidate }
-                view = candidate.superview
-            }
-        }
-        return nil
+    public func renderIfNeeded(into pixels: PixelBuffer) -> Bool {
+        guard needsRender else { return false }
+        render(into: pixels)
+        return true
     }
 
-    /// The accessibility tree: one node per window, containing its accessible elements.
+    // MARK: Accessibility
+
+    /// The accessibility tree: the status bar, then one node per visible window, top first.
     public func accessibilityTree() -> [AccessibilityNode] {
-        for window in windows { window.layoutIfNeeded() }
+        layoutIfNeeded()
         var nodes = [statusBarNode()]
-        for window in windows.reversed() {
-            nodes.append(AccessibilityNode(type: .window, identifier: "", label: "", frame: window.frame,
-                                           isEnabled: true, isHittable: true,
-                                           children: accessibleDescendants(of: window, windowIndex: window)))
+        for window in windows.reversed() where !window.isHidden {
+            nodes += window.accessibilityNodes(in: self)
         }
         return nodes
     }
 
     private func statusBarNode() -> AccessibilityNode {
-        AccessibilityNode(type: .statusBar, identifier: "statusBar", label: statusBar.time, frame: statusBarView.frame,
-                          isEnabled: true, isHittable: false)
+        let values = statusBar
+        return AccessibilityNode(type: .statusBar, identifier: "statusBar", label: values.time,
+                                 value: "\(values.dataNetwork.rawValue), battery \(values.batteryLevel)%",
+                                 frame: statusBarView.frame, isEnabled: true, isHittable: false)
     }
 
-    private func accessibleDescendants(of view: View, windowIndex window: Window) -> [AccessibilityNode] {
-        var result: [AccessibilityNode] = []
-        for subview in view.subviews where !subview.isHidden && subview.alpha > 0.01 {
-            let children = accessibleDescendants(of: subview, windowIndex: window)
-            if subview.isAccessibilityElement {
-                let frame = subview.frameInWindow
-                let hit = isHittable(subview, frame: frame)
-                result.append(AccessibilityNode(
-                    type: subview.elementType, identifier: subview.accessibilityIdentifier ?? "",
-                    label: subview.accessibilityLabel ?? (subview as? Label)?.text ?? (subview as? Button)?.title ?? "",
-                    value: subview.accessibilityValue, frame: frame, isEnabled: subview.isEnabled,
-                    isHittable: hit, children: children))
-            } else {
-                result.append(contentsOf: children)
-            }
+    /// The deepest view a touch at `point` (screen coordinates) lands on: the top-most window
+    /// that takes it (a clear window that nothing inside wants lets it through).
+    public func hitView(at point: Point) -> View? {
+        for window in windows.reversed() where !window.isHidden {
+            guard let hit = window.hitTest(point) else { continue }
+            let rootView = window.rootScreen?.view
+            let transparent = window.backgroundColor.alpha == 0 && (rootView?.backgroundColor.alpha ?? 0) == 0
+            if transparent && (hit === window || hit === rootView) { continue }
+            return hit
+        }
+        return nil
+    }
+
+    /// An element is hittable when a tap at its centre would reach it (or something inside it).
+    public func isHittable(_ view: View, frame: Rect) -> Bool {
+        guard view.isUserInteractionEnabled, bounds.contains(frame.center) else { return false }
+        guard let hit = hitView(at: frame.center) else { return false }
+        return hit.isDescendant(of: view)
+    }
+
+    // MARK: Hierarchy
+
+    /// The screen a person is looking at: the top of the app window's presentations,
+    /// inside its containers (a navigation controller's top screen).
+    public var topMostScreen: Screen? {
+        guard var screen = appWindow.topPresentedScreen else { return nil }
+        while let nav = screen as? NavigationController, let top = nav.topScreen { screen = top }
+        return screen
+    }
+
+    /// Every screen of the app window from the top down to the root: each presentation's
+    /// screens (a navigation stack top first, then its controller), then its presenter's.
+    public var screensFromTop: [Screen] {
+        var result: [Screen] = []
+        var level = appWindow.topPresentedScreen
+        while let screen = level {
+            result += Self.flatten(screen)
+            level = screen.presentingScreen
         }
         return result
     }
 
-    /// An element is hittable when a tap at its centre would reach it (or something inside it).
-    private func isHittable(_ view: View, frame: Rect) -> Bool {
-        guard view.isUserInteractionEnabled, bounds.contains(frame.center) else { return false }
-        for window in windows.reversed() {
-            if let hit = window.hitTest(frame.center) {
-                var candidate: View? = hit
-                while let c = candidate {
-                    if c === view { return true }
-                    candidate = c.superview
-                }
-                // Something else is on top (a window above counts only if it took the point).
-                if hit !== window || window.backgroundColor.alpha > 0 { return false }
-            }
-        }
-        return false
+    private static func flatten(_ screen: Screen) -> [Screen] {
+        screen.children.reversed().flatMap(flatten) + [screen]
     }
+
+    /// The app's appearance proxies (those of the app window's root screen).
+    public var appearance: Appearance? { appWindow.rootScreen?.appearance }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import ShowreelRender
+import ShowreelUI
+
+/// A list of countries; tapping one pushes its details. Its data source is picked by the
+/// launch argument `--countries-datasource NAME`: `local-mock` for fixed data, none for the
+/// "remote" source; any other name stops the app with a fatal error.
+public enum CountriesApp {
+    public static let bundleIdentifier = "dev.showreel.countries"
+    public static let datasourceArgument = "--countries-datasource"
+
+    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Countries") { context in
+        let source = try dataSource(for: context)
+        return makeRootScreen(dataSource: source)
+    }
+
+    /// The data source the launch arguments ask for.
+    public static func dataSource(for context: LaunchContext) throws -> any CountriesDataSource {
+        guard let name = argumentValue(datasourceArgument, in: context.arguments) else { return RemoteCountriesDataSource() }
+        switch name {
+        case "local-mock": return LocalMockCountriesDataSource()
+        case "remote": return RemoteCountriesDataSource()
+        default: throw AppFatalError("Unknown countries datasource requested: \(name)")
+        }
+    }
+
+    public static func makeRootScreen(dataSource: any CountriesDataSource) -> Screen {
+        let navigation = NavigationController(rootScreen: CountriesListScreen(dataSource: dataSource))
+        navigation.prefersLargeTitles = true
+        return navigation
+    }
+
+    /// `--name value` or `--name=value`.
+    static func argumentValue(_ name: String, in arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == name { return index + 1 < arguments.count ? arguments[index + 1] : "" }
+            if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
+        }
+        return nil
+    }
+
+    /// A colour per region, for the little code badges.
+    static func color(for region: String) -> Color {
+        switch region {
+        case "Americas": return .systemRed
+        case "Europe": return .systemBlue
+        case "Asia": return .systemOrange
+        case "Africa": return .systemGreen
+        case "Oceania": return .systemTeal
+        default: return .systemPurple
+        }
+    }
+}
+
+/// The list: one row per country with its code badge and a disclosure chevron.
+final class CountriesListScreen: Screen {
+    let dataSource: any CountriesDataSource
+    let table = TableView(style: .plain)
+    private(set) var countries: [Country] = []
+
+    init(dataSource: any CountriesDataSource) {
+        self.dataSource = dataSource
+        super.init(title: "Countries")
+    }
+
+    override func viewDidLoad() {
+        table.accessibilityIdentifier = "countries"
+        do {
+            countries = try dataSource.countries()
+            table.sections = [TableSection(rows: countries.map { country in
+                TableRow(title: country.name, accessory: .disclosureIndicator,
+                         image: RowImage(initials: country.alpha2Code, fill: CountriesApp.color(for: country.region),
+                                         tint: .white, shape: .circle, size: 28),
+                         identifier: country.name) { [weak self] in self?.show(country) }
+            })]
+        } catch {
+            table.sections = [TableSection(footer: "Could not load countries: \(error)", rows: [])]
+        }
+        contentView = table
+    }
+
+    func show(_ country: Country) {
+        navigationController?.push(CountryDetailsScreen(country: country))
+    }
+}
+
+/// One country's details: name, region, population and area, each identified for tests.
+final class CountryDetailsScreen: Screen {
+    let country: Country
+    let table = TableView(style: .insetGrouped)
+
+    init(country: Country) {
+        self.country = country
+        super.init(title: country.name, background: .groupedBackground)
+        largeTitleDisplayMode = .never
+    }
+
+    override func viewDidLoad() {
+        table.accessibilityIdentifier = "countryDetails"
+        let badge = ImageView(shape: .circle, fill: CountriesApp.color(for: country.region), tint: .white,
+                              initials: country.alpha2Code)
+        badge.gradientEnd = CountriesApp.color(for: country.region).mixed(with: .black, amount: 0.25)
+        table.tableHeaderView = DetailsHeader(badge: badge)
+        func row(_ caption: String, _ value: String, _ identifier: String) -> TableRow {
+            TableRow(title: caption, detail: value, style: .caption, identifier: identifier + "Row", detailIdentifier: identifier)
+        }
+        table.sections = [TableSection(rows: [
+            row("Name", country.name, "countryName"),
+            row("Region", country.regionDescription, "countryRegion"),
+            row("Population", country.populationDescription, "countryPopulation"),
+            row("Area", country.areaDescription, "countryArea"),
+        ])]
+        contentView = table
+    }
+}
+
+/// The badge above a country's details.
+final class DetailsHeader: View {
+    let badge: ImageView
+    init(badge: ImageView) {
+        self.badge = badge
+        super.init()
+        addSubview(badge)
+    }
+    override func sizeThatFits(_ size: Size) -> Size { Size(width: size.width, height: 120) }
+    override func layoutSubviews() { badge.frame = Rect(x: bounds.midX - 40, y: 24, width: 80, height: 80) }
+}

@@ -1,0 +1,115 @@
+import ShowreelRender
+import ShowreelUI
+
+/// A sign-up form: an email field that takes focus when the screen shows, Return submits
+/// it and shows the result. The app customises its navigation bar (purple, yellow tint);
+/// "Show contact card" presents the system contact card, which picks up that look unless
+/// "Reset appearance for system screens" is on: then the app resets the proxies before
+/// presenting and restores them (with the closure `resetToDefaultAppearance()` returned)
+/// once the card is dismissed.
+public enum SignUpApp {
+    public static let bundleIdentifier = "dev.showreel.signup"
+
+    /// The app's own navigation bar look.
+    public static let brandAppearance = NavigationBarAppearance(
+        barTintColor: Color(hex: 0x4B2D83), tintColor: Color(hex: 0xFFD60A), titleColor: .white,
+        largeTitleColor: .white, barStyle: .black, shadowHidden: true)
+
+    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Sign Up") { _ in
+        makeRootScreen()
+    }
+
+    public static func makeRootScreen() -> Screen {
+        let navigation = NavigationController(rootScreen: SignUpScreen())
+        navigation.prefersLargeTitles = true
+        // What an app delegate does at launch: customise every navigation bar.
+        navigation.appearance.navigationBar = brandAppearance
+        return navigation
+    }
+
+    /// Is this an email address worth submitting?
+    public static func isValidEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+              !parts[1].hasSuffix("."), !text.contains(" ") else { return false }
+        return true
+    }
+}
+
+public final class SignUpScreen: Screen {
+    let table = TableView(style: .insetGrouped)
+    private(set) var resetsAppearance = false
+    public private(set) var result = "Not signed up yet"
+    var emailField: TextField? { table.cell(withIdentifier: "email")?.textField }
+
+    public init() {
+        super.init(title: "Sign Up", background: .groupedBackground)
+    }
+
+    public override func viewDidLoad() {
+        table.accessibilityIdentifier = "signUpForm"
+        rebuild()
+        contentView = table
+    }
+
+    private func rebuild() {
+        table.sections = [
+            TableSection(header: "Account", footer: "We will send a confirmation link to this address.", rows: [
+                .textField(placeholder: "Email", identifier: "email") { [weak self] field in
+                    field.returnKeyType = .join
+                    field.onReturn = { field in self?.submit(field) }
+                },
+            ]),
+            TableSection(header: "Result", rows: [
+                TableRow(title: "Status", detail: result, style: .caption, identifier: "resultRow", detailIdentifier: "result"),
+            ]),
+            TableSection(header: "System screens", footer: "Resets the navigation bar appearance while a system screen shows.", rows: [
+                .toggle("Reset appearance", isOn: resetsAppearance, identifier: "resetAppearance") { [weak self] on in
+                    self?.resetsAppearance = on
+                },
+                .button("Show contact card", identifier: "showContactCard") { [weak self] in self?.showContactCard() },
+                .button("Share…", identifier: "share") { [weak self] in self?.share() },
+            ]),
+        ]
+    }
+
+    public override func viewDidAppear() {
+        emailField?.becomeFirstResponder()
+    }
+
+    func submit(_ field: TextField) {
+        let email = field.text
+        guard SignUpApp.isValidEmail(email) else {
+            let alert = AlertController(title: "Invalid Email", message: "Enter an address like name@example.com.")
+            alert.addAction(AlertAction(title: "OK", style: .cancel))
+            present(alert)
+            return
+        }
+        field.resignFirstResponder()
+        setResult("Signed up as \(email)")
+    }
+
+    private func setResult(_ text: String) {
+        result = text
+        table.cell(withIdentifier: "resultRow")?.detailLabel.text = text
+    }
+
+    func showContactCard() {
+        emailField?.resignFirstResponder()
+        let restore = resetsAppearance ? resetToDefaultAppearance() : nil
+        let contact = Contact(givenName: "Kate", familyName: "Bell", phone: "(555) 564-8583", email: "kate-bell@mac.com",
+                              note: "Met at the sign-up demo.")
+        let card = ContactCardScreen.presentable(contact: contact) { restore?() }
+        present(card)
+    }
+
+    func share() {
+        emailField?.resignFirstResponder()
+        let restore = resetsAppearance ? resetToDefaultAppearance() : nil
+        let text = emailField?.text.isEmpty == false ? emailField!.text : "https://showreel.dev/signup"
+        present(ShareSheetScreen.presentable(items: [text]) { [weak self] activity in
+            restore?()
+            if let activity { self?.setResult("Shared via \(activity)") }
+        })
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import ShowcaseApps
+import ShowreelRender
+@testable import ShowreelUI
+import Testing
+
+/// One golden image per sample screen, rendered at the phone-small profile and halved
+/// (375x667 PNGs in Goldens/). A mismatch explains itself (how many pixels, where, by how
+/// much) and leaves the actual image and a difference picture in a temporary folder.
+/// `SHOWREEL_RECORD_GOLDENS=1 swift test --filter Golden` rewrites the PNGs in the source
+/// tree and fails, so a recording is never mistaken for a pass.
+@Suite("Golden images")
+struct GoldenTests {
+    static let profile = DeviceProfile.phoneSmall
+
+    @Test("Hello") func hello() throws {
+        try assertGolden("hello", try SceneHarness(profile: Self.profile, app: HelloApp.definition))
+    }
+
+    @Test("Countries list") func countries() throws {
+        try assertGolden("countries-list", try SceneHarness(profile: Self.profile, app: CountriesApp.definition))
+    }
+
+    @Test("Countries: Canada") func canada() throws {
+        let h = try SceneHarness(profile: Self.profile, app: CountriesApp.definition)
+        try h.tap("Canada", type: .cell)
+        h.settle()
+        try assertGolden("countries-canada", h)
+    }
+
+    @Test("Countries: mid-push") func midPush() throws {
+        let h = try SceneHarness(profile: Self.profile, app: CountriesApp.definition)
+        try h.tap("Canada", type: .cell)
+        h.advance(by: .milliseconds(120))
+        try assertGolden("countries-push-120ms", h)
+    }
+
+    @Test("Greeting") func greeting() throws {
+        let h = try SceneHarness(profile: Self.profile, app: GreetingApp.definition)
+        try h.tap("generateGreeting")
+        try assertGolden("greeting", h)
+    }
+
+    @Test("Sign-up with the demo address typed") func signUp() throws {
+        let h = try SceneHarness(profile: Self.profile, app: SignUpApp.definition)
+        h.settle()
+        try h.typeOnKeyboard("UITestExample@")
+        try assertGolden("signup-numbers-keyboard", h)
+        try h.typeOnKeyboard("example.com")
+        try assertGolden("signup-typed", h)
+    }
+
+    @Test("Sign-up: invalid address alert") func alert() throws {
+        let h = try SceneHarness(profile: Self.profile, app: SignUpApp.definition)
+        h.settle()
+        try h.tap("Return", type: .key)
+        h.settle()
+        try assertGolden("signup-alert", h)
+    }
+
+    @Test("Contact card with the app's appearance leaking in, and reset") func contactCard() throws {
+        let h = try SceneHarness(profile: Self.profile, app: SignUpApp.definition)
+        try #require(h.scene.firstResponder).resignFirstResponder()
+        h.settle()
+        try h.tap("showContactCard")
+        h.settle()
+        try assertGolden("contact-card-leaked", h)
+        try h.tap("Done")
+        h.settle()
+        try h.tap("resetAppearance", type: .switch)
+        try h.tap("showContactCard")
+        h.settle()
+        try assertGolden("contact-card-default", h)
+    }
+
+    @Test("Share sheet") func shareSheet() throws {
+        let h = try SceneHarness(profile: Self.profile, app: SignUpApp.definition)
+        try #require(h.scene.firstResponder).resignFirstResponder()
+        h.settle()
+        try h.tap("share")
+        h.settle()
+        try assertGolden("share-sheet", h)
+    }
+
+    // MARK: Support
+
+    func assertGolden(_ name: String, _ harness: SceneHarness, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let actual = harness.render().downsampled(by: Self.profile.scale)
+        if ProcessInfo.processInfo.environment["SHOWREEL_RECORD_GOLDENS"] == "1" {
+            let url = Self.sourceGoldens.appendingPathComponent(name + ".png")
+            try Data(actual.pngData()).write(to: url)
+            Issue.record("Recorded golden \(url.path); run again without SHOWREEL_RECORD_GOLDENS to compare.",
+                         sourceLocation: sourceLocation)
+            return
+        }
+        guard let folder = Bundle.module.url(forResource: "Goldens", withExtension: nil),
+              let bytes = try? Data(contentsOf: folder.appendingPathComponent(name + ".png")) else {
+            Issue.record("No golden image \(name).png: record it with SHOWREEL_RECORD_GOLDENS=1.", sourceLocation: sourceLocation)
+            return
+        }
+        let expected = try PixelBuffer(pngData: [UInt8](bytes))
+        guard let difference = actual.difference(from: expected) else { return }
+        let failures = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-golden-failures")
+        try? FileManager.default.createDirectory(at: failures, withIntermediateDirectories: true)
+        let actualURL = failures.appendingPathComponent(name + ".actual.png")
+        try? Data(actual.pngData()).write(to: actualURL)
+        if let picture = actual.differenceImage(from: expected) {
+            try? Data(picture.pngData()).write(to: failures.appendingPathComponent(name + ".diff.png"))
+        }
+        Issue.record("Golden \(name).png differs: \(difference). Actual and difference images in \(failures.path).",
+                     sourceLocation: sourceLocation)
+    }
+
+    static var sourceGoldens: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    }
+}
+
+@Suite("Image support")
+struct ImageSupportTests {
+    @Test("PNG bytes read back into the same pixels")
+    func pngRoundTrip() throws {
+        let h = try SceneHarness(profile: .phoneSmall, app: HelloApp.definition)
+        let pixels = h.render()
+        let decoded = try PixelBuffer(pngData: pixels.pngData())
+        #expect(decoded.width == pixels.width && decoded.height == pixels.height)
+        #expect(decoded.difference(from: pixels) == nil)
+        #expect(throws: PNGDecodingError.self) { try PixelBuffer(pngData: [1, 2, 3]) }
+    }
+
+    @Test("a difference names its pixel count, bounding box and largest channel delta")
+    func explainedDifference() throws {
+        let a = PixelBuffer(width: 10, height: 10), b = PixelBuffer(width: 10, height: 10)
+        b.withUnsafeMutableBytes { bytes in
+            bytes[(3 * 10 + 2) * 4 + 2] = 200
+            bytes[(5 * 10 + 6) * 4 + 0] = 17
+        }
+        let difference = try #require(b.difference(from: a))
+        #expect(difference.differingPixels == 2)
+        #expect(difference.boundingBox.x == 2 && difference.boundingBox.y == 3)
+        #expect(difference.boundingBox.width == 5 && difference.boundingBox.height == 3)
+        #expect(difference.maxChannelDelta == 200)
+        #expect(difference.description.contains("2 of 100 pixels differ"))
+        #expect(b.difference(from: a, tolerance: 200) == nil)
+        #expect(PixelBuffer(width: 4, height: 4).difference(from: a)?.sizeMismatch != nil)
+    }
+}
