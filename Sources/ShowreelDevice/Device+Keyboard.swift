@@ -1,4 +1,5 @@
 import ShowreelRender
+import ShowreelUI
 import ShowreelWire
 
 extension Device {
@@ -10,12 +11,18 @@ extension Device {
                          jitter: Duration = .zero, seed: UInt64 = 1) async throws {
         if let query { try await tap(query) }
         try ensureRunning()
-        guard !elements(.descendants(type: "keyboard")).isEmpty else {
+        // Let the keyboard finish sliding in: its keys are not where a finger can reach them before.
+        try await settle()
+        guard scene.isKeyboardVisible else {
             throw DeviceError.invalidRequest("No keyboard is showing: tap a text field first (or pass its query) to type \"\(text)\".")
         }
+        let keys: [String]
+        do { keys = try SoftwareKeyboard.keyTaps(toType: text, from: scene.keyboardState) } catch {
+            throw DeviceError.invalidRequest("Cannot type \"\(text)\": \(error)")
+        }
         var random = SplitMix64(seed: seed)
-        for character in text {
-            try await press(character)
+        for key in keys {
+            try await tapKey(key)
             var pause = keyDelay
             if jitter > .zero {
                 pause += .nanoseconds(Int64(Double(random.next() % 1_000_000) / 1_000_000 * Double(jitter.nanoseconds)))
@@ -26,42 +33,23 @@ extension Device {
 
     /// Taps one key of the software keyboard by its identifier ("a", "@", "shift", "more", "Return").
     public func tapKey(_ key: String) async throws {
-        try await tap(.key(key))
-    }
-
-    /// Finds the key for one character, switching plane or shift as a person would.
-    private func press(_ character: Character) async throws {
-        let key = Self.keyIdentifier(for: character)
-        if try await tapIfVisible(key) { return }
-        if character.isLetter {
-            // Letters live on the first plane; capitals need shift (which lasts one letter).
-            if elements(.key(String(character).lowercased())).isEmpty && elements(.key(String(character).uppercased())).isEmpty {
-                try await tapKey("more")
-            }
-            if try await tapIfVisible(key) { return }
-            try await tapKey("shift")
-            if try await tapIfVisible(key) { return }
-        } else {
-            try await tapKey("more")
-            if try await tapIfVisible(key) { return }
-            try await tapKey("more")
-            if try await tapIfVisible(key) { return }
+        try ensureRunning()
+        guard scene.isKeyboardVisible else {
+            throw DeviceError.invalidRequest("No keyboard is showing, so there is no key '\(key)': tap a text field first.")
         }
-        let keys = elements(.descendants(type: "key")).map(\.identifier)
-        throw DeviceError.elementNotFound(query: "the key for \"\(character)\"", nearby: keys)
+        try await settle()
+        guard let frame = scene.keyFrame(key) else {
+            throw DeviceError.elementNotFound(query: "keys[\"\(key)\"]", nearby: scene.visibleKeyIdentifiers)
+        }
+        try await tap(at: frame.center)
     }
 
-    private func tapIfVisible(_ key: String) async throws -> Bool {
-        guard let element = elements(.key(key)).first(where: \.isHittable) else { return false }
-        try await tap(at: element.frame.center)
-        return true
-    }
-
-    static func keyIdentifier(for character: Character) -> String {
-        switch character {
-        case " ": return "space"
-        case "\n": return "Return"
-        default: return String(character)
+    /// Lets running animations finish (at most a second of device time).
+    func settle() async throws {
+        var budget = Duration.seconds(1)
+        while scene.hasRunningAnimations, budget > .zero {
+            try await advance(by: Self.frameInterval)
+            budget -= Self.frameInterval
         }
     }
 }

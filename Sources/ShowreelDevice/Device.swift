@@ -24,6 +24,7 @@ public actor Device {
     private var crashes: [String: String] = [:]
     private var latestFrame: Frame?
     private var isShutDown = false
+    private var displayLink: Task<Void, Never>?
 
     /// How long a tap keeps the finger down: it shows the highlight on the virtual clock too.
     public static let tapDuration: Duration = .milliseconds(100)
@@ -97,6 +98,7 @@ public actor Device {
         context.environment["HOME"] = container.path
         do {
             let screen = try app.makeRootScreen(context)
+            syncSceneTime()
             scene.setAppRootScreen(screen)
             foreground = bundleIdentifier
             logger.info("launched \(bundleIdentifier) \(context.arguments)")
@@ -108,6 +110,7 @@ public actor Device {
             throw DeviceError.appCrashed(bundleIdentifier: bundleIdentifier, message: message)
         }
         renderIfNeeded()
+        startDisplayLinkIfNeeded()
         return status(of: bundleIdentifier)
     }
 
@@ -194,6 +197,16 @@ public actor Device {
 
     public var statusBar: StatusBarValues { scene.statusBar }
 
+    /// True while something moves on screen (a push, the keyboard, a fade): the app is not
+    /// yet idle, in XCUITest's sense.
+    public var isAnimating: Bool {
+        syncSceneTime()
+        return scene.hasRunningAnimations
+    }
+
+    /// True when the last frame sent to recorders shows the screen as it is now.
+    public var isDisplayUpToDate: Bool { !scene.needsRender }
+
     // MARK: Events
 
     /// Taps the centre of the first hittable element matching `query`.
@@ -202,17 +215,17 @@ public actor Device {
         for _ in 0..<max(count, 1) { try await tap(at: point) }
     }
 
-    /// A finger down at `point`, held for `tapDuration` (or `hold`), then lifted.
+    /// A finger down at `point`, held for `tapDuration` (or `hold`), then lifted: the
+    /// recording shows the highlight while the finger is down.
     public func tap(at point: Point, hold: Duration = Device.tapDuration) async throws {
         try ensureRunning()
-        let target = scene.appWindow.hitTest(point)
-        let button = sequence(first: target, next: { $0?.superview }).compactMap { $0 as? Button }.first
-        button?.isHighlighted = true
+        syncSceneTime()
+        scene.touchDown(at: point)
         renderIfNeeded()
         try await advance(by: hold)
-        button?.isHighlighted = false
-        scene.tap(at: point)
+        _ = scene.touchUp(at: point)
         renderIfNeeded()
+        startDisplayLinkIfNeeded()
     }
 
     /// Presses and holds on an element or a point for `duration`.
@@ -226,7 +239,7 @@ public actor Device {
     }
 
     public func clearStatusBarOverrides() {
-        scene.statusBar = StatusBarValues()
+        scene.clearStatusBarOverrides()
         renderIfNeeded()
     }
 
@@ -242,6 +255,7 @@ public actor Device {
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        displayLink?.cancel()
         display.shutDown()
         if var record = try? registry.resolve(udid) {
             record.state = .shutdown
@@ -253,9 +267,45 @@ public actor Device {
     // MARK: Time and frames
 
     /// The one place time passes: everything the device does in time goes through here.
+    /// While something moves on screen, time advances a frame (1/60 s) at a time and each
+    /// step is rendered, so animations appear in recordings; otherwise it jumps to the end.
     func advance(by duration: Duration) async throws {
-        try await clock.advance(by: duration)
+        let end = clock.now + duration
+        while clock.now < end {
+            let step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
+            try await clock.advance(by: step)
+            syncSceneTime()
+            renderIfNeeded()
+        }
+        syncSceneTime()
         renderIfNeeded()
+    }
+
+    /// Brings the scene's clock (animations, the status bar's time) to the device's.
+    func syncSceneTime() {
+        scene.advanceTime(to: clock.now)
+    }
+
+    /// On the real clock, animations started by an event keep rendering at 60 Hz after the
+    /// event returns, like a display link; the virtual clock renders them when time is advanced.
+    func startDisplayLinkIfNeeded() {
+        guard clock.kind == .real, scene.hasRunningAnimations, displayLink == nil else { return }
+        displayLink = Task { [weak self] in
+            while !Task.isCancelled, let self, await self.displayLinkTick() {
+                try? await Task.sleep(for: Self.frameInterval)
+            }
+        }
+    }
+
+    /// One display-link frame; false once nothing moves any more.
+    private func displayLinkTick() -> Bool {
+        syncSceneTime()
+        renderIfNeeded()
+        guard scene.hasRunningAnimations, !isShutDown else {
+            displayLink = nil
+            return false
+        }
+        return true
     }
 
     /// Re-checks `condition` as device time passes, up to `timeout`.
@@ -273,7 +323,11 @@ public actor Device {
         guard scene.needsRender, !isShutDown else { return }
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight)
         scene.render(into: pixels)
-        let frame = Frame(pixels: pixels, presentationTime: clock.now)
+        // Two changes at one instant (a touch landing as an animation ends) become two frames a
+        // millisecond apart: every frame is seen, and the same run stamps them the same way.
+        var time = clock.now
+        if let last = latestFrame?.presentationTime, time <= last { time = last + .milliseconds(1) }
+        let frame = Frame(pixels: pixels, presentationTime: time)
         latestFrame = frame
         display.publish(frame)
     }

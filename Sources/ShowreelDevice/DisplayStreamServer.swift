@@ -50,14 +50,23 @@ public final class DisplayStreamServer: Sendable {
     public var sessions: [Session] { state.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Sends a changed screen to every subscriber.
+    /// Sends a changed screen to every subscriber. On the virtual clock it first waits (up to
+    /// `backpressureTimeout` of real time) for a lagging subscriber to make room, so nothing is
+    /// dropped; on the real clock a lagging subscriber loses intermediate frames instead.
     public func publish(_ frame: Frame) {
         let subscribers = state.withLock { state -> [Subscriber] in
             state.latest = frame
             return Array(state.subscribers.values)
         }
+        if clock.kind == .virtual {
+            let deadline = Date(timeIntervalSinceNow: Self.backpressureTimeout)
+            for subscriber in subscribers { subscriber.waitForRoom(until: deadline) }
+        }
         for subscriber in subscribers { subscriber.enqueue(.frame(frame)) }
     }
+
+    /// How long a virtual-clock device waits for a stuck subscriber before dropping its frames.
+    static let backpressureTimeout: TimeInterval = 10
 
     /// Ends every stream with the device's stop time and stops accepting subscribers.
     public func shutDown() {
@@ -78,7 +87,7 @@ public final class DisplayStreamServer: Sendable {
                 guard !state.isShutDown else { return nil }
                 let id = state.nextID
                 state.nextID += 1
-                let subscriber = Subscriber(id: id, socket: connection, server: self)
+                let subscriber = Subscriber(id: id, socket: connection, server: self, dropsWhenBehind: clock.kind == .real)
                 state.subscribers[id] = subscriber
                 state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)
                 return subscriber
@@ -138,10 +147,13 @@ final class Subscriber: Sendable {
         var finished = false
     }
 
-    init(id: Int, socket: UnixSocket, server: DisplayStreamServer) {
+    private let dropsWhenBehind: Bool
+
+    init(id: Int, socket: UnixSocket, server: DisplayStreamServer, dropsWhenBehind: Bool) {
         self.id = id
         self.socket = socket
         self.server = server
+        self.dropsWhenBehind = dropsWhenBehind
     }
 
     func start(hello: [UInt8]) {
@@ -159,25 +171,35 @@ final class Subscriber: Sendable {
             guard !queue.ended else { return }
             var event = event
             if case let .frame(frame) = event, let lastTime = queue.lastFrameTime, frame.presentationTime <= lastTime {
-                if case .frame? = queue.events.last {
-                    // Two changes at one instant (virtual clock), the first still queued: the later state wins.
-                    queue.events[queue.events.count - 1] = .frame(Frame(pixels: frame.pixels, presentationTime: lastTime))
-                    return
-                }
-                // The first already went out: keep timestamps strictly increasing for the encoder.
+                // Only the subscription's first frame (stamped when it connected) can meet a device
+                // frame of the same instant: keep timestamps strictly increasing for the encoder.
                 event = .frame(Frame(pixels: frame.pixels, presentationTime: lastTime + Self.minimumFrameGap))
             }
             if case let .frame(frame) = event { queue.lastFrameTime = frame.presentationTime }
             if case .end = event { queue.ended = true }
             queue.events.append(event)
-            if queue.events.count > DisplayStreamServer.queueLimit, case .frame = queue.events[0] {
-                // Behind: drop the oldest intermediate frame, never the newest or the end.
+            if dropsWhenBehind, queue.events.count > DisplayStreamServer.queueLimit, case .frame = queue.events[0] {
+                // Behind on a real clock: drop the oldest intermediate frame, never the newest or the end.
+                // (A virtual-clock device waits for room instead, so its streams never lose a frame.)
                 queue.events.removeFirst()
                 dropped = true
             }
         }
         if dropped { server.recordDropped(by: id) }
-        wakeUp.lock(); wakeUp.signal(); wakeUp.unlock()
+        wakeUp.lock(); wakeUp.broadcast(); wakeUp.unlock()
+    }
+
+    /// Waits until this subscriber has room for another frame, or `deadline` passes.
+    /// A virtual-clock device waits for its recorders rather than dropping frames: its time
+    /// does not run away, and the same run must give the same video.
+    func waitForRoom(until deadline: Date) {
+        wakeUp.lock()
+        defer { wakeUp.unlock() }
+        while queue.withLock({ !$0.ended && $0.events.count >= DisplayStreamServer.queueLimit }) {
+            // The deadline is checked here: a timed wait may return early without a signal.
+            guard Date() < deadline else { return }
+            _ = wakeUp.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
+        }
     }
 
     func waitUntilFinished(timeout: TimeInterval) {
@@ -196,7 +218,10 @@ final class Subscriber: Sendable {
             let event = queue.withLock { queue -> DisplayStreamEvent? in
                 queue.events.isEmpty ? nil : queue.events.removeFirst()
             }
-            if let event { return event }
+            if let event {
+                wakeUp.broadcast()  // a publisher may be waiting for room
+                return event
+            }
             wakeUp.wait()
         }
     }

@@ -19,9 +19,9 @@ struct AutomationAPITests {
         let client: DeviceClient
         let server: Task<Void, any Error>
 
-        init() async throws {
+        init(extraApps: [AppDefinition] = []) async throws {
             home = try TemporaryHome()
-            device = try Device(apps: ShowcaseCatalog.apps + [EchoApp.definition], registry: home.registry)
+            device = try Device(apps: ShowcaseCatalog.apps + [EchoApp.definition] + extraApps, registry: home.registry)
             let listening = AsyncStream<Int>.makeStream()
             let device = self.device
             server = Task { try await AutomationServer(device: device).run { listening.continuation.yield($0) } }

@@ -1,0 +1,90 @@
+import ShowreelRender
+import ShowreelUI
+import ShowreelWire
+
+extension Device {
+    /// A swipe as the automation API describes it: on an element, from a screen edge, or
+    /// between two points. The finger moves in steps on the device clock, so the recording
+    /// shows the drag and any scrolling it causes.
+    public func swipe(_ request: AutomationAPI.Swipe) async throws {
+        try ensureRunning()
+        let duration = try request.duration.map { seconds -> Duration in
+            guard seconds.isFinite, seconds > 0, seconds <= 60 else {
+                throw DeviceError.invalidRequest("'duration' must be from 0 to 60 seconds, got \(seconds)")
+            }
+            return .nanoseconds(Int64(seconds * 1e9))
+        } ?? .milliseconds(300)
+        let (from, to) = try swipePath(request)
+        try await drag(from: from, to: to, duration: duration)
+    }
+
+    /// Finger down at `from`, moved to `to` over `duration`, then lifted.
+    public func drag(from: Point, to: Point, duration: Duration = .milliseconds(300)) async throws {
+        try ensureRunning()
+        syncSceneTime()
+        scene.touchDown(at: from)
+        renderIfNeeded()
+        let steps = max(2, Int((duration / Self.frameInterval).rounded(.up)))
+        for step in 1...steps {
+            try await advance(by: duration / steps)
+            let t = Double(step) / Double(steps)
+            scene.touchMoved(to: Point(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t))
+            renderIfNeeded()
+        }
+        _ = scene.touchUp(at: to)
+        renderIfNeeded()
+        startDisplayLinkIfNeeded()
+    }
+
+    /// Shakes the device (the debug window opens on shake when no text field has focus).
+    public func shake() async throws {
+        try ensureRunning()
+        syncSceneTime()
+        _ = scene.shake()
+        renderIfNeeded()
+        startDisplayLinkIfNeeded()
+    }
+
+    /// A hardware-keyboard shortcut such as Cmd+D.
+    public func keyCommand(_ key: String, modifiers: [String]) async throws {
+        try ensureRunning()
+        guard let input = KeyInput(parsing: (modifiers + [key]).joined(separator: "+")) else {
+            throw DeviceError.invalidRequest("Unknown key command \((modifiers + [key]).joined(separator: "+")): modifiers are command, shift, option, control.")
+        }
+        syncSceneTime()
+        _ = scene.keyCommand(input)
+        renderIfNeeded()
+        startDisplayLinkIfNeeded()
+    }
+
+    private func swipePath(_ request: AutomationAPI.Swipe) throws -> (Point, Point) {
+        let screen = scene.bounds
+        if let from = request.from, let to = request.to, request.query == nil, request.edge == nil { return (from, to) }
+        if let edge = request.edge, request.query == nil, request.from == nil {
+            let y = screen.midY, x = screen.midX
+            switch edge {
+            case .right: return (Point(x: screen.maxX - 2, y: y), Point(x: screen.width * 0.35, y: y))
+            case .left: return (Point(x: 2, y: y), Point(x: screen.width * 0.65, y: y))
+            case .top: return (Point(x: x, y: 2), Point(x: x, y: screen.height * 0.5))
+            case .bottom: return (Point(x: x, y: screen.maxY - 2), Point(x: x, y: screen.height * 0.5))
+            }
+        }
+        if let query = request.query, let direction = request.direction, request.edge == nil, request.from == nil {
+            let element = try element(query)
+            // As XCUITest does: from the element's centre, half its size (at least 100 pt) that way,
+            // kept on screen.
+            let c = element.frame.center
+            let dx = max(element.frame.width / 2, 100), dy = max(element.frame.height / 2, 100)
+            let end: Point
+            switch direction {
+            case .up: end = Point(x: c.x, y: max(c.y - dy, 1))
+            case .down: end = Point(x: c.x, y: min(c.y + dy, screen.maxY - 1))
+            case .left: end = Point(x: max(c.x - dx, 1), y: c.y)
+            case .right: end = Point(x: min(c.x + dx, screen.maxX - 1), y: c.y)
+            }
+            return (c, end)
+        }
+        throw DeviceError.invalidRequest(
+            "POST /v1/swipe needs one of: 'query' with 'direction', 'edge' (left, right, top, bottom), or 'from' and 'to' points")
+    }
+}
