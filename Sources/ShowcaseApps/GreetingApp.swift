@@ -43,7 +43,8 @@ public final class GreetingScreen: Screen {
         greetingLabel.accessibilityIdentifier = "greeting"
         hintLabel.accessibilityIdentifier = "greetingHint"
         button.accessibilityIdentifier = "generateGreeting"
-        button.action = { [unowned self] in
+        button.action = { [weak self] in
+            guard let self else { return }
             greetingLabel.text = stringService.greeting
             hintLabel.isHidden = true
         }

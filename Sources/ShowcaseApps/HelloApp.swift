@@ -23,7 +23,8 @@ final class HelloScreen: Screen {
         titleLabel.accessibilityIdentifier = "title"
         countLabel.accessibilityIdentifier = "tapCount"
         button.accessibilityIdentifier = "tapButton"
-        button.action = { [unowned self] in
+        button.action = { [weak self] in
+            guard let self else { return }
             taps += 1
             countLabel.text = taps == 1 ? "Tapped 1 time" : "Tapped \(taps) times"
             countLabel.textColor = .label

@@ -91,7 +91,7 @@ public final class SignUpScreen: Screen {
 
     private func setResult(_ text: String) {
         result = text
-        table.cell(withIdentifier: "resultRow")?.detailLabel.text = text
+        table.cell(withIdentifier: "resultRow")?.setDetail(text)
     }
 
     func showContactCard() {

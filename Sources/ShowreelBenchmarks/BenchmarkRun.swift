@@ -111,6 +111,10 @@ struct BenchmarkRun {
             for line in displayLines { print(line) }
         }
 
+        FileHandle.standardError.write(Data("[bench] render cost per screen\n".utf8))
+        print("")
+        print(renderBenchmarkReport())
+
         printTargets(results)
         if configuration.keep { print("\nFiles kept in \(work)") }
     }

@@ -135,7 +135,7 @@ final class Subscriber: Sendable {
     static let minimumFrameGap: Duration = .milliseconds(1)
     let id: Int
     private let socket: UnixSocket
-    private unowned let server: DisplayStreamServer
+    private weak let server: DisplayStreamServer?
     private let queue = Mutex(Queue())
     private let wakeUp = NSCondition()
     private let done = NSCondition()
@@ -185,7 +185,7 @@ final class Subscriber: Sendable {
                 dropped = true
             }
         }
-        if dropped { server.recordDropped(by: id) }
+        if dropped { server?.recordDropped(by: id) }
         wakeUp.lock(); wakeUp.broadcast(); wakeUp.unlock()
     }
 
@@ -230,7 +230,7 @@ final class Subscriber: Sendable {
         defer {
             queue.withLock { $0.finished = true; $0.ended = true }
             socket.shutdownAndClose()
-            server.finished(self)
+            server?.finished(self)
             done.lock(); done.broadcast(); done.unlock()
         }
         do {
@@ -241,10 +241,10 @@ final class Subscriber: Sendable {
                 case let .frame(frame):
                     try socket.write(DisplayStreamEncoder.frameHeader(frame))
                     try frame.pixels.withUnsafeBytes { try socket.write($0) }
-                    server.recordSent(event, by: id)
+                    server?.recordSent(event, by: id)
                 case let .end(stopTime, reason):
                     try socket.write(DisplayStreamEncoder.end(stopTime: stopTime, reason: reason))
-                    server.recordSent(event, by: id)
+                    server?.recordSent(event, by: id)
                     return
                 }
             }
@@ -257,11 +257,11 @@ final class Subscriber: Sendable {
         // Any stop byte ends the stream; a closed socket ends the reader.
         while let byte = try? socket.read(count: 1)?.first {
             if DisplayStreamEncoder.isStopRequest(byte) {
-                server.stopRequested(by: self)
+                server?.stopRequested(by: self)
                 return
             }
         }
         // The peer closed without asking: end the writer too.
-        server.stopRequested(by: self)
+        server?.stopRequested(by: self)
     }
 }

@@ -119,9 +119,9 @@ final class KeyboardView: View {
 /// One key cap.
 final class KeyView: View {
     let key: SoftwareKeyboard.Key
-    unowned let keyboard: KeyboardView
+    private(set) weak var keyboard: KeyboardView?
     var caption: String { didSet { setNeedsDisplay() } }
-    var isPressed = false { didSet { if isPressed != oldValue { setNeedsDisplay(); keyboard.setNeedsDisplay() } } }
+    var isPressed = false { didSet { if isPressed != oldValue { setNeedsDisplay(); keyboard?.setNeedsDisplay() } } }
     /// Shift while shifted.
     var isActive = false
     /// A blue Return key ("go", "join", "done").
@@ -186,7 +186,7 @@ final class KeyView: View {
     override func touchEnded(at point: Point) -> Bool {
         let inside = isPressed
         isPressed = false
-        if inside { keyboard.keyTapped(self) }
+        if inside { keyboard?.keyTapped(self) }
         return inside
     }
 

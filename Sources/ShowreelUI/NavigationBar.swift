@@ -94,7 +94,7 @@ public final class NavigationBar: View {
 
 /// One screen's navigation item in the bar: back button, inline title, large title, bar buttons.
 final class NavigationItemView: View {
-    unowned let bar: NavigationBar
+    private(set) weak var bar: NavigationBar?
     let titleLabel = Label("", font: .headline, alignment: .center)
     let largeTitleLabel = Label("", font: .largeTitle)
     var backButton: Button?

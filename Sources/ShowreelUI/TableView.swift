@@ -166,6 +166,12 @@ open class TableView: ScrollView {
         setNeedsLayout()
     }
 
+    /// Re-measures every row on the next layout (a cell's content changed its height).
+    func invalidateRowHeights() {
+        laidOutWidth = -1
+        setNeedsLayout()
+    }
+
     /// The first cell whose row (or control) has `identifier`.
     public func cell(withIdentifier identifier: String) -> TableCell? {
         cells.joined().first { $0.row.identifier == identifier }
@@ -232,6 +238,14 @@ open class TableCell: View {
     public private(set) var imageView: ImageView?
     public private(set) var switchControl: Switch?
     public private(set) var textField: TextField?
+    /// Changes the row's detail text in place; the table re-measures the row, so a detail that
+    /// now wraps gets the height it needs instead of drawing over the title.
+    public func setDetail(_ text: String) {
+        row.detail = text
+        detailLabel.text = text
+        (superview as? TableView)?.invalidateRowHeights()
+    }
+
     /// How much of the selection grey shows (1 while touched; fades after a tap).
     var highlightAmount: Double = 0 { didSet { if highlightAmount != oldValue { setNeedsDisplay() } } }
 

@@ -70,7 +70,7 @@ public final class WindowScene {
         statusBarView = StatusBarView(frame: Rect(x: 0, y: 0, width: screenRect.width, height: profile.statusBarHeight))
         keyboardWindow = Window(level: .keyboard, frame: screenRect)
         keyboardView = KeyboardView(profile: profile)
-        statusBarView.invalidationHandler = { [unowned self] in invalidate() }
+        statusBarView.invalidationHandler = { [weak self] in self?.invalidate() }
         addWindow(appWindow)
         let host = Screen(title: "Keyboard", background: .clear)
         host.view.isUserInteractionEnabled = true
@@ -91,7 +91,7 @@ public final class WindowScene {
     }
 
     public func addWindow(_ window: Window) {
-        window.invalidationHandler = { [unowned self] in invalidate() }
+        window.invalidationHandler = { [weak self] in self?.invalidate() }
         window.attachedScene = self
         windows.append(window)
         // Stable: windows of the same level keep the order they were added in.

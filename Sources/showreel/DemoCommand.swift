@@ -7,24 +7,61 @@ import ShowreelHost
 import ShowreelRecorder
 import ShowreelReport
 import ShowreelTesting
+import ShowreelUI
 import ShowreelWire
 
-/// The walking skeleton, end to end: an in-process device, the tunnel host, a recorder
-/// launched through the host's legacy `/launch` and stopped with `/interrupt`, as an
-/// XCUITest suite drives `simctl io booted recordVideo` through SBTUITestTunnelHost.
+/// The whole workflow on the embedded default: an in-process device, the tunnel host, and
+/// for each scenario a recorder launched through the host's legacy `/launch` and stopped
+/// with `/interrupt`, as an XCUITest suite drives `simctl io booted recordVideo` through
+/// SBTUITestTunnelHost. Writes one video per scenario and an HTML report.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Record a scripted session on an in-process device into Recordings/.")
+        abstract: "Record the sample scenarios on an in-process device into Recordings/, with a report.")
 
     @Option(help: "Where videos and the report go.")
     var output = "Recordings"
 
-    @Option(help: "How many times to tap the button.")
-    var taps = 3
-
-    @Option(help: "real or virtual device clock (virtual records a 5-second session in well under 5 seconds).")
+    @Option(help: "real or virtual device clock (virtual records the whole demo in a few seconds).")
     var clock: DeviceClock.Kind = .virtual
+
+    @Option(help: "Video codec: h264 or hevc.")
+    var codec = "h264"
+
+    /// One recorded scenario: an app, what to launch it with, and what to do on screen.
+    struct Scenario: Sendable {
+        let name: String
+        let file: String
+        let app: String
+        var arguments: [String] = []
+        let script: @Sendable (Device) async throws -> Void
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "Hello: tap the button three times", file: "hello.mov", app: HelloApp.bundleIdentifier) { device in
+            try await device.wait(.seconds(1))
+            for _ in 0..<3 {
+                try await device.tap(.button("tapButton"))
+                try await device.wait(.seconds(1))
+            }
+        },
+        Scenario(name: "Countries: Canada's details from the mock data source", file: "countries.mov",
+                 app: "dev.showreel.countries", arguments: ["--countries-datasource", "local-mock"]) { device in
+            try await device.wait(.seconds(1))
+            try await device.tap(.cell("Canada"))
+            try await device.wait(.seconds(2))
+            try await device.swipe(AutomationAPI.Swipe(edge: .left))
+            try await device.wait(.seconds(1))
+        },
+        Scenario(name: "Sign-up: typing UITestExample@example.com key by key", file: "signup.mov",
+                 app: "dev.showreel.signup") { device in
+            try await device.wait(.seconds(1))
+            try await device.typeText("UITestExample@example.com", into: .textField("email"),
+                                      keyDelay: .milliseconds(60), jitter: .milliseconds(90))
+            try await device.tapKey("Return")
+            try await device.wait(.seconds(2))
+        },
+    ]
 
     func run() async throws {
         try await reportingFailures { try await demo() }
@@ -33,18 +70,15 @@ struct DemoCommand: AsyncParsableCommand {
     private func demo() async throws {
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let video = folder.appendingPathComponent("demo.mov")
-
         // A private device registry, so `booted` means this demo's device whatever else runs.
         let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("showreel-demo-\(getpid())")
         setenv("SHOWREEL_HOME", home.path, 1)
         defer { try? FileManager.default.removeItem(at: home) }
 
-        Console.status("[1/5] Booting an in-process device (\(clock.rawValue) clock)")
+        Console.status("Booting an in-process device (\(clock.rawValue) clock)")
         let device = try Device(name: "Demo Phone", clock: clock, apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: home))
-        try await device.launch(HelloApp.bundleIdentifier)
+        await device.overrideStatusBar(StatusBarValues())
 
-        Console.status("[2/5] Starting the tunnel host")
         var hostLogger = Logger(label: "showreel.host")
         hostLogger.logLevel = .warning  // the demo narrates its own steps
         let host = TunnelHost(configuration: TunnelHostConfiguration(port: 0, handlesSignals: false), logger: hostLogger)
@@ -55,49 +89,57 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIFailure(message: "The tunnel host did not start.", exitCode: 1)
         }
         let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(listening)")!)
+        Console.status("Tunnel host on 127.0.0.1:\(listening)")
 
-        Console.status("[3/5] Launching the recorder through /launch")
-        let commandLine = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=h264", "--force", video.path]
-            .map(Self.shellQuoted).joined(separator: " ")
-        let id = try await client.launch(commandLine)
-        try await waitForRecorder(device: device, client: client, id: id)
-
-        Console.status("[4/5] Tapping the button \(taps) times")
-        try await device.wait(.seconds(1))
-        for _ in 0..<taps {
-            try await device.tap(.button("tapButton"))
-            try await device.wait(.seconds(1))
-        }
-        let span = device.display.sessions.last.flatMap { session in session.startTime.map { (device.clock.now - $0).seconds } }
-
-        Console.status("[5/5] Interrupting the recorder through /interrupt")
-        _ = try await client.interrupt(id)
-        let status = try await client.waitUntilFinished(id, timeout: .seconds(60))
-        guard case let .finished(exitStatus, _, _, stderr) = status, exitStatus == 0 else {
-            throw CLIFailure(message: "The recorder failed: \(status)", exitCode: CLIFailure.Code.writeFailed)
+        var entries: [ReportEntry] = []
+        for (index, scenario) in Self.scenarios.enumerated() {
+            Console.status("[\(index + 1)/\(Self.scenarios.count)] \(scenario.name)")
+            entries.append(try await record(scenario, device: device, host: client, folder: folder))
         }
         await device.shutdown()
 
-        let info = try MediaProbe.probe(video)
-        Console.out(String(format: "%@  %.3f s  %d frames  %@ %dx%d", video.path, info.duration, info.frameCount,
-                           info.codecName, info.width, info.height))
-        if let span { Console.status(String(format: "Device time recorded: %.3f s", span)) }
         let report = folder.appendingPathComponent("report.html")
-        try HTMLReport(title: "Showreel demo", entries: [
-            ReportEntry(name: "Tap the button \(taps) times", outcome: .passed, videoPath: video.lastPathComponent,
-                        duration: info.duration, frameCount: info.frameCount, codec: info.codecName,
-                        width: info.width, height: info.height),
-        ]).write(to: report)
+        try HTMLReport(title: "Showreel demo", entries: entries).write(to: report)
+        for entry in entries {
+            Console.out(String(format: "%@  %.3f s  %d frames  %@ %dx%d", folder.appendingPathComponent(entry.videoPath).path,
+                               entry.duration, entry.frameCount, entry.codec, entry.width, entry.height))
+        }
         Console.out(report.path)
-        if !stderr.isEmpty { Console.status(stderr.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    /// Waits until the recorder has the first frame, or fails with what it printed.
-    private func waitForRecorder(device: Device, client: TunnelHostClient, id: UUID) async throws {
+    /// Launches the app, starts a recorder through the host, runs the script, interrupts the
+    /// recorder through the host and reads the file back.
+    private func record(_ scenario: Scenario, device: Device, host: TunnelHostClient, folder: URL) async throws -> ReportEntry {
+        let video = folder.appendingPathComponent(scenario.file)
+        try await device.launch(scenario.app, context: LaunchContext(arguments: scenario.arguments))
+        let commandLine = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
+            .map(Self.shellQuoted).joined(separator: " ")
+        let id = try await host.launch(commandLine)
+        try await waitForRecorder(host: host, id: id)
+
+        var failure: String?
+        do { try await scenario.script(device) } catch { failure = String(describing: error) }
+
+        _ = try await host.interrupt(id)
+        let status = try await host.waitUntilFinished(id, timeout: .seconds(60))
+        guard case .finished(status: 0, _, _, _) = status else {
+            throw CLIFailure(message: "The recorder for \(scenario.file) failed: \(status)", exitCode: CLIFailure.Code.writeFailed)
+        }
+        await device.terminate(scenario.app)
+        let info = try MediaProbe.probe(video)
+        Console.status(String(format: "      %@: %.2f s, %d frames", scenario.file, info.duration, info.frameCount))
+        return ReportEntry(name: scenario.name, outcome: failure == nil ? .passed : .failed, videoPath: scenario.file,
+                           duration: info.duration, frameCount: info.frameCount, codec: info.codecName,
+                           width: info.width, height: info.height, message: failure)
+    }
+
+    /// Waits for the recorder's readiness line ("Recording started", printed once it has the
+    /// first frame), read through the host while the recorder runs; fails with what it printed.
+    private func waitForRecorder(host: TunnelHostClient, id: UUID) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            if device.display.sessions.contains(where: { $0.startTime != nil }) { return }
-            if case let .finished(status, _, stdout, stderr) = try await client.status(id) {
+            if try await host.output(id).contains("Recording started") { return }
+            if case let .finished(status, _, stdout, stderr) = try await host.status(id) {
                 throw CLIFailure(message: "The recorder exited with status \(status) before recording: \(stdout)\(stderr)",
                                  exitCode: CLIFailure.Code.streamFailed)
             }

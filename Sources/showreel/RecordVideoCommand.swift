@@ -52,6 +52,13 @@ struct RecordVideoCommand: AsyncParsableCommand {
     }
 
     private func record() throws {
+        // Signals are trapped before anything else: a SIGINT that arrives while the stream is
+        // still connecting stops the recording as soon as it starts, instead of killing us.
+        let stop = StopRequest()
+        let trap = SignalTrap { _ in stop.request() }
+        defer { trap.cancel() }
+        // A file-size limit (ulimit -f) must be a write error we report, not a silent death.
+        signal(SIGXFSZ, SIG_IGN)
         let url = URL(fileURLWithPath: file)
         guard let videoCodec = VideoCodec(rawValue: codec.lowercased()) else {
             throw CLIFailure(message: "Unknown codec '\(codec)'. Use h264 or hevc.", exitCode: CLIFailure.Code.usage)
@@ -78,17 +85,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
                                        scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)),
                                        encoder: encoder)
 
-        // A file-size limit (ulimit -f) must be a write error we report, not a silent death.
-        signal(SIGXFSZ, SIG_IGN)
-        // Stop on the first SIGINT/SIGTERM by asking the device for its stop time; later
-        // signals are ignored so finalisation is never cut short.
-        let stopping = Mutex(false)
-        let trap = SignalTrap { _ in
-            let first = stopping.withLock { value -> Bool in defer { value = true }; return !value }
-            if first { try? stream.requestStop() }
-        }
-        defer { trap.cancel() }
-
+        stop.attach(stream)
         let profile = stream.info.profile
         let recorder = try makeRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight, options: options)
         var started = false
@@ -151,6 +148,29 @@ struct RecordVideoCommand: AsyncParsableCommand {
             }
             throw CLIFailure(message: error.description, exitCode: code)
         }
+    }
+}
+
+/// The first SIGINT/SIGTERM asks the device for its stop time (now, or as soon as the
+/// stream is connected); later signals are ignored so finalisation is never cut short.
+final class StopRequest: @unchecked Sendable {
+    private let state = Mutex<(requested: Bool, stream: DisplayStreamClient?)>((false, nil))
+
+    func request() {
+        let stream = state.withLock { state -> DisplayStreamClient? in
+            guard !state.requested else { return nil }
+            state.requested = true
+            return state.stream
+        }
+        try? stream?.requestStop()
+    }
+
+    func attach(_ stream: DisplayStreamClient) {
+        let requested = state.withLock { state -> Bool in
+            state.stream = stream
+            return state.requested
+        }
+        if requested { try? stream.requestStop() }
     }
 }
 

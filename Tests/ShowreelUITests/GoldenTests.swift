@@ -5,7 +5,7 @@ import ShowreelRender
 import Testing
 
 /// One golden image per sample screen, rendered at the phone-small profile and halved
-/// (375x667 PNGs in Goldens/). A mismatch explains itself (how many pixels, where, by how
+/// (375x667 PNGs in Fixtures/Goldens/). A mismatch explains itself (how many pixels, where, by how
 /// much) and leaves the actual image and a difference picture in a temporary folder.
 /// `SHOWREEL_RECORD_GOLDENS=1 swift test --filter Golden` rewrites the PNGs in the source
 /// tree and fails, so a recording is never mistaken for a pass.
@@ -93,8 +93,7 @@ struct GoldenTests {
                          sourceLocation: sourceLocation)
             return
         }
-        guard let folder = Bundle.module.url(forResource: "Goldens", withExtension: nil),
-              let bytes = try? Data(contentsOf: folder.appendingPathComponent(name + ".png")) else {
+        guard let bytes = try? Data(contentsOf: Self.sourceGoldens.appendingPathComponent(name + ".png")) else {
             Issue.record("No golden image \(name).png: record it with SHOWREEL_RECORD_GOLDENS=1.", sourceLocation: sourceLocation)
             return
         }
@@ -111,8 +110,10 @@ struct GoldenTests {
                      sourceLocation: sourceLocation)
     }
 
+    /// `Fixtures/Goldens` at the top of the package (found from this file, as snapshot tests do).
     static var sourceGoldens: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/Goldens")
     }
 }
 

@@ -1,0 +1,30 @@
+import Foundation
+import ShowreelRecorder
+import Testing
+
+/// The README's main job: `showreel demo` records every scenario and writes the report.
+@Suite("Demo")
+struct DemoTests {
+    @Test("showreel demo writes one playable H.264 video per scenario and an HTML report that links them")
+    func demo() async throws {
+        let workspace = try Workspace()
+        let output = workspace.file("Recordings")
+        let demo = try ChildProcess(try BuildProducts.showreel, ["demo", "--output", output.path],
+                                    environment: workspace.environment, in: workspace, name: "demo")
+        #expect(try await demo.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(demo.stderr)")
+        let expected = ["hello.mov": 4.3, "countries.mov": 4.4, "signup.mov": 10.0]
+        for (file, minimum) in expected {
+            let info = try MediaProbe.probe(output.appendingPathComponent(file))
+            #expect(info.codecName == "h264")
+            #expect(info.width == 780 && info.height == 1688)
+            #expect(info.duration >= minimum - 0.01 && info.duration < minimum + 2, "\(file): \(info.duration) s")
+            #expect(info.frameCount >= 5)
+            #expect(demo.stdout.contains(output.appendingPathComponent(file).path))
+        }
+        let report = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        for file in expected.keys { #expect(report.contains("src=\"\(file)\"")) }
+        #expect(report.contains("3 of 3 passed"))
+        // The demo's private device registry is gone; nothing was left booted.
+        #expect(!demo.stderr.contains("error"))
+    }
+}
