@@ -36,10 +36,13 @@ let package = Package(
         .target(name: "ShowreelRecorder", dependencies: [
             "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "ShowreelUI", dependencies: ["ShowreelRender"]),
-        .target(name: "ShowreelWire", dependencies: ["ShowreelRender"]),
+        // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by
+        // the toolkit that describes itself and the tests that ask.
+        .target(name: "ShowreelAccessibility", dependencies: ["ShowreelRender"]),
+        .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
+        .target(name: "ShowreelWire", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
         .target(name: "ShowreelDevice", dependencies: [
-            "ShowreelUI", "ShowreelWire", .product(name: "Logging", package: "swift-log"),
+            "ShowreelUI", "ShowreelWire", "ShowreelAccessibility", .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .target(name: "ShowreelHost", dependencies: [
@@ -51,26 +54,27 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire"]),
+        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"]),
         .target(name: "ShowreelReport"),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
+            "ShowreelAccessibility",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
         .executableTarget(name: "showreel-bench", dependencies: [
-            "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
+            "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
         ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
         .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
-        .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps"]),
+        .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),
         .testTarget(name: "ShowreelDeviceTests", dependencies: [
-            "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting",
+            "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting", "ShowreelAccessibility",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder",
+            "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder", "ShowreelAccessibility",
         ]),
     ]
 )

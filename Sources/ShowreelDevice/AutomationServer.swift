@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import Foundation
 import Logging
 import ShowreelRender
@@ -167,7 +168,7 @@ public actor Device {
     // MARK: Inspection
 
     /// The whole accessibility tree, as the automation API sends it.
-    public func tree() -> [ElementSnapshot] { scene.accessibilityTree().map(Self.snapshot) }
+    public func tree() -> [ElementSnapshot] { scene.accessibilityTree() }
 
     public func elements(_ query: ElementQuery) -> [ElementSnapshot] { query.evaluate(in: tree()) }
 
@@ -348,11 +349,5 @@ public actor Device {
             throw DeviceError.appCrashed(bundleIdentifier: app, message: message)
         }
         guard foreground != nil else { throw DeviceError.appNotRunning }
-    }
-
-    static func snapshot(_ node: AccessibilityNode) -> ElementSnapshot {
-        ElementSnapshot(type: node.type.rawValue, identifier: node.identifier, label: node.label, value: node.value,
-                        placeholder: node.placeholder, frame: node.frame, isEnabled: node.isEnabled,
-                        isHittable: node.isHittable, children: node.children.map(snapshot))
     }
 }

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// The bar at the top of a navigation controller: background, hairline, and one item view
@@ -85,7 +86,7 @@ public final class NavigationBar: View {
 
     public override var effectiveAccessibilityLabel: String { accessibilityLabel ?? "" }
 
-    public override func accessibilityNodes(in scene: WindowScene) -> [AccessibilityNode] {
+    public override func accessibilityNodes(in scene: WindowScene) -> [ElementSnapshot] {
         guard var node = super.accessibilityNodes(in: scene).first else { return [] }
         if accessibilityIdentifier == nil { node.identifier = topTitle }
         return [node]

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// A rectangle of the screen that draws itself and its subviews, and describes itself to
@@ -249,19 +250,19 @@ open class View {
 
     /// The elements this view contributes to the tree: itself (holding its descendants'
     /// elements) when it is an element, else its descendants' elements.
-    open func accessibilityNodes(in scene: WindowScene) -> [AccessibilityNode] {
+    open func accessibilityNodes(in scene: WindowScene) -> [ElementSnapshot] {
         let children = accessibilityChildNodes(in: scene)
         guard isAccessibilityElement else { return children }
         let frame = frameInWindow
-        return [AccessibilityNode(
+        return [ElementSnapshot(
             type: elementType, identifier: accessibilityIdentifier ?? "", label: effectiveAccessibilityLabel,
             value: effectiveAccessibilityValue, placeholder: accessibilityPlaceholder, frame: frame,
             isEnabled: isEnabled, isHittable: scene.isHittable(self, frame: frame), children: children)]
     }
 
     /// The elements of the visible subviews (clipped views leave out what lies outside them).
-    public func accessibilityChildNodes(in scene: WindowScene) -> [AccessibilityNode] {
-        var result: [AccessibilityNode] = []
+    public func accessibilityChildNodes(in scene: WindowScene) -> [ElementSnapshot] {
+        var result: [ElementSnapshot] = []
         let visible = visibleContentRect
         for subview in subviews where !subview.isHidden && subview.alpha > 0.01 {
             if clipsToBounds && !subview.frame.intersects(visible) { continue }

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// Where a window sits in the stack: higher levels draw above lower ones and get taps first.
@@ -145,8 +146,8 @@ public final class Window: View {
         rootScreen?.view.frame = bounds
     }
 
-    public override func accessibilityNodes(in scene: WindowScene) -> [AccessibilityNode] {
-        [AccessibilityNode(type: .window, identifier: accessibilityIdentifier ?? "", label: "", frame: frame,
+    public override func accessibilityNodes(in scene: WindowScene) -> [ElementSnapshot] {
+        [ElementSnapshot(type: .window, identifier: accessibilityIdentifier ?? "", label: "", frame: frame,
                            isEnabled: true, isHittable: true, children: accessibilityChildNodes(in: scene))]
     }
 }

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// Everything on a device's screen: the windows in level order, the status bar, the
@@ -202,7 +203,7 @@ public final class WindowScene {
     // MARK: Accessibility
 
     /// The accessibility tree: the status bar, then one node per visible window, top first.
-    public func accessibilityTree() -> [AccessibilityNode] {
+    public func accessibilityTree() -> [ElementSnapshot] {
         layoutIfNeeded()
         var nodes = [statusBarNode()]
         for window in windows.reversed() where !window.isHidden {
@@ -211,9 +212,9 @@ public final class WindowScene {
         return nodes
     }
 
-    private func statusBarNode() -> AccessibilityNode {
+    private func statusBarNode() -> ElementSnapshot {
         let values = statusBar
-        return AccessibilityNode(type: .statusBar, identifier: "statusBar", label: values.time,
+        return ElementSnapshot(type: .statusBar, identifier: "statusBar", label: values.time,
                                  value: "\(values.dataNetwork.rawValue), battery \(values.batteryLevel)%",
                                  frame: statusBarView.frame, isEnabled: true, isHittable: false)
     }

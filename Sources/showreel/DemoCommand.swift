@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ArgumentParser
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 @testable import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
 @testable import ShowreelUI
 import Testing

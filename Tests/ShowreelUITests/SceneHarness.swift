@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
 import ShowreelRender
@@ -22,16 +23,16 @@ final class SceneHarness {
         scene.setAppRootScreen(root)
     }
 
-    var elements: [AccessibilityNode] { scene.accessibilityTree().flatMap(\.flattened) }
+    var elements: [ElementSnapshot] { scene.accessibilityTree().flatMap(\.flattened) }
 
-    func element(_ identifier: String, type: ElementType? = nil) -> AccessibilityNode? {
-        elements.first { ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.type == type) }
+    func element(_ identifier: String, type: ElementType? = nil) -> ElementSnapshot? {
+        elements.first { ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.elementType == type) }
     }
 
     /// Taps the centre of a hittable element (by identifier or label), holding 100 ms.
     func tap(_ identifier: String, type: ElementType? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let node = try #require(elements.first {
-            ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.type == type) && $0.isHittable
+            ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.elementType == type) && $0.isHittable
         }, "no hittable element '\(identifier)'", sourceLocation: sourceLocation)
         tap(at: node.frame.center)
     }
