@@ -11,22 +11,20 @@ extension StatusBarOverride {
     /// Applies the given fields, refusing values a status bar cannot show.
     func apply(to values: inout StatusBarValues) throws {
         if let time { values.time = time }
-        if let dataNetwork {
-            guard let network = StatusBarValues.DataNetwork(rawValue: dataNetwork) else {
-                throw DeviceError.invalidRequest("dataNetwork must be one of \(StatusBarValues.DataNetwork.allCases.map(\.rawValue).joined(separator: ", ")), got '\(dataNetwork)'")
-            }
-            values.dataNetwork = network
-        }
+        if let dataNetwork { values.dataNetwork = try choice(dataNetwork, "dataNetwork") }
         if let wifiBars { values.wifiBars = try bars(wifiBars, "wifiBars", max: 3) }
         if let cellularBars { values.cellularBars = try bars(cellularBars, "cellularBars", max: 4) }
         if let operatorName { values.operatorName = operatorName }
-        if let batteryState {
-            guard let state = StatusBarValues.BatteryState(rawValue: batteryState) else {
-                throw DeviceError.invalidRequest("batteryState must be one of \(StatusBarValues.BatteryState.allCases.map(\.rawValue).joined(separator: ", ")), got '\(batteryState)'")
-            }
-            values.batteryState = state
-        }
+        if let batteryState { values.batteryState = try choice(batteryState, "batteryState") }
         if let batteryLevel { values.batteryLevel = try bars(batteryLevel, "batteryLevel", max: 100) }
+    }
+
+    /// One of an enumeration's raw values, or an error listing the allowed ones.
+    private func choice<T: RawRepresentable & CaseIterable>(_ value: String, _ field: String) throws -> T where T.RawValue == String {
+        guard let parsed = T(rawValue: value) else {
+            throw DeviceError.invalidRequest("\(field) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'")
+        }
+        return parsed
     }
 
     private func bars(_ value: Int, _ field: String, max: Int) throws -> Int {

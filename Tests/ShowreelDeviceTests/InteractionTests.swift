@@ -51,6 +51,8 @@ struct InteractionTests {
         let h = try await Harness()
         let app = Application("dev.showreel.signup", device: h.client)
         try await app.launch()
+        let byPlaceholder = Elements(device: h.client, query: ElementQuery.descendants(type: "textField").refined { $0.placeholder = "Email" })
+        #expect(try await byPlaceholder.firstMatch.identifier == "email")
         let before = await h.device.currentTime
         try await app.textFields["email"].typeText("UITestExample@example.com", keyDelay: 0.05, jitter: 0.05)
         #expect(try await app.textFields["email"].value == "UITestExample@example.com")
@@ -118,6 +120,20 @@ struct InteractionTests {
         let after = try #require(try await app.cells.all.first(where: { $0.identifier == first.identifier })?.frame.minY
             ?? Optional(-1000))
         #expect(after < before - 50, "the first cell moved from \(before) to \(after)")
+        await h.close()
+    }
+
+    // Slow enough (40 pt/s) that lifting the finger does not fling the list on.
+    @Test("a drag between two points moves the list with the finger")
+    func drag() async throws {
+        let h = try await Harness()
+        let app = Application("dev.showreel.countries", device: h.client)
+        try await app.launch()
+        let canada = try await app.cells["Canada"].snapshot.frame.minY
+        try await h.client.swipe(AutomationAPI.Swipe(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400), duration: 5.0))
+        try await h.client.wait(seconds: 1)
+        let moved = try await app.cells["Canada"].snapshot.frame.minY
+        #expect(abs((canada - moved) - 200) < 30, "Canada moved from \(canada) to \(moved)")
         await h.close()
     }
 

@@ -33,7 +33,7 @@ public protocol CountriesDataSource: Sendable {
 /// copy the app ships with), decoded as the real service's response would be.
 public struct RemoteCountriesDataSource: CountriesDataSource {
     private let load: @Sendable () throws -> Data
-    public let name: String
+    public private(set) var name: String
 
     /// Reads the document from a file.
     public init(fileURL: URL) {
@@ -41,10 +41,15 @@ public struct RemoteCountriesDataSource: CountriesDataSource {
         load = { try Data(contentsOf: fileURL) }
     }
 
-    /// The document the app ships with.
+    /// The countries service's document as the app ships it: `countries.json`, a resource
+    /// file read from disk at each load, as a networked source would fetch it.
     public init() {
+        self.init(fileURL: Self.bundledDocumentURL)
         name = "remote"
-        load = { Data(CountriesPayload.json.utf8) }
+    }
+
+    public static var bundledDocumentURL: URL {
+        Bundle.module.url(forResource: "countries", withExtension: "json")!
     }
 
     public func countries() throws -> [Country] {
@@ -52,7 +57,9 @@ public struct RemoteCountriesDataSource: CountriesDataSource {
     }
 
     /// The shipped document's bytes (to write it to a file).
-    public static var bundledDocument: Data { Data(CountriesPayload.json.utf8) }
+    public static var bundledDocument: Data {
+        get throws { try Data(contentsOf: bundledDocumentURL) }
+    }
 }
 
 /// Fixed data for tests and demos that must not depend on the service: a few real
