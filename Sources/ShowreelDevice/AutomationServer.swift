@@ -226,7 +226,6 @@ func errorResponse(_ error: any Error) -> Response {
     case .elementNotFound?, .unknownApp?: status = .notFound
     case .elementNotHittable?, .appNotRunning?: status = .conflict
     case .appCrashed?: status = .unprocessableContent
-    case .timedOut?: status = .requestTimeout
     case .invalidRequest?: status = .badRequest
     case .shutDown?: status = .serviceUnavailable
     case nil: status = .internalServerError

@@ -5,7 +5,6 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     case appCrashed(bundleIdentifier: String, message: String)
     case elementNotFound(query: String, nearby: [String])
     case elementNotHittable(query: String)
-    case timedOut(String)
     case invalidRequest(String)
     case shutDown
 
@@ -22,8 +21,6 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
             return "No element matches \(query). The screen shows: \(seen)."
         case let .elementNotHittable(query):
             return "The element \(query) exists but is covered or off screen, so it cannot be tapped."
-        case let .timedOut(what):
-            return "Timed out: \(what)."
         case let .invalidRequest(what):
             return what
         case .shutDown:

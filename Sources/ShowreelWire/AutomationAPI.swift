@@ -34,13 +34,6 @@ public enum AutomationAPI {
         public init(state: AppState, timeout: Double) { self.state = state; self.timeout = timeout }
     }
 
-    /// An element by query, or a point on the screen.
-    public struct Target: Codable, Equatable, Sendable {
-        public var query: ElementQuery?
-        public var point: Point?
-        public init(query: ElementQuery? = nil, point: Point? = nil) { self.query = query; self.point = point }
-    }
-
     public struct Tap: Codable, Equatable, Sendable {
         public var query: ElementQuery?
         public var point: Point?
