@@ -125,11 +125,6 @@ struct ScriptedSession {
 }
 
 extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-    }
-
     var microsecondsValue: Int64 {
         let parts = components
         return parts.seconds * 1_000_000 + parts.attoseconds / 1_000_000_000_000

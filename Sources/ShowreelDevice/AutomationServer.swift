@@ -232,10 +232,3 @@ func errorResponse(_ error: any Error) -> Response {
     }
     return jsonResponse(AutomationAPI.ErrorBody(error: String(describing: error)), status: status)
 }
-
-extension Duration {
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-}

@@ -67,10 +67,3 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (s, atto) = components
-        return s * 1_000_000_000 + atto / 1_000_000_000
-    }
-}

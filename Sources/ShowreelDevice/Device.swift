@@ -57,7 +57,7 @@ public actor Device {
             processStartTime: DeviceRegistry.processStartTime(pid: pid), displaySocket: socketPath,
             automationURL: nil, bootedAt: Date()))
         // First frame: the home screen, so a recorder always has something to show.
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight)
+        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
         let frame = Frame(pixels: pixels, presentationTime: self.clock.now)
         latestFrame = frame
@@ -322,7 +322,7 @@ public actor Device {
 
     func renderIfNeeded() {
         guard scene.needsRender, !isShutDown else { return }
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight)
+        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
         // Two changes at one instant (a touch landing as an animation ends) become two frames a
         // millisecond apart: every frame is seen, and the same run stamps them the same way.

@@ -54,12 +54,6 @@ func installFFmpegLogging() {
 // MARK: - Time
 
 extension Duration {
-    /// Seconds as a floating-point number.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-    }
-
     /// This duration counted in ticks of `1/timescale` seconds, rounded to the nearest tick.
     func ticks(timescale: Int64) -> Int64 {
         let parts = components

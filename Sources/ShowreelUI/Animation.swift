@@ -63,14 +63,6 @@ final class RunningAnimation {
     }
 }
 
-extension Duration {
-    /// This duration in seconds, as a Double.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-}
-
 /// The standard durations, as iOS uses them.
 public enum AnimationDurations {
     public static let push: Duration = .milliseconds(350)

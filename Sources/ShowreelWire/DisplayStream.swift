@@ -51,12 +51,12 @@ public enum DisplayStreamEncoder {
     }
 
     public static func frameHeader(_ frame: Frame) -> [UInt8] {
-        [DisplayStream.frameTag] + le(nanoseconds(frame.presentationTime)) + le(UInt32(frame.pixels.width))
+        [DisplayStream.frameTag] + le(frame.presentationTime.nanoseconds) + le(UInt32(frame.pixels.width))
             + le(UInt32(frame.pixels.height)) + le(UInt32(frame.pixels.bytesPerRow))
     }
 
     public static func end(stopTime: Duration, reason: DisplayStreamEndReason) -> [UInt8] {
-        [DisplayStream.endTag] + le(nanoseconds(stopTime)) + [reason.rawValue]
+        [DisplayStream.endTag] + le(stopTime.nanoseconds) + [reason.rawValue]
     }
 
     /// Whether the byte a client sent is a stop request.
@@ -95,7 +95,7 @@ public final class DisplayStreamClient: @unchecked Sendable {
             guard width > 0, height > 0, width <= 16384, height <= 16384, bytesPerRow >= width * 4 else {
                 throw WireError.protocolViolation("frame of \(width)x\(height), \(bytesPerRow) bytes per row")
             }
-            let pixels = PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow)
+            let pixels = PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, zeroed: false)
             let complete = try pixels.withUnsafeMutableBytes { try socket.read(into: $0) }
             guard complete else { throw WireError.truncated }
             return .frame(Frame(pixels: pixels, presentationTime: .nanoseconds(pts)))
@@ -114,11 +114,6 @@ public final class DisplayStreamClient: @unchecked Sendable {
     }
 
     public func close() { socket.shutdownAndClose() }
-}
-
-func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
 }
 
 func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

@@ -129,17 +129,14 @@ struct DeviceCommand: AsyncParsableCommand {
     struct Launch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Launch an app on a booted device, like `simctl launch`.")
 
-        @Argument(help: "udid, name, or `booted`.")
-        var device: String
-        @Argument(help: "The app's bundle identifier.")
-        var bundleIdentifier: String
+        @OptionGroup var app: AppOnDevice
         @Argument(parsing: .postTerminator, help: "Launch arguments, after --.")
         var arguments: [String] = []
 
         func run() async throws {
             try await reportingFailures {
-                let status = try await automation(device) { try await $0.launch(bundleIdentifier, arguments: arguments) }
-                Console.out("\(bundleIdentifier): \(status.state.rawValue)")
+                let status = try await automation(app.device) { try await $0.launch(app.bundleIdentifier, arguments: arguments) }
+                Console.out("\(app.bundleIdentifier): \(status.state.rawValue)")
             }
         }
     }
@@ -147,14 +144,11 @@ struct DeviceCommand: AsyncParsableCommand {
     struct Terminate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Terminate an app on a booted device, like `simctl terminate`.")
 
-        @Argument(help: "udid, name, or `booted`.")
-        var device: String
-        @Argument(help: "The app's bundle identifier.")
-        var bundleIdentifier: String
+        @OptionGroup var app: AppOnDevice
 
         func run() async throws {
             try await reportingFailures {
-                _ = try await automation(device) { try await $0.terminate(bundleIdentifier) }
+                _ = try await automation(app.device) { try await $0.terminate(app.bundleIdentifier) }
             }
         }
     }
@@ -191,6 +185,14 @@ struct DeviceCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// The arguments `launch` and `terminate` share: which device, which app.
+struct AppOnDevice: ParsableArguments {
+    @Argument(help: "udid, name, or `booted`.")
+    var device: String
+    @Argument(help: "The app's bundle identifier.")
+    var bundleIdentifier: String
 }
 
 /// Runs one automation call against a registered device, turning failures into CLI errors.

@@ -25,11 +25,11 @@ struct IOCommand: AsyncParsableCommand {
     func run() async throws {
         switch operation {
         case "recordVideo":
-            var command = try RecordVideoCommand.parseAsRoot(arguments) as! RecordVideoCommand
+            var command = try RecordVideoCommand.parse(arguments)
             command.device = device
             try await command.run()
         case "screenshot":
-            var command = try ScreenshotCommand.parseAsRoot(arguments) as! ScreenshotCommand
+            var command = try ScreenshotCommand.parse(arguments)
             command.device = device
             try await command.run()
         default:

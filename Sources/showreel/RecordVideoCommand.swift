@@ -173,10 +173,3 @@ final class StopRequest: @unchecked Sendable {
         if requested { try? stream.requestStop() }
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-}

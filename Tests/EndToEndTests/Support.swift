@@ -114,10 +114,3 @@ func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: (
         try await Task.sleep(for: .milliseconds(20))
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-}
