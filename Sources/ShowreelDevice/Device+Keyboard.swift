@@ -12,8 +12,7 @@ extension Device {
                          jitter: Duration = .zero, seed: UInt64 = 1) async throws {
         if let query { try await tap(query) }
         try ensureRunning()
-        // Let the keyboard finish sliding in: its keys are not where a finger can reach them before.
-        try await settle()
+        try await waitForKeyboard()
         guard scene.isKeyboardVisible else {
             throw DeviceError.invalidRequest("No keyboard is showing: tap a text field first (or pass its query) to type \"\(text)\".")
         }
@@ -38,17 +37,18 @@ extension Device {
         guard scene.isKeyboardVisible else {
             throw DeviceError.invalidRequest("No keyboard is showing, so there is no key '\(key)': tap a text field first.")
         }
-        try await settle()
+        try await waitForKeyboard()
         guard let frame = scene.keyFrame(key) else {
             throw DeviceError.elementNotFound(query: "keys[\"\(key)\"]", nearby: scene.visibleKeyIdentifiers)
         }
         try await tap(at: frame.center)
     }
 
-    /// Lets running animations finish (at most a second of device time).
-    func settle() async throws {
+    /// Lets the keyboard finish sliding in (at most a second of device time). Only the slide:
+    /// other animations, such as a key's touch indicator fading, do not hold the next key back.
+    func waitForKeyboard() async throws {
         var budget = Duration.seconds(1)
-        while scene.hasRunningAnimations, budget > .zero {
+        while scene.isKeyboardSliding, budget > .zero {
             try await advance(by: Self.frameInterval)
             budget -= Self.frameInterval
         }

@@ -35,6 +35,7 @@ public actor Device {
     /// Boots a device: registers it, opens its display stream and shows the home screen.
     public init(name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
                 apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
+                showsTouches: Bool = false,
                 logger: Logger = Logger(label: "showreel.device", factory: { _ in SwiftLogNoOpLogHandler() })) throws {
         self.udid = udid
         self.name = name
@@ -44,6 +45,8 @@ public actor Device {
         self.logger = logger
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
+        // A circle where a finger is, for demo recordings that show what the test did.
+        scene.showsTouches = showsTouches
         let folder = registry.directory(for: udid)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let socketPath = folder.appendingPathComponent("display.sock").path

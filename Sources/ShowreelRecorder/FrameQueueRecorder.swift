@@ -60,7 +60,16 @@ public final class FrameQueueRecorder: Sendable {
     /// dropped to make room, or when the recorder already failed or finished (frame discarded).
     @discardableResult
     public func submit(_ frame: Frame) -> Bool {
-        worker.submit(frame)
+        worker.submit(frame, waitingForRoom: false)
+    }
+
+    /// Queues `frame`, first waiting while the queue is full, so nothing is dropped. For
+    /// sources that can wait: a virtual-clock device stops its time while the encoder catches
+    /// up, and the same run must give the same video. Returns false only when the recorder
+    /// already failed or finished (frame discarded).
+    @discardableResult
+    public func submitWaiting(_ frame: Frame) -> Bool {
+        worker.submit(frame, waitingForRoom: true)
     }
 
     /// Frames waiting for the encoder right now.
@@ -120,9 +129,10 @@ private final class EncoderWorker: @unchecked Sendable {
         return body(&state)
     }
 
-    func submit(_ frame: Frame) -> Bool {
+    func submit(_ frame: Frame, waitingForRoom: Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        while waitingForRoom, state.queue.count >= capacity, !state.stopping, state.failure == nil { condition.wait() }
         guard !state.stopping, state.failure == nil else { return false }
         var kept = true
         if state.queue.count >= capacity {
@@ -198,6 +208,7 @@ private final class EncoderWorker: @unchecked Sendable {
             }
             let frame = state.queue.removeFirst()
             state.firstFrameQueued = false
+            condition.broadcast()  // a waiting submitter has room now
             condition.unlock()
 
             do {

@@ -7,6 +7,9 @@ extension WindowScene {
     /// The keyboard's frame on screen right now (nil when it is not showing).
     public var keyboardFrame: Rect? { isKeyboardVisible ? keyboardView.frameInWindow : nil }
 
+    /// True while the keyboard slides in or out: its keys are not where a finger can reach them yet.
+    public var isKeyboardSliding: Bool { keyboardAnimation?.isRunning ?? false }
+
     /// The keyboard's full height on this profile.
     public var keyboardHeight: Double { SoftwareKeyboard.height(for: profile) }
 

@@ -29,6 +29,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Video codec: h264 or hevc.")
     var codec = "h264"
 
+    @Flag(inversion: .prefixedNo, help: "Draw a circle where the script touches the screen.")
+    var showTouches = true
+
     /// One recorded scenario: an app, what to launch it with, and what to do on screen.
     struct Scenario: Sendable {
         let name: String
@@ -77,7 +80,8 @@ struct DemoCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: home) }
 
         Console.status("Booting an in-process device (\(clock.rawValue) clock)")
-        let device = try Device(name: "Demo Phone", clock: clock, apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: home))
+        let device = try Device(name: "Demo Phone", clock: clock, apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: home),
+                                showsTouches: showTouches)
         await device.overrideStatusBar(StatusBarValues())
 
         var hostLogger = Logger(label: "showreel.host")

@@ -14,7 +14,7 @@ import Glibc
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
-        abstract: "Boot, list and shut down devices.",
+        abstract: "Boot, list, shut down and erase devices; launch and terminate apps; override the status bar.",
         subcommands: [Boot.self, List.self, Shutdown.self, Erase.self, Launch.self, Terminate.self, StatusBar.self])
 
     struct Boot: AsyncParsableCommand {
@@ -31,6 +31,9 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "real (wall time) or virtual (time moves only when automation waits).")
         var clock: DeviceClock.Kind = .real
 
+        @Flag(help: "Draw a circle where taps and drags touch the screen (for demo recordings).")
+        var showTouches = false
+
         @Option(help: "Port for the automation API on 127.0.0.1 (0 picks a free one; the registry records it).")
         var port = 0
 
@@ -46,7 +49,8 @@ struct DeviceCommand: AsyncParsableCommand {
                     throw CLIFailure(message: "Unknown profile '\(profile)'. Choose one of: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
                                      exitCode: CLIFailure.Code.usage)
                 }
-                let device = try Device(name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps)
+                let device = try Device(name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps,
+                                        showsTouches: showTouches)
                 if let launch {
                     try await device.launch(launch, context: LaunchContext(arguments: launchArguments))
                 }

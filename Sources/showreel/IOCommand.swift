@@ -25,11 +25,14 @@ struct IOCommand: AsyncParsableCommand {
     func run() async throws {
         switch operation {
         case "recordVideo":
-            var command = try RecordVideoCommand.parse(arguments)
+            // Help and usage errors are the operation's own, not the root command's.
+            var command: RecordVideoCommand
+            do { command = try RecordVideoCommand.parse(arguments) } catch { RecordVideoCommand.exit(withError: error) }
             command.device = device
             try await command.run()
         case "screenshot":
-            var command = try ScreenshotCommand.parse(arguments)
+            var command: ScreenshotCommand
+            do { command = try ScreenshotCommand.parse(arguments) } catch { ScreenshotCommand.exit(withError: error) }
             command.device = device
             try await command.run()
         default:

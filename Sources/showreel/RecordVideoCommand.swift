@@ -13,7 +13,8 @@ import Glibc
 struct RecordVideoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordVideo",
-        abstract: "Record the device's screen to a .mov or .mp4 file until interrupted (SIGINT or SIGTERM).")
+        abstract: "Record the device's screen to a .mov or .mp4 file until interrupted (SIGINT or SIGTERM).",
+        usage: "showreel io <udid|booted> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] [options] <file.mov|file.mp4>")
 
     var device = "booted"
 
@@ -88,6 +89,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         stop.attach(stream)
         let profile = stream.info.profile
         let recorder = try makeRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight, options: options)
+        let waitsForEncoder = stream.info.clock == "virtual"
         var started = false
         var lastTime = Duration.zero
         var endReason: DisplayStreamEndReason?
@@ -96,7 +98,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
                 switch event {
                 case let .frame(frame):
                     screenMask?.apply(to: frame.pixels)
-                    recorder.submit(frame)
+                    // A virtual-clock device waits for us, so wait for the encoder instead of
+                    // dropping: the same run gives the same video. A real clock cannot wait.
+                    if waitsForEncoder { recorder.submitWaiting(frame) } else { recorder.submit(frame) }
                     if !started {
                         started = true
                         Console.status("Recording started")

@@ -7,7 +7,9 @@ import ShowreelWire
 /// `showreel io <device> screenshot`: the current screen as PNG or JPEG, like simctl's.
 struct ScreenshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "screenshot", abstract: "Save the device's current screen as an image.")
+        commandName: "screenshot",
+        abstract: "Save the device's current screen as an image.",
+        usage: "showreel io <udid|booted> screenshot [--type=png|jpeg] [--mask=ignored|alpha|black] <file|->")
 
     var device = "booted"
 

@@ -24,7 +24,17 @@ struct DemoTests {
         let report = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
         for file in expected.keys { #expect(report.contains("src=\"\(file)\"")) }
         #expect(report.contains("3 of 3 passed"))
-        // The demo's private device registry is gone; nothing was left booted.
         #expect(!demo.stderr.contains("error"))
+
+        // On the virtual clock the same demo gives the same videos: every frame, at the same times.
+        let again = workspace.file("Again")
+        let second = try ChildProcess(try BuildProducts.showreel, ["demo", "--output", again.path],
+                                      environment: workspace.environment, in: workspace, name: "demo2")
+        #expect(try await second.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(second.stderr)")
+        for file in expected.keys {
+            let first = try MediaProbe.probe(output.appendingPathComponent(file))
+            let repeated = try MediaProbe.probe(again.appendingPathComponent(file))
+            #expect(first.frameTimestamps == repeated.frameTimestamps, "\(file): \(first.frameCount) vs \(repeated.frameCount) frames")
+        }
     }
 }

@@ -106,6 +106,20 @@ struct WalkingSkeletonTests {
         #expect(!FileManager.default.fileExists(atPath: video.path))
     }
 
+    @Test("recordVideo's own help and usage errors, not the root command's")
+    func operationHelp() async throws {
+        let workspace = try Workspace()
+        let help = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", "--help"],
+                                    environment: workspace.environment, in: workspace, name: "help")
+        #expect(try await help.waitForExit() == 0)
+        #expect(help.stdout.contains("--keyframe-interval"))
+        #expect(help.stdout.contains("showreel io <udid|booted> recordVideo"))
+        let bad = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", "--codec"],
+                                   environment: workspace.environment, in: workspace, name: "bad")
+        #expect(try await bad.waitForExit() == 64)
+        #expect(bad.stderr.contains("Missing value for '--codec"))
+    }
+
     @Test("a command that does not exist, sent to /exec, is a clear failure")
     func missingCommand() async throws {
         let workspace = try Workspace()

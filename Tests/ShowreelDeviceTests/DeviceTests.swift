@@ -23,6 +23,29 @@ struct DeviceTests {
         await device.shutdown()
     }
 
+    @Test("touch indicators: with showsTouches a circle marks the finger while it is down, and only then")
+    func touchIndicators() async throws {
+        func fingerDown(showsTouches: Bool) async throws -> (down: PixelBuffer, after: PixelBuffer) {
+            let home = try TemporaryHome()
+            let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry, showsTouches: showsTouches)
+            try await device.launch(HelloApp.bundleIdentifier)
+            let collector = try StreamCollector(socketPath: device.display.socketPath)
+            try await eventually { collector.frames.count >= 1 }
+            // A tap on empty space: nothing but the indicator can change the screen.
+            try await device.tap(at: Point(x: 195, y: 500))
+            try await device.wait(.seconds(2))
+            let frames = try await collector.stop()
+            await device.shutdown()
+            return (frames.count > 1 ? frames[1].pixels : frames[0].pixels, frames.last!.pixels)
+        }
+        let plain = try await fingerDown(showsTouches: false)
+        let shown = try await fingerDown(showsTouches: true)
+        // At 2x, the tap point is pixel (390, 1000).
+        #expect(plain.down.pixel(x: 390, y: 1000) == plain.after.pixel(x: 390, y: 1000))
+        #expect(shown.down.pixel(x: 390, y: 1000) != plain.down.pixel(x: 390, y: 1000))
+        #expect(shown.after.hasSamePixels(as: plain.after), "the indicator fades once the finger lifts")
+    }
+
     @Test("a missing element is an error naming the query and what the screen shows")
     func missingElement() async throws {
         let home = try TemporaryHome()

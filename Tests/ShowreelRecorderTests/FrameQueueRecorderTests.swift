@@ -64,6 +64,24 @@ struct FrameQueueRecorderTests {
         }
     }
 
+    @Test("submitWaiting on a full queue waits for the encoder: a burst loses nothing")
+    func waitingBurstKeepsEveryFrame() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("waiting.mov")
+            let queue = try FrameQueueRecorder(url: url, width: 320, height: 240, capacity: 2)
+            let count = 60
+            for index in 0..<count {
+                #expect(queue.submitWaiting(makeFrame(index: index, at: .milliseconds(50 * index))))
+            }
+            let summary = try queue.finish(stopTime: .milliseconds(50 * count))
+            #expect(summary.framesDropped == 0)
+            #expect(summary.framesEncoded == count)
+            let info = try MediaProbe.probe(url)
+            #expect(info.frameCount == count)
+            #expect(info.frameTimestamps.map { ($0 * 1000).rounded() } == (0..<count).map { Double($0 * 50) })
+        }
+    }
+
     @Test("a queue released without finish still leaves a playable file")
     func releasedWithoutFinish() throws {
         try withTemporaryDirectory { directory in
