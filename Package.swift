@@ -34,6 +34,7 @@ let package = Package(
         ),
         .target(name: "ShowreelRender", dependencies: ["CCairo"]),
         .target(name: "ShowreelRecorder", dependencies: [
+            "ShowreelWire",
             "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
         ]),
         // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by

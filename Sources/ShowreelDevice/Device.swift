@@ -327,11 +327,7 @@ public actor Device {
         guard scene.needsRender, !isShutDown else { return }
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
-        // Two changes at one instant (a touch landing as an animation ends) become two frames a
-        // millisecond apart: every frame is seen, and the same run stamps them the same way.
-        var time = clock.now
-        if let last = latestFrame?.presentationTime, time <= last { time = last + .milliseconds(1) }
-        let frame = Frame(pixels: pixels, presentationTime: time)
+        let frame = Frame(pixels: pixels, presentationTime: clock.now).stamped(after: latestFrame?.presentationTime)
         latestFrame = frame
         display.publish(frame)
     }

@@ -20,7 +20,7 @@ public final class DisplayStreamServer: Sendable {
     }
 
     public let socketPath: String
-    private let info: DisplayInfo
+    public let info: DisplayInfo
     private let clock: DeviceClock
     private let logger: Logger
     private let listener: UnixSocket
@@ -31,6 +31,7 @@ public final class DisplayStreamServer: Sendable {
     struct State {
         var latest: Frame?
         var subscribers: [Int: Subscriber] = [:]
+        var localSubscribers: [Int: LocalSubscriber] = [:]
         var sessions: [Int: Session] = [:]
         var nextID = 1
         var isShutDown = false
@@ -48,16 +49,18 @@ public final class DisplayStreamServer: Sendable {
     }
 
     public var sessions: [Session] { state.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count + $0.localSubscribers.count } }
 
     /// Sends a changed screen to every subscriber. On the virtual clock it first waits (up to
     /// `backpressureTimeout` of real time) for a lagging subscriber to make room, so nothing is
     /// dropped; on the real clock a lagging subscriber loses intermediate frames instead.
     public func publish(_ frame: Frame) {
-        let subscribers = state.withLock { state -> [Subscriber] in
+        let (subscribers, locals) = state.withLock { state -> ([Subscriber], [LocalSubscriber]) in
             state.latest = frame
-            return Array(state.subscribers.values)
+            return (Array(state.subscribers.values), Array(state.localSubscribers.values))
         }
+        // A sink in this process applies its own backpressure (see `DisplayStreamSink`).
+        for local in locals { local.deliver(.frame(frame)) }
         if clock.kind == .virtual {
             let deadline = Date(timeIntervalSinceNow: Self.backpressureTimeout)
             for subscriber in subscribers { subscriber.waitForRoom(until: deadline) }
@@ -70,15 +73,44 @@ public final class DisplayStreamServer: Sendable {
 
     /// Ends every stream with the device's stop time and stops accepting subscribers.
     public func shutDown() {
-        let subscribers = state.withLock { state -> [Subscriber] in
+        let (subscribers, locals) = state.withLock { state -> ([Subscriber], [LocalSubscriber]) in
             state.isShutDown = true
-            return Array(state.subscribers.values)
+            defer { state.localSubscribers.removeAll() }
+            return (Array(state.subscribers.values), Array(state.localSubscribers.values))
         }
         let now = clock.now
+        for local in locals { local.deliver(.end(stopTime: now, reason: .deviceShutdown)) }
         for subscriber in subscribers { subscriber.enqueue(.end(stopTime: now, reason: .deviceShutdown)) }
         for subscriber in subscribers { subscriber.waitUntilFinished(timeout: 5) }
         listener.shutdownAndClose()
         unlink(socketPath)
+    }
+
+    /// Subscribes a sink in this process (a recorder in a test or a flow runner): it gets the
+    /// current screen at once, stamped now, then every changed frame, then an end message when
+    /// the subscription is stopped or the device shuts down. On a device already shut down it
+    /// gets only the end.
+    public func subscribe(_ sink: any DisplayStreamSink) -> DisplaySubscription {
+        let (local, latest) = state.withLock { state -> (LocalSubscriber?, Frame?) in
+            guard !state.isShutDown else { return (nil, nil) }
+            let id = state.nextID
+            state.nextID += 1
+            let local = LocalSubscriber(id: id, sink: sink, server: self)
+            state.localSubscribers[id] = local
+            state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)
+            return (local, state.latest)
+        }
+        guard let local else {
+            sink.receive(.end(stopTime: clock.now, reason: .deviceShutdown))
+            return DisplaySubscription(stop: { [clock] in clock.now })
+        }
+        if let latest { local.deliver(.frame(Frame(pixels: latest.pixels, presentationTime: clock.now))) }
+        return DisplaySubscription(stop: { [weak self, clock] in
+            let now = clock.now
+            local.deliver(.end(stopTime: now, reason: .stopRequested))
+            self?.state.withLock { _ = $0.localSubscribers.removeValue(forKey: local.id) }
+            return now
+        })
     }
 
     private func acceptLoop() {
@@ -131,8 +163,6 @@ public final class DisplayStreamServer: Sendable {
 
 /// One connected recorder: a queue, a writer thread and a reader thread (for the stop byte).
 final class Subscriber: Sendable {
-    /// The smallest step between two frames' timestamps (a millisecond, the video time base).
-    static let minimumFrameGap: Duration = .milliseconds(1)
     let id: Int
     private let socket: UnixSocket
     private weak let server: DisplayStreamServer?
@@ -170,12 +200,13 @@ final class Subscriber: Sendable {
         queue.withLock { queue in
             guard !queue.ended else { return }
             var event = event
-            if case let .frame(frame) = event, let lastTime = queue.lastFrameTime, frame.presentationTime <= lastTime {
+            if case let .frame(frame) = event {
                 // Only the subscription's first frame (stamped when it connected) can meet a device
-                // frame of the same instant: keep timestamps strictly increasing for the encoder.
-                event = .frame(Frame(pixels: frame.pixels, presentationTime: lastTime + Self.minimumFrameGap))
+                // frame of the same instant.
+                let stamped = frame.stamped(after: queue.lastFrameTime)
+                queue.lastFrameTime = stamped.presentationTime
+                event = .frame(stamped)
             }
-            if case let .frame(frame) = event { queue.lastFrameTime = frame.presentationTime }
             if case .end = event { queue.ended = true }
             queue.events.append(event)
             if dropsWhenBehind, queue.events.count > DisplayStreamServer.queueLimit, case .frame = queue.events[0] {
@@ -263,5 +294,58 @@ final class Subscriber: Sendable {
         }
         // The peer closed without asking: end the writer too.
         server?.stopRequested(by: self)
+    }
+}
+
+/// A subscription of a sink in this process; `stop()` ends its stream.
+public final class DisplaySubscription: Sendable {
+    private let stopper: Mutex<(@Sendable () -> Duration)?>
+
+    init(stop: @escaping @Sendable () -> Duration) { stopper = Mutex(stop) }
+
+    /// Ends the stream: the sink gets its end message, stamped now on the device clock, which
+    /// is returned. Later calls do nothing and return nil.
+    @discardableResult
+    public func stop() -> Duration? {
+        let stop = stopper.withLock { stopper in
+            defer { stopper = nil }
+            return stopper
+        }
+        return stop?()
+    }
+}
+
+/// A sink in this process, fed on the publishing thread: one event at a time and in order,
+/// with strictly increasing timestamps, and nothing after its end.
+final class LocalSubscriber: Sendable {
+    let id: Int
+    private let sink: any DisplayStreamSink
+    private weak let server: DisplayStreamServer?
+    /// Held while an event is delivered, so a stop from another thread waits for a frame
+    /// being handed over (which may wait for encoder room) and comes after it.
+    private let delivery = Mutex<(lastFrameTime: Duration?, ended: Bool)>((nil, false))
+
+    init(id: Int, sink: any DisplayStreamSink, server: DisplayStreamServer) {
+        self.id = id
+        self.sink = sink
+        self.server = server
+    }
+
+    func deliver(_ event: DisplayStreamEvent) {
+        let delivered = delivery.withLock { state -> DisplayStreamEvent? in
+            guard !state.ended else { return nil }
+            var event = event
+            switch event {
+            case let .frame(frame):
+                let stamped = frame.stamped(after: state.lastFrameTime)
+                state.lastFrameTime = stamped.presentationTime
+                event = .frame(stamped)
+            case .end:
+                state.ended = true
+            }
+            sink.receive(event)
+            return event
+        }
+        if let delivered { server?.recordSent(delivered, by: id) }
     }
 }

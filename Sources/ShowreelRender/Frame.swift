@@ -11,3 +11,16 @@ public struct Frame: Sendable {
         self.presentationTime = presentationTime
     }
 }
+
+extension Frame {
+    /// The smallest step between two frames' timestamps (a millisecond, the video time base).
+    public static let minimumGap: Duration = .milliseconds(1)
+
+    /// This frame, moved to just after `previous` when it is not later: two changes at one
+    /// instant (a touch landing as an animation ends) stay two frames, in order, and the same
+    /// run stamps them the same way. The one place where timestamps are made to increase.
+    public func stamped(after previous: Duration?) -> Frame {
+        guard let previous, presentationTime <= previous else { return self }
+        return Frame(pixels: pixels, presentationTime: previous + Self.minimumGap)
+    }
+}

@@ -87,49 +87,30 @@ struct RecordVideoCommand: AsyncParsableCommand {
                                        encoder: encoder)
 
         stop.attach(stream)
-        let profile = stream.info.profile
-        let recorder = try makeRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight, options: options)
-        let waitsForEncoder = stream.info.clock == "virtual"
-        var started = false
-        var lastTime = Duration.zero
-        var endReason: DisplayStreamEndReason?
+        let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options)
         do {
-            loop: while let event = try stream.next() {
-                switch event {
-                case let .frame(frame):
-                    screenMask?.apply(to: frame.pixels)
-                    // A virtual-clock device waits for us, so wait for the encoder instead of
-                    // dropping: the same run gives the same video. A real clock cannot wait.
-                    if waitsForEncoder { recorder.submitWaiting(frame) } else { recorder.submit(frame) }
-                    if !started {
-                        started = true
-                        Console.status("Recording started")
-                    }
-                    lastTime = frame.presentationTime
-                case let .end(stopTime, reason):
-                    lastTime = max(lastTime, stopTime)
-                    endReason = reason
-                    break loop
-                }
+            while let event = try stream.next() {
+                let wasStarted = session.hasStarted
+                session.receive(event)
+                if !wasStarted, session.hasStarted { Console.status("Recording started") }
+                if case .end = event { break }
             }
         } catch {
             Console.warning("the display stream failed (\(error)); finalising what was captured.")
         }
-        guard started else {
-            // An empty video is no recording: leave nothing behind that looks like one.
-            _ = try? recorder.finish(stopTime: lastTime)
-            try? FileManager.default.removeItem(at: url)
-            throw CLIFailure(message: "\(record.name) ended its display stream before the first frame; nothing was recorded.",
-                             exitCode: CLIFailure.Code.streamFailed)
+        let summary: RecordingSummary
+        do { summary = try session.finish() } catch {
+            if case .noFrames = error {
+                // An empty video is no recording: the session left nothing behind that looks like one.
+                throw CLIFailure(message: "\(record.name) ended its display stream before the first frame; nothing was recorded.",
+                                 exitCode: CLIFailure.Code.streamFailed)
+            }
+            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
         }
-        switch endReason {
+        switch session.endReason {
         case .deviceShutdown?: Console.warning("\(record.name) shut down during the recording; the video ends there.")
         case nil: Console.warning("\(record.name) went away without ending the stream; the video ends at its last frame.")
         case .stopRequested?: break
-        }
-        let summary: RecordingSummary
-        do { summary = try recorder.finish(stopTime: lastTime) } catch {
-            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
         }
         if summary.framesDropped > 0 {
             Console.status("Dropped \(summary.framesDropped) intermediate frames: the encoder fell behind.")
@@ -139,10 +120,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
                               summary.codec.rawValue, summary.width, summary.height))
     }
 
-    private func makeRecorder(url: URL, width: Int, height: Int, options: RecordingOptions) throws -> FrameQueueRecorder {
+    private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions) throws -> RecordingSession {
         do {
-            let video = try VideoRecorder(url: url, width: width, height: height, options: options)
-            return FrameQueueRecorder(recorder: video)
+            return try RecordingSession(url: url, info: info, options: options, mask: mask)
         } catch {
             let code: Int32
             switch error {

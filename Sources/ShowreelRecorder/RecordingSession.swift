@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import ShowreelRender
+import ShowreelWire
+import Synchronization
+
+/// One recording of a display stream into a video file: events in, a finished file out.
+///
+/// The record loop that every recorder shares: `showreel io … recordVideo` feeds it the events
+/// it reads off a device's socket, and a test or a flow subscribes it to an in-process device
+/// (`DisplayStreamServer.subscribe`). It masks frames outside the screen shape, waits for the
+/// encoder on a virtual clock (the same run gives the same video) and drops intermediate
+/// frames on a real one, and holds the last frame until the stream's stop time.
+public final class RecordingSession: DisplayStreamSink {
+    public let url: URL
+    private let recorder: FrameQueueRecorder
+    private let mask: ScreenMask?
+    private let waitsForEncoder: Bool
+    private let copiesBeforeMasking: Bool
+    private let state = Mutex(State())
+
+    struct State {
+        var firstFrameTime: Duration?
+        var lastTime: Duration = .zero
+        var endReason: DisplayStreamEndReason?
+    }
+
+    /// Opens the file and the encoder for the stream `info` describes.
+    ///
+    /// - Parameters:
+    ///   - mask: paints pixels outside the screen shape black (`--mask=black`), or nil.
+    ///   - framesAreShared: true when frames are the device's own buffers (an in-process
+    ///     subscription): masking then works on a copy, so the device's screen is untouched.
+    public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
+                framesAreShared: Bool = false,
+                logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
+        self.url = url
+        let profile = info.profile
+        recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
+                                          options: options, logger: logger)
+        self.mask = mask
+        waitsForEncoder = info.clock == "virtual"
+        copiesBeforeMasking = framesAreShared
+    }
+
+    /// Whether a frame has arrived: the recording has started.
+    public var hasStarted: Bool { state.withLock { $0.firstFrameTime != nil } }
+    /// The device-clock time of the first frame, once there is one.
+    public var startTime: Duration? { state.withLock { $0.firstFrameTime } }
+    /// Why the stream ended, once it has (nil while recording, or when the device vanished).
+    public var endReason: DisplayStreamEndReason? { state.withLock { $0.endReason } }
+    /// The first error the encoder hit, if any (the recording goes on to the end regardless).
+    public var failure: RecorderError? { recorder.failure }
+
+    public func receive(_ event: DisplayStreamEvent) {
+        switch event {
+        case let .frame(frame):
+            var frame = frame
+            if let mask {
+                if copiesBeforeMasking { frame = Frame(pixels: frame.pixels.withUnsafeBytes { PixelBuffer(width: frame.pixels.width, height: frame.pixels.height, bytesPerRow: frame.pixels.bytesPerRow, copying: $0) }, presentationTime: frame.presentationTime) }
+                mask.apply(to: frame.pixels)
+            }
+            // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
+            // the same run gives the same video. A real clock cannot wait.
+            if waitsForEncoder { recorder.submitWaiting(frame) } else { recorder.submit(frame) }
+            state.withLock { state in
+                if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }
+                state.lastTime = max(state.lastTime, frame.presentationTime)
+            }
+        case let .end(stopTime, reason):
+            state.withLock { state in
+                state.lastTime = max(state.lastTime, stopTime)
+                state.endReason = reason
+            }
+        }
+    }
+
+    /// Finalises the file: encodes what is queued, holds the last frame until the stop time
+    /// (or the last frame's time when the stream never ended) and writes the trailer. With no
+    /// frame at all the file is removed and `noFrames` thrown: an empty video is no recording.
+    @discardableResult
+    public func finish() throws(RecorderError) -> RecordingSummary {
+        let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
+        guard started else {
+            _ = try? recorder.finish(stopTime: stopTime)
+            try? FileManager.default.removeItem(at: url)
+            throw .noFrames(file: url.path)
+        }
+        return try recorder.finish(stopTime: stopTime)
+    }
+}
