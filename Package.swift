@@ -8,6 +8,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "showreel", targets: ["showreel"]),
+        // Everything a UI test needs in one import: traits, Application, the in-process device,
+        // the toolkit and the sample apps.
+        .library(name: "ShowreelKit", targets: ["ShowreelKit"]),
+        // The light client for a test that drives an external device or host: no Cairo, no
+        // HTTP server, no FFmpeg.
         .library(name: "ShowreelTesting", targets: ["ShowreelTesting"]),
     ],
     dependencies: [
@@ -32,16 +37,19 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
         ),
-        .target(name: "ShowreelRender", dependencies: ["CCairo"]),
+        // Value types (geometry, colours, pixel buffers, frames, profiles): no Cairo, so the light
+        // test client builds without it. ShowreelRender draws them with Cairo.
+        .target(name: "ShowreelGraphics"),
+        .target(name: "ShowreelRender", dependencies: ["CCairo", "ShowreelGraphics"]),
         .target(name: "ShowreelRecorder", dependencies: [
             "ShowreelWire",
             "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
         ]),
         // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by
         // the toolkit that describes itself and the tests that ask.
-        .target(name: "ShowreelAccessibility", dependencies: ["ShowreelRender"]),
+        .target(name: "ShowreelAccessibility", dependencies: ["ShowreelGraphics"]),
         .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
-        .target(name: "ShowreelWire", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
+        .target(name: "ShowreelWire", dependencies: ["ShowreelGraphics", "ShowreelAccessibility"]),
         .target(name: "ShowreelDevice", dependencies: [
             "ShowreelUI", "ShowreelWire", "ShowreelAccessibility", .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -56,6 +64,9 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
+        .target(name: "ShowreelKit", dependencies: [
+            "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI",
+        ]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
         .target(name: "ShowreelReport"),
         .executableTarget(name: "showreel", dependencies: [
@@ -74,6 +85,11 @@ let package = Package(
         .testTarget(name: "ShowreelDeviceTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting", "ShowreelAccessibility",
         ]),
+        // The project's own UI tests, written as a user writes them: ShowreelKit only.
+        .testTarget(name: "ShowcaseUITests", dependencies: ["ShowreelKit"]),
+        .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender"]),
+        // A test that drives a device booted with `showreel device boot`: the light client only.
+        .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder", "ShowreelAccessibility",
         ]),

@@ -1,5 +1,5 @@
 /// Which elements a test means, as an XCUITest query chain: `app.tables.cells["Canada"]` is
-/// `ElementQuery.descendants(type: "table").descendants(type: "cell", key: "Canada")`.
+/// `ElementQuery.descendants(type: .table).descendants(type: .cell, key: "Canada")`.
 ///
 /// A query is data (it crosses the automation API as JSON) and is evaluated against a
 /// fresh tree every time, so an element found once is found again after the screen changes.
@@ -8,7 +8,7 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
 
     public struct Step: Codable, Equatable, Hashable, Sendable {
         public var axis: Axis
-        public var type: String?
+        public var type: ElementType?
         /// The identifier, else the label: what XCUITest's subscript matches.
         public var key: String?
         public var identifier: String?
@@ -19,7 +19,7 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
         /// Keep only the match at this position (XCUITest's `element(boundBy:)`).
         public var index: Int?
 
-        public init(axis: Axis = .descendants, type: String? = nil, key: String? = nil, identifier: String? = nil,
+        public init(axis: Axis = .descendants, type: ElementType? = nil, key: String? = nil, identifier: String? = nil,
                     label: String? = nil, labelContains: String? = nil, placeholder: String? = nil,
                     value: String? = nil, index: Int? = nil) {
             self.axis = axis; self.type = type; self.key = key; self.identifier = identifier; self.label = label
@@ -27,7 +27,7 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
         }
 
         func matches(_ element: ElementSnapshot) -> Bool {
-            if let type, element.type != type, !(type == "any") { return false }
+            if let type, type != .any, element.type != type { return false }
             if let key, element.identifier != key, element.label != key { return false }
             if let identifier, element.identifier != identifier { return false }
             if let label, element.label != label { return false }
@@ -38,7 +38,7 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
         }
 
         var description: String {
-            var text = type.map { $0 == "any" ? "descendants" : "\($0)s" } ?? "elements"
+            var text = type.map { $0 == .any ? "descendants" : "\($0)s" } ?? "elements"
             if axis == .children { text = "children(\(text))" }
             if let key { text += "[\"\(key)\"]" }
             var filters: [String] = []
@@ -58,11 +58,11 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
     public init(steps: [Step]) { self.steps = steps }
 
     /// A further step below this query's matches.
-    public func descendants(type: String? = nil, key: String? = nil) -> ElementQuery {
+    public func descendants(type: ElementType? = nil, key: String? = nil) -> ElementQuery {
         ElementQuery(steps: steps + [Step(axis: .descendants, type: type, key: key)])
     }
 
-    public func children(type: String? = nil, key: String? = nil) -> ElementQuery {
+    public func children(type: ElementType? = nil, key: String? = nil) -> ElementQuery {
         ElementQuery(steps: steps + [Step(axis: .children, type: type, key: key)])
     }
 
@@ -74,15 +74,15 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
         return copy
     }
 
-    public static func descendants(type: String? = nil, key: String? = nil) -> ElementQuery {
+    public static func descendants(type: ElementType? = nil, key: String? = nil) -> ElementQuery {
         ElementQuery(steps: [Step(type: type, key: key)])
     }
 
-    public static func button(_ key: String) -> ElementQuery { descendants(type: "button", key: key) }
-    public static func staticText(_ key: String) -> ElementQuery { descendants(type: "staticText", key: key) }
-    public static func textField(_ key: String) -> ElementQuery { descendants(type: "textField", key: key) }
-    public static func cell(_ key: String) -> ElementQuery { descendants(type: "cell", key: key) }
-    public static func key(_ key: String) -> ElementQuery { descendants(type: "key", key: key) }
+    public static func button(_ key: String) -> ElementQuery { descendants(type: .button, key: key) }
+    public static func staticText(_ key: String) -> ElementQuery { descendants(type: .staticText, key: key) }
+    public static func textField(_ key: String) -> ElementQuery { descendants(type: .textField, key: key) }
+    public static func cell(_ key: String) -> ElementQuery { descendants(type: .cell, key: key) }
+    public static func key(_ key: String) -> ElementQuery { descendants(type: .key, key: key) }
     public static func any(_ key: String) -> ElementQuery { descendants(key: key) }
 
     /// Every element the chain selects from `roots`, in document order.

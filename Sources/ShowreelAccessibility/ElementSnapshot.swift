@@ -1,9 +1,8 @@
-import ShowreelRender
+import ShowreelGraphics
 
 /// One element of a device's accessibility tree as the automation API sends it.
 public struct ElementSnapshot: Codable, Equatable, Sendable {
-    /// XCUITest's element type names: "button", "staticText", "textField", "cell", "key", ...
-    public var type: String
+    public var type: ElementType
     public var identifier: String
     public var label: String
     public var value: String?
@@ -14,7 +13,7 @@ public struct ElementSnapshot: Codable, Equatable, Sendable {
     public var isHittable: Bool
     public var children: [ElementSnapshot]
 
-    public init(type: String, identifier: String, label: String, value: String? = nil, placeholder: String? = nil,
+    public init(type: ElementType, identifier: String, label: String, value: String? = nil, placeholder: String? = nil,
                 frame: Rect, isEnabled: Bool, isHittable: Bool, children: [ElementSnapshot] = []) {
         self.type = type; self.identifier = identifier; self.label = label; self.value = value
         self.placeholder = placeholder; self.frame = frame; self.isEnabled = isEnabled

@@ -44,7 +44,7 @@ public struct AutomationServer: Sendable {
         router.get("v1/device") { _, _ in
             await respond {
                 AutomationAPI.DeviceInfo(
-                    udid: device.udid, name: device.name, profile: device.profile.name, clock: device.clock.kind.rawValue,
+                    udid: device.udid, name: device.name, profile: device.profile.name, clock: device.clock.kind,
                     time: device.clock.now.seconds, installedApps: await device.installedApps,
                     foregroundApp: await device.foregroundApp)
             }
@@ -153,7 +153,7 @@ public struct AutomationServer: Sendable {
         router.post("v1/wait-for") { request, _ in
             await respond(request, as: AutomationAPI.WaitFor.self) { body in
                 let start = device.clock.now
-                let matched = try await device.waitFor(body.query, exists: body.exists ?? true,
+                let matched = try await device.waitFor(body.query, exists: body.exists ?? true, hittable: body.hittable ?? false,
                                                        timeout: try Self.seconds(body.timeout, "timeout"))
                 return AutomationAPI.WaitResult(matched: matched, waited: (device.clock.now - start).seconds)
             }

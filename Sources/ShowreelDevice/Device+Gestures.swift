@@ -34,6 +34,7 @@ extension Device {
         _ = scene.touchUp(at: to)
         renderIfNeeded()
         startDisplayLinkIfNeeded()
+        try await settle()
     }
 
     /// Shakes the device (the debug window opens on shake when no text field has focus).
@@ -43,6 +44,7 @@ extension Device {
         _ = scene.shake()
         renderIfNeeded()
         startDisplayLinkIfNeeded()
+        try await settle()
     }
 
     /// A hardware-keyboard shortcut such as Cmd+D.
@@ -55,6 +57,7 @@ extension Device {
         _ = scene.keyCommand(input)
         renderIfNeeded()
         startDisplayLinkIfNeeded()
+        try await settle()
     }
 
     private func swipePath(_ request: AutomationAPI.Swipe) throws -> (Point, Point) {

@@ -20,19 +20,27 @@ extension Device {
         do { keys = try SoftwareKeyboard.keyTaps(toType: text, from: scene.keyboardState) } catch {
             throw DeviceError.invalidRequest("Cannot type \"\(text)\": \(error)")
         }
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for key in keys {
-            try await tapKey(key)
+            try await touchKey(key)
             var pause = keyDelay
             if jitter > .zero {
                 pause += .nanoseconds(Int64(Double(random.next() % 1_000_000) / 1_000_000 * Double(jitter.nanoseconds)))
             }
             if pause > .zero { try await wait(pause) }
         }
+        try await settle()
     }
 
-    /// Taps one key of the software keyboard by its identifier ("a", "@", "shift", "more", "Return").
+    /// Taps one key of the software keyboard by its identifier ("a", "@", "shift", "more",
+    /// "Return"), then waits until the app is idle (Return may submit a form).
     public func tapKey(_ key: String) async throws {
+        try await touchKey(key)
+        try await settle()
+    }
+
+    /// One key, without waiting for idle: keys typed in a row follow each other at typing pace.
+    private func touchKey(_ key: String) async throws {
         try ensureRunning()
         guard scene.isKeyboardVisible else {
             throw DeviceError.invalidRequest("No keyboard is showing, so there is no key '\(key)': tap a text field first.")
@@ -41,7 +49,7 @@ extension Device {
         guard let frame = scene.keyFrame(key) else {
             throw DeviceError.elementNotFound(query: "keys[\"\(key)\"]", nearby: scene.visibleKeyIdentifiers)
         }
-        try await tap(at: frame.center)
+        try await touch(at: frame.center)
     }
 
     /// Lets the keyboard finish sliding in (at most a second of device time). Only the slide:
@@ -52,18 +60,5 @@ extension Device {
             try await advance(by: Self.frameInterval)
             budget -= Self.frameInterval
         }
-    }
-}
-
-/// A small, seedable generator: key jitter must repeat exactly from run to run.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

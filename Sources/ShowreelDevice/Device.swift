@@ -52,11 +52,11 @@ public actor Device {
         let socketPath = folder.appendingPathComponent("display.sock").path
         display = try DisplayStreamServer(
             socketPath: socketPath,
-            info: DisplayInfo(udid: udid, deviceName: name, profile: profile, clock: clock.rawValue),
+            info: DisplayInfo(udid: udid, deviceName: name, profile: profile, clock: clock),
             clock: self.clock, logger: logger)
         let pid = getpid()
         try registry.save(DeviceRecord(
-            udid: udid, name: name, profile: profile.name, state: .booted, clock: clock.rawValue, pid: pid,
+            udid: udid, name: name, profile: profile.name, state: .booted, clock: clock, pid: pid,
             processStartTime: DeviceRegistry.processStartTime(pid: pid), displaySocket: socketPath,
             automationURL: nil, bootedAt: Date()))
         // First frame: the home screen, so a recorder always has something to show.
@@ -90,7 +90,7 @@ public actor Device {
     /// Launches an app with arguments and environment, like `simctl launch` or
     /// `XCUIApplication.launch()`: a running instance is terminated first.
     @discardableResult
-    public func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) throws -> AppStatus {
+    public func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) async throws -> AppStatus {
         try ensureBooted()
         guard let app = apps[bundleIdentifier] else { throw DeviceError.unknownApp(bundleIdentifier, installed: installedApps) }
         terminate(bundleIdentifier)
@@ -115,6 +115,7 @@ public actor Device {
         }
         renderIfNeeded()
         startDisplayLinkIfNeeded()
+        try await settle()
         return status(of: bundleIdentifier)
     }
 
@@ -135,17 +136,18 @@ public actor Device {
     }
 
     /// Brings a background app back, as tapping its icon does.
-    public func activate(_ bundleIdentifier: String) throws {
+    public func activate(_ bundleIdentifier: String) async throws {
         try ensureBooted()
         guard let screen = background.removeValue(forKey: bundleIdentifier) else {
             if foreground == bundleIdentifier { return }
-            try launch(bundleIdentifier)
+            try await launch(bundleIdentifier)
             return
         }
         if let other = foreground { sendToBackground(other) }
         scene.setAppRootScreen(screen)
         foreground = bundleIdentifier
         renderIfNeeded()
+        try await settle()
     }
 
     public func status(of bundleIdentifier: String) -> AppStatus {
@@ -181,16 +183,32 @@ public actor Device {
         let roots = tree()
         if let match = query.evaluate(in: roots).first { return match }
         let nearby = roots.flatMap(\.flattened)
-            .filter { !["window", "statusBar", "keyboard", "key", "other"].contains($0.type) }
+            .filter { !$0.type.isChrome }
             .map(\.displayName).filter { !$0.isEmpty }
         throw DeviceError.elementNotFound(query: query.description, nearby: Array(nearby.prefix(12)))
     }
 
-    /// Waits on the device clock for an element to exist (or, with `exists: false`, to
-    /// disappear). Returns whether it happened before the timeout, like `waitForExistence`.
-    public func waitFor(_ query: ElementQuery, exists: Bool = true, timeout: Duration) async throws -> Bool {
+    /// Waits on the device clock for an element to be on screen (or, with `exists: false`, to
+    /// be gone from it; with `hittable`, to be on screen and hittable). Returns whether it
+    /// happened before the timeout, like `waitForExistence` and `waitForHittable`. An element
+    /// still sliding in from off screen (mid-push) does not count yet.
+    public func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Duration) async throws -> Bool {
         try ensureBooted()
-        return try await poll(timeout: timeout) { query.evaluate(in: tree()).isEmpty != exists }
+        return try await poll(timeout: timeout) {
+            let found = onScreen(query).contains { !hittable || $0.isHittable }
+            return found == exists
+        }
+    }
+
+    /// The elements matching `query` that are on screen: inside the screen's bounds, not off to
+    /// the side where a push or a modal is still bringing them in.
+    public func onScreen(_ query: ElementQuery) -> [ElementSnapshot] {
+        let screen = scene.bounds
+        return elements(query).filter { element in
+            let frame = element.frame
+            return frame.width > 0 && frame.height > 0 && frame.minX >= screen.minX - 0.5 && frame.maxX <= screen.maxX + 0.5
+                && frame.maxY > screen.minY && frame.minY < screen.maxY
+        }
     }
 
     /// The current screen as pixels (the last rendered frame).
@@ -213,15 +231,28 @@ public actor Device {
 
     // MARK: Events
 
-    /// Taps the centre of the first hittable element matching `query`.
+    /// Taps the centre of the first hittable element matching `query`, then waits until the
+    /// app is idle again (see `settle()`).
     public func tap(_ query: ElementQuery, count: Int = 1) async throws {
         let point = try await hittablePoint(query)
-        for _ in 0..<max(count, 1) { try await tap(at: point) }
+        for _ in 0..<max(count, 1) { try await touch(at: point) }
+        try await settle()
+    }
+
+    /// A tap at `point` (held for `hold`), then waits until the app is idle again.
+    public func tap(at point: Point, hold: Duration = Device.tapDuration) async throws {
+        try await touch(at: point, hold: hold)
+        try await settle()
+    }
+
+    /// Presses and holds on an element or a point for `duration`.
+    public func press(_ query: ElementQuery, duration: Duration) async throws {
+        try await tap(at: try await hittablePoint(query), hold: duration)
     }
 
     /// A finger down at `point`, held for `tapDuration` (or `hold`), then lifted: the
     /// recording shows the highlight while the finger is down.
-    public func tap(at point: Point, hold: Duration = Device.tapDuration) async throws {
+    func touch(at point: Point, hold: Duration = Device.tapDuration) async throws {
         try ensureRunning()
         syncSceneTime()
         scene.touchDown(at: point)
@@ -232,9 +263,19 @@ public actor Device {
         startDisplayLinkIfNeeded()
     }
 
-    /// Presses and holds on an element or a point for `duration`.
-    public func press(_ query: ElementQuery, duration: Duration) async throws {
-        try await tap(at: try await hittablePoint(query), hold: duration)
+    /// The longest an action waits for the app to become idle: an endless animation (a
+    /// spinner) must not hang a test.
+    public static let idleTimeout: Duration = .seconds(10)
+
+    /// Lets device time pass until nothing moves on screen but touch indicators, as XCUITest
+    /// waits for the app to be idle after every action: a tap that pushes a screen returns
+    /// once the pushed screen is in place, so the next check and the video both see it.
+    public func settle() async throws {
+        syncSceneTime()
+        let deadline = clock.now + Self.idleTimeout
+        while !scene.isIdle, clock.now < deadline {
+            try await advance(by: Self.frameInterval)
+        }
     }
 
     public func overrideStatusBar(_ values: StatusBarValues) {

@@ -1,15 +1,10 @@
+import ShowreelWire
 import Synchronization
 
 /// The device's sense of time, from boot. Every frame timestamp, animation, wait and
 /// timeout reads it, so switching to the virtual clock makes a run deterministic.
 public final class DeviceClock: Sendable {
-    public enum Kind: String, Sendable, CaseIterable, Codable {
-        /// Wall time: for watching a device interactively.
-        case real
-        /// Time moves only when the automation waits: same run, same frames, and a
-        /// minute of video is produced in a fraction of a minute.
-        case virtual
-    }
+    public typealias Kind = ClockKind
 
     public let kind: Kind
     private let bootInstant = ContinuousClock.now

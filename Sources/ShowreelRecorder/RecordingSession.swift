@@ -39,7 +39,7 @@ public final class RecordingSession: DisplayStreamSink {
         recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
                                           options: options, logger: logger)
         self.mask = mask
-        waitsForEncoder = info.clock == "virtual"
+        waitsForEncoder = info.clock == .virtual
         copiesBeforeMasking = framesAreShared
     }
 

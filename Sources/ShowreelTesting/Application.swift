@@ -1,67 +1,108 @@
-import ShowreelAccessibility
 import Foundation
+import ShowreelAccessibility
 import ShowreelWire
+import Testing
 
 /// An app on a device, as a test drives it: XCUIApplication's shape, over the automation API.
 ///
-///     let app = Application("dev.showreel.hello", device: device)
+///     let app = Application("dev.showreel.countries", launchArguments: ["--countries-datasource", "local-mock"])
 ///     try await app.launch()
-///     try await app.buttons["tapButton"].tap()
-///     #expect(try await app.staticTexts["tapCount"].label == "Tapped 1 time")
+///     try await app.cells["Canada"].tap()
+///     #expect(try await app.staticTexts["countryName"].label == "Canada")
+///
+/// Without `device:`, it drives the current test's device (the `.device()` trait's, or the
+/// XCTest case's); with no such device, every call throws a sentence that says how to get one.
+/// Every action returns once the app is idle again (animations finished, on the device clock).
 public struct Application: Sendable {
     public let bundleIdentifier: String
     public let device: DeviceClient
-    public var launchArguments: [String] = []
-    public var launchEnvironment: [String: String] = [:]
+    public var launchArguments: [String]
+    public var launchEnvironment: [String: String]
 
-    public init(_ bundleIdentifier: String, device: DeviceClient) {
+    public init(_ bundleIdentifier: String, launchArguments: [String] = [], launchEnvironment: [String: String] = [:],
+                device: DeviceClient? = nil) {
         self.bundleIdentifier = bundleIdentifier
-        self.device = device
+        self.launchArguments = launchArguments
+        self.launchEnvironment = launchEnvironment
+        self.device = device ?? DeviceClient.current ?? DeviceClient.testCaseDevice ?? .unavailable(
+            "Application(\"\(bundleIdentifier)\") has no device: add the .device() trait to the test or its suite "
+                + "(import ShowreelKit), subclass ShowreelTestCase in XCTest, or pass device: DeviceClient.named(\"booted\").")
     }
 
     /// Launches (or relaunches) the app with `launchArguments` and `launchEnvironment`.
     /// An app that stops with a fatal error throws its message.
-    public func launch() async throws { try await device.launch(bundleIdentifier, arguments: launchArguments, environment: launchEnvironment) }
-    public func terminate() async throws { try await device.terminate(bundleIdentifier) }
-    public func activate() async throws { try await device.activate(bundleIdentifier) }
+    public func launch(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).launch(bundleIdentifier, arguments: launchArguments, environment: launchEnvironment)
+    }
+
+    public func terminate(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).terminate(bundleIdentifier)
+    }
+
+    public func activate(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).activate(bundleIdentifier)
+    }
 
     public var state: AppState { get async throws { try await device.state(of: bundleIdentifier).state } }
 
-    public func wait(for state: AppState, timeout: Double) async throws -> Bool {
-        try await device.wait(for: state, of: bundleIdentifier, timeout: timeout)
+    public func wait(for state: AppState, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).wait(for: state, of: bundleIdentifier, timeout: timeout)
     }
 
-    // The element collections a test starts from.
-    public var buttons: Elements { descendants(matching: "button") }
-    public var staticTexts: Elements { descendants(matching: "staticText") }
-    public var textFields: Elements { descendants(matching: "textField") }
-    public var secureTextFields: Elements { descendants(matching: "secureTextField") }
-    public var switches: Elements { descendants(matching: "switch") }
-    public var tables: Elements { descendants(matching: "table") }
-    public var cells: Elements { descendants(matching: "cell") }
-    public var navigationBars: Elements { descendants(matching: "navigationBar") }
-    public var alerts: Elements { descendants(matching: "alert") }
-    public var keyboards: Elements { descendants(matching: "keyboard") }
-    public var keys: Elements { descendants(matching: "key") }
-    public var images: Elements { descendants(matching: "image") }
-
-    /// Elements of any type (XCUITest's `.any`) or of one type name.
-    public func descendants(matching type: String = "any") -> Elements {
-        Elements(device: device, query: .descendants(type: type))
+    /// Types on the software keyboard into the focused field, key by key.
+    public func typeText(_ text: String, keyDelay: Double = 0, jitter: Double = 0,
+                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).typeText(AutomationAPI.TypeText(text: text, keyDelay: keyDelay, jitter: jitter))
     }
 
-    /// Types on the software keyboard into the focused field.
-    public func typeText(_ text: String, keyDelay: Double = 0, jitter: Double = 0) async throws {
-        try await device.typeText(AutomationAPI.TypeText(text: text, keyDelay: keyDelay, jitter: jitter))
+    public func shake(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).shake()
     }
 
-    public func shake() async throws { try await device.shake() }
-    public func keyCommand(_ key: String, modifiers: [String] = ["command"]) async throws { try await device.keyCommand(key, modifiers: modifiers) }
-    public func screenshot() async throws -> Data { try await device.screenshot() }
+    public func keyCommand(_ key: String, modifiers: [String] = ["command"], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).keyCommand(key, modifiers: modifiers)
+    }
+
+    /// The screen as PNG bytes.
+    public func screenshot(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Data {
+        try await device.at(sourceLocation).screenshot()
+    }
+}
+
+extension Application: ElementContainer {
+    public var elementScope: Elements { Elements(device: device, query: ElementQuery(steps: [])) }
+}
+
+/// Anything elements can be looked for under: the app, a set of elements, one element.
+/// Gives each the XCUITest collections (`buttons`, `staticTexts`, `cells`, ...).
+public protocol ElementContainer {
+    /// Where the collections search: the app's whole tree, or below an element.
+    var elementScope: Elements { get }
+}
+
+extension ElementContainer {
+    /// Elements of any type (XCUITest's `.any`) or of one type, anywhere below.
+    public func descendants(matching type: ElementType = .any) -> Elements {
+        Elements(device: elementScope.device, query: elementScope.query.descendants(type: type))
+    }
+
+    public var buttons: Elements { elementScope.descendants(matching: .button) }
+    public var staticTexts: Elements { elementScope.descendants(matching: .staticText) }
+    public var textFields: Elements { elementScope.descendants(matching: .textField) }
+    public var secureTextFields: Elements { elementScope.descendants(matching: .secureTextField) }
+    public var switches: Elements { elementScope.descendants(matching: .switch) }
+    public var tables: Elements { elementScope.descendants(matching: .table) }
+    public var cells: Elements { elementScope.descendants(matching: .cell) }
+    public var navigationBars: Elements { elementScope.descendants(matching: .navigationBar) }
+    public var alerts: Elements { elementScope.descendants(matching: .alert) }
+    public var keyboards: Elements { elementScope.descendants(matching: .keyboard) }
+    public var keys: Elements { elementScope.descendants(matching: .key) }
+    public var images: Elements { elementScope.descendants(matching: .image) }
+    public var scrollViews: Elements { elementScope.descendants(matching: .scrollView) }
 }
 
 /// A lazy set of elements (XCUIElementQuery): nothing is fetched until asked.
-public struct Elements: Sendable {
+public struct Elements: Sendable, ElementContainer {
     public let device: DeviceClient
     public let query: ElementQuery
 
@@ -70,25 +111,29 @@ public struct Elements: Sendable {
         self.query = query
     }
 
+    public var elementScope: Elements { self }
+
+    /// The element whose identifier, else label, is `key`.
     public subscript(key: String) -> Element { Element(device: device, query: query.refined { $0.key = key }) }
 
     public func element(boundBy index: Int) -> Element { Element(device: device, query: query.refined { $0.index = index }) }
     public var firstMatch: Element { element(boundBy: 0) }
 
-    public func matching(identifier: String) -> Elements { Elements(device: device, query: query.refined { $0.identifier = identifier }) }
-    public func containing(label fragment: String) -> Elements {
-        Elements(device: device, query: query.refined { $0.labelContains = fragment })
-    }
+    public func matching(identifier: String) -> Elements { refined { $0.identifier = identifier } }
+    public func containing(label fragment: String) -> Elements { refined { $0.labelContains = fragment } }
 
-    public func descendants(matching type: String = "any") -> Elements { Elements(device: device, query: query.descendants(type: type)) }
-    public func children(matching type: String = "any") -> Elements { Elements(device: device, query: query.children(type: type)) }
+    public func children(matching type: ElementType = .any) -> Elements { Elements(device: device, query: query.children(type: type)) }
 
     public var count: Int { get async throws { try await device.elements(query).count } }
     public var all: [ElementSnapshot] { get async throws { try await device.elements(query) } }
+
+    private func refined(_ change: (inout ElementQuery.Step) -> Void) -> Elements {
+        Elements(device: device, query: query.refined(change))
+    }
 }
 
 /// One element, found afresh on every call (XCUIElement).
-public struct Element: Sendable, CustomStringConvertible {
+public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     public let device: DeviceClient
     public let query: ElementQuery
 
@@ -98,35 +143,60 @@ public struct Element: Sendable, CustomStringConvertible {
     }
 
     public var description: String { query.description }
+    public var elementScope: Elements { Elements(device: device, query: query) }
 
+    /// Whether it is in the app's element tree (on screen or not, as in XCUITest).
     public var exists: Bool { get async throws { try await !device.elements(query).isEmpty } }
     public var snapshot: ElementSnapshot { get async throws { try await device.element(query) } }
     public var label: String { get async throws { try await snapshot.label } }
     public var value: String? { get async throws { try await snapshot.value } }
     public var identifier: String { get async throws { try await snapshot.identifier } }
+    public var elementType: ElementType { get async throws { try await snapshot.type } }
+    public var frame: Rect { get async throws { try await snapshot.frame } }
     public var isHittable: Bool { get async throws { try await device.elements(query).first?.isHittable ?? false } }
 
-    public func tap() async throws { try await device.tap(AutomationAPI.Tap(query: query)) }
-    public func doubleTap() async throws { try await device.tap(AutomationAPI.Tap(query: query, count: 2)) }
-    public func press(forDuration seconds: Double) async throws { try await device.tap(AutomationAPI.Tap(query: query, duration: seconds)) }
-
-    /// Taps the element to focus it, then types on the software keyboard.
-    public func typeText(_ text: String, keyDelay: Double = 0, jitter: Double = 0) async throws {
-        try await device.typeText(AutomationAPI.TypeText(text: text, query: query, keyDelay: keyDelay, jitter: jitter))
+    public func tap(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).tap(AutomationAPI.Tap(query: query))
     }
 
-    public func swipeUp() async throws { try await swipe(.up) }
-    public func swipeDown() async throws { try await swipe(.down) }
-    public func swipeLeft() async throws { try await swipe(.left) }
-    public func swipeRight() async throws { try await swipe(.right) }
-    private func swipe(_ direction: AutomationAPI.Direction) async throws {
-        try await device.swipe(AutomationAPI.Swipe(query: query, direction: direction))
+    public func doubleTap(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).tap(AutomationAPI.Tap(query: query, count: 2))
     }
 
-    /// Waits on the device clock; true if the element appeared in time.
-    public func waitForExistence(timeout: Double) async throws -> Bool { try await device.waitFor(query, timeout: timeout) }
-    public func waitForNonExistence(timeout: Double) async throws -> Bool { try await device.waitFor(query, exists: false, timeout: timeout) }
+    public func press(forDuration seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).tap(AutomationAPI.Tap(query: query, duration: seconds))
+    }
+
+    /// Taps the element to focus it, then types on the software keyboard key by key, waiting
+    /// `keyDelay` plus up to `jitter` seconds (seeded: the same run types the same way) between keys.
+    public func typeText(_ text: String, keyDelay: Double = 0, jitter: Double = 0,
+                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await device.at(sourceLocation).typeText(AutomationAPI.TypeText(text: text, query: query, keyDelay: keyDelay, jitter: jitter))
+    }
+
+    public func swipeUp(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.up, sourceLocation) }
+    public func swipeDown(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.down, sourceLocation) }
+    public func swipeLeft(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.left, sourceLocation) }
+    public func swipeRight(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.right, sourceLocation) }
+
+    private func swipe(_ direction: AutomationAPI.Direction, _ sourceLocation: SourceLocation) async throws {
+        try await device.at(sourceLocation).swipe(AutomationAPI.Swipe(query: query, direction: direction))
+    }
+
+    /// Waits on the device clock until the element is on screen; true if it appeared in time.
+    /// An element still sliding in (mid-push) is not there yet.
+    public func waitForExistence(timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).waitFor(query, timeout: timeout)
+    }
+
+    /// Waits on the device clock until the element is on screen and can be tapped.
+    public func waitForHittable(timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).waitFor(query, hittable: true, timeout: timeout)
+    }
+
+    public func waitForNonExistence(timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).waitFor(query, exists: false, timeout: timeout)
+    }
 
     public var children: Elements { Elements(device: device, query: query.children()) }
-    public func descendants(matching type: String = "any") -> Elements { Elements(device: device, query: query.descendants(type: type)) }
 }

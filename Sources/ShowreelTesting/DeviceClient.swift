@@ -1,7 +1,9 @@
-import ShowreelAccessibility
 import Foundation
-import ShowreelRender
+import ShowreelAccessibility
+import ShowreelGraphics
 import ShowreelWire
+import Synchronization
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,16 +11,55 @@ import FoundationNetworking
 /// Talks to a device's automation API over HTTP: what `Application` and `Element` use, and
 /// what a test can call directly for anything they do not cover.
 public struct DeviceClient: Sendable {
-    /// A failed call: the HTTP status (0 when the device did not answer) and its sentence.
+    /// A failed call: the HTTP status (0 when the device did not answer), its sentence, and
+    /// the test's line that made the call (the recording traits report the issue there).
     public struct Failure: Error, Sendable, CustomStringConvertible, Equatable {
         public var statusCode: Int
         public var message: String
+        public var sourceLocation: SourceLocation?
         public var description: String { message }
+
+        public init(statusCode: Int, message: String, sourceLocation: SourceLocation? = nil) {
+            self.statusCode = statusCode
+            self.message = message
+            self.sourceLocation = sourceLocation
+        }
     }
 
     public let baseURL: URL
+    /// Why this client cannot reach a device (see `unavailable(_:)`); every call throws it.
+    private var unavailableReason: String?
+    /// The call site failures are reported at (see `at(_:)`).
+    private var sourceLocation: SourceLocation?
 
     public init(baseURL: URL) { self.baseURL = baseURL }
+
+    /// The current test's device, set by the `.device()` trait (ShowreelKit) or an XCTest case
+    /// for the test's task: what `Application("id")` drives when given no device.
+    @TaskLocal public static var current: DeviceClient?
+
+    /// The device of the XCTest case running now (`ShowreelTestCase` sets it): XCTest runs one
+    /// test at a time, and its test methods do not inherit task-local values from `setUp`.
+    public static var testCaseDevice: DeviceClient? {
+        get { testCaseDeviceStorage.withLock { $0 } }
+        set { testCaseDeviceStorage.withLock { $0 = newValue } }
+    }
+
+    private static let testCaseDeviceStorage = Mutex<DeviceClient?>(nil)
+
+    /// A client for no device: every call throws `reason`, a sentence saying how to get one.
+    public static func unavailable(_ reason: String) -> DeviceClient {
+        var client = DeviceClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+        client.unavailableReason = reason
+        return client
+    }
+
+    /// This client, with failures reported at `sourceLocation` (the test's line, not the library's).
+    public func at(_ sourceLocation: SourceLocation) -> DeviceClient {
+        var client = self
+        client.sourceLocation = sourceLocation
+        return client
+    }
 
     /// The device `name` (a udid, a name, or `booted`) from the registry.
     public static func named(_ name: String, registry: DeviceRegistry = DeviceRegistry()) throws -> DeviceClient {
@@ -69,8 +110,11 @@ public struct DeviceClient: Sendable {
         try await post("v1/element", AutomationAPI.Query(query: query))
     }
 
-    public func waitFor(_ query: ElementQuery, exists: Bool = true, timeout: Double) async throws -> Bool {
-        let result: AutomationAPI.WaitResult = try await post("v1/wait-for", AutomationAPI.WaitFor(query: query, exists: exists, timeout: timeout))
+    /// Waits on the device clock for an element to be on screen (`exists: false`: gone from it;
+    /// `hittable`: on screen and hittable). True when it happened before the timeout.
+    public func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Double) async throws -> Bool {
+        let body = AutomationAPI.WaitFor(query: query, exists: exists, hittable: hittable ? true : nil, timeout: timeout)
+        let result: AutomationAPI.WaitResult = try await post("v1/wait-for", body)
         return result.matched
     }
 
@@ -107,11 +151,13 @@ public struct DeviceClient: Sendable {
     private func send<T: Decodable, B: Encodable>(_ method: String, _ path: String, body: B?) async throws -> T {
         let data = try await raw(method, path, body: try body.map { try JSONEncoder().encode($0) })
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
-            throw Failure(statusCode: 200, message: "\(method) /\(path): unexpected answer (\(describeDecodingError(error)))")
+            throw Failure(statusCode: 200, message: "\(method) /\(path): unexpected answer (\(describeDecodingError(error)))",
+                          sourceLocation: sourceLocation)
         }
     }
 
     private func raw(_ method: String, _ path: String, body: Data?) async throws -> Data {
+        if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, sourceLocation: sourceLocation) }
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
         request.httpMethod = method
         request.timeoutInterval = 600
@@ -122,13 +168,14 @@ public struct DeviceClient: Sendable {
         let data: Data
         let response: URLResponse
         do { (data, response) = try await URLSession.shared.data(for: request) } catch {
-            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(method) /\(path): \(error.localizedDescription)")
+            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(method) /\(path): \(error.localizedDescription)",
+                          sourceLocation: sourceLocation)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let message = (try? JSONDecoder().decode(AutomationAPI.ErrorBody.self, from: data).error)
                 ?? String(decoding: data, as: UTF8.self)
-            throw Failure(statusCode: status, message: message)
+            throw Failure(statusCode: status, message: message, sourceLocation: sourceLocation)
         }
         return data
     }

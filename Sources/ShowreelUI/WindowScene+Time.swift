@@ -17,6 +17,12 @@ extension WindowScene {
     /// True while anything moves on screen: the device keeps time (and frames) flowing.
     public var hasRunningAnimations: Bool { !animations.isEmpty }
 
+    /// True when nothing moves but decoration (a touch indicator fading): the app is idle in
+    /// XCUITest's sense, and an action that started a push, a modal or a scroll is done.
+    public var isIdle: Bool { animations.allSatisfy { $0.key?.name == Self.touchIndicatorAnimation } }
+
+    static let touchIndicatorAnimation = "touchIndicator"
+
     /// When the last running animation ends (nil when nothing runs).
     public var animationsEndTime: Duration? { animations.map(\.end).max() }
 

@@ -33,7 +33,7 @@ extension WindowScene {
         let touch = TouchTracker(start: point, time: now)
         activeTouch = touch
         touchIndicator = (point, 1)
-        cancelAnimation(key: AnimationKey(owner: self, name: "touchIndicator"))
+        cancelAnimation(key: AnimationKey(owner: self, name: Self.touchIndicatorAnimation))
         let hit = hitView(at: point)
         touch.hitView = hit
         touch.scrollView = sequence(first: hit, next: { $0?.superview }).compactMap { $0 as? ScrollView }
@@ -145,7 +145,7 @@ extension WindowScene {
         guard let indicator = touchIndicator else { return }
         guard showsTouches else { touchIndicator = nil; return }
         animate(duration: AnimationDurations.touchIndicatorFade, curve: .easeOut,
-                key: AnimationKey(owner: self, name: "touchIndicator"), { [weak self] p in
+                key: AnimationKey(owner: self, name: Self.touchIndicatorAnimation), { [weak self] p in
             self?.touchIndicator = (indicator.point, 1 - p)
         }, completion: { [weak self] finished in if finished { self?.touchIndicator = nil } })
     }

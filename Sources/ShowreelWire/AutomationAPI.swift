@@ -1,6 +1,6 @@
 import ShowreelAccessibility
 import Foundation
-import ShowreelRender
+import ShowreelGraphics
 
 /// The automation API's request and response bodies (JSON over HTTP, under `/v1`).
 /// Durations are seconds as numbers, as a person writes them in curl or YAML.
@@ -9,12 +9,12 @@ public enum AutomationAPI {
         public var udid: String
         public var name: String
         public var profile: String
-        public var clock: String
+        public var clock: ClockKind
         /// Device time since boot, in seconds.
         public var time: Double
         public var installedApps: [String]
         public var foregroundApp: String?
-        public init(udid: String, name: String, profile: String, clock: String, time: Double, installedApps: [String], foregroundApp: String?) {
+        public init(udid: String, name: String, profile: String, clock: ClockKind, time: Double, installedApps: [String], foregroundApp: String?) {
             self.udid = udid; self.name = name; self.profile = profile; self.clock = clock; self.time = time
             self.installedApps = installedApps; self.foregroundApp = foregroundApp
         }
@@ -96,11 +96,13 @@ public enum AutomationAPI {
 
     public struct WaitFor: Codable, Equatable, Sendable {
         public var query: ElementQuery
-        /// false waits for the element to disappear.
+        /// false waits for the element to disappear from the screen.
         public var exists: Bool?
+        /// true waits for the element to be on screen and hittable (`waitForHittable`).
+        public var hittable: Bool?
         public var timeout: Double
-        public init(query: ElementQuery, exists: Bool? = nil, timeout: Double) {
-            self.query = query; self.exists = exists; self.timeout = timeout
+        public init(query: ElementQuery, exists: Bool? = nil, hittable: Bool? = nil, timeout: Double) {
+            self.query = query; self.exists = exists; self.hittable = hittable; self.timeout = timeout
         }
     }
 

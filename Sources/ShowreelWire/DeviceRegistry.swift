@@ -1,5 +1,5 @@
 import Foundation
-import ShowreelRender
+import ShowreelGraphics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +14,7 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     public var name: String
     public var profile: String
     public var state: State
-    public var clock: String
+    public var clock: ClockKind
     /// The process hosting the device, and when it started (so a reused pid is not trusted).
     public var pid: Int32
     public var processStartTime: UInt64?
@@ -22,7 +22,7 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     public var automationURL: String?
     public var bootedAt: Date
 
-    public init(udid: String, name: String, profile: String, state: State, clock: String, pid: Int32,
+    public init(udid: String, name: String, profile: String, state: State, clock: ClockKind, pid: Int32,
                 processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date) {
         self.udid = udid; self.name = name; self.profile = profile; self.state = state; self.clock = clock
         self.pid = pid; self.processStartTime = processStartTime; self.displaySocket = displaySocket

@@ -1,5 +1,5 @@
 import Foundation
-import ShowreelRender
+import ShowreelGraphics
 
 /// The display stream between a device and its recorders, over a Unix socket.
 ///
@@ -23,9 +23,9 @@ public struct DisplayInfo: Codable, Equatable, Sendable {
     public var udid: String
     public var deviceName: String
     public var profile: DeviceProfile
-    public var clock: String
+    public var clock: ClockKind
 
-    public init(udid: String, deviceName: String, profile: DeviceProfile, clock: String) {
+    public init(udid: String, deviceName: String, profile: DeviceProfile, clock: ClockKind) {
         self.udid = udid; self.deviceName = deviceName; self.profile = profile; self.clock = clock
     }
 }

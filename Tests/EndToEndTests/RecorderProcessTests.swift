@@ -196,7 +196,7 @@ struct RecorderProcessTests {
         #expect(frame.width == 780 && frame.height == 1688)
         #expect(frame.pixel(x: 1, y: 1).red < 20)
         let expected = await device.screenshot()
-        #expect(meanDifference(frame, expected, rows: 600..<1600) < (kind == "jpeg" ? 3 : 0.5))
+        #expect(frame.meanDifference(from: expected, rows: 600..<1600) < (kind == "jpeg" ? 3 : 0.5))
         await device.shutdown()
     }
 }

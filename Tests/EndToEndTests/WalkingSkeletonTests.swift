@@ -55,12 +55,12 @@ struct WalkingSkeletonTests {
         let frames = try FrameDecoder.decodeFrames(video)
         let first = try #require(frames.first).pixels
         let last = try #require(frames.last).pixels
-        #expect(meanDifference(first, before) < 3)
-        #expect(meanDifference(last, after) < 3)
+        #expect(first.meanDifference(from: before) < 3)
+        #expect(last.meanDifference(from: after) < 3)
         // The counter label's rows (262...292 pt at 2x) change from "Not tapped yet" to "Tapped 2 times".
         let labelRows = 524..<584
-        #expect(meanDifference(first, last, rows: labelRows) > 5, "the label's text should change between frames")
-        #expect(meanDifference(first, before, rows: labelRows) < 3)
+        #expect(first.meanDifference(from: last, rows: labelRows) > 5, "the label's text should change between frames")
+        #expect(first.meanDifference(from: before, rows: labelRows) < 3)
 
         await device.shutdown()
         host.signal(SIGTERM)
@@ -136,21 +136,4 @@ struct WalkingSkeletonTests {
         host.signal(SIGTERM)
         #expect(try await host.waitForExit() == 0)
     }
-}
-
-/// Mean absolute difference per channel between two same-sized images, 0...255.
-func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer, rows: Range<Int>? = nil) -> Double {
-    precondition(a.width == b.width && a.height == b.height)
-    let rows = rows ?? 0..<a.height
-    var total = 0
-    var count = 0
-    // Every 4th pixel of every 4th row is plenty and keeps the test quick.
-    for y in stride(from: rows.lowerBound, to: rows.upperBound, by: rows.count < 200 ? 1 : 4) {
-        for x in stride(from: 0, to: a.width, by: 4) {
-            let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-            total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
-            count += 3
-        }
-    }
-    return Double(total) / Double(count)
 }

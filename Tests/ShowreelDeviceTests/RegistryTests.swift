@@ -42,7 +42,7 @@ struct RegistryTests {
         try child.run()
         child.waitUntilExit()
         let record = DeviceRecord(
-            udid: "STALE-0000", name: "Crashed", profile: "phone", state: .booted, clock: "virtual",
+            udid: "STALE-0000", name: "Crashed", profile: "phone", state: .booted, clock: .virtual,
             pid: child.processIdentifier, processStartTime: 1, displaySocket: home.url.path + "/gone.sock",
             automationURL: nil, bootedAt: Date())
         try home.registry.save(record)
@@ -59,7 +59,7 @@ struct RegistryTests {
         let home = try TemporaryHome()
         let me = getpid()
         let record = DeviceRecord(
-            udid: "REUSED-0000", name: "Impostor", profile: "phone", state: .booted, clock: "virtual", pid: me,
+            udid: "REUSED-0000", name: "Impostor", profile: "phone", state: .booted, clock: .virtual, pid: me,
             processStartTime: (DeviceRegistry.processStartTime(pid: me) ?? 0) + 1, displaySocket: "/nonexistent",
             automationURL: nil, bootedAt: Date())
         try home.registry.save(record)

@@ -27,14 +27,14 @@ struct AppsTests {
     @Test("Countries: Canada's details, with either data source", arguments: [[], ["--countries-datasource", "local-mock"]])
     func canada(arguments: [String]) throws {
         let h = try SceneHarness(app: CountriesApp.definition, arguments: arguments)
-        #expect(h.elements.contains { $0.elementType == .navigationBar && $0.identifier == "Countries" })
+        #expect(h.elements.contains { $0.type == .navigationBar && $0.identifier == "Countries" })
         try h.tap("Canada", type: .cell)
         h.settle()
         #expect(h.element("countryName")?.label == "Canada")
         #expect(h.element("countryRegion")?.label == "Northern America, Americas")
         #expect(h.element("countryPopulation")?.label == "36155487 people")
         #expect(h.element("countryArea")?.label == "9984670.0 sq km")
-        #expect(h.element("countryName")?.elementType == .staticText)
+        #expect(h.element("countryName")?.type == .staticText)
     }
 
     @Test("Countries: the launch argument picks the source; an unknown one is a fatal error")

@@ -34,8 +34,8 @@ struct KeyboardTests {
         let h = try SceneHarness(app: SignUpApp.definition)
         h.settle()
         #expect(h.scene.isKeyboardVisible)
-        let keyboard = try #require(h.elements.first { $0.elementType == .keyboard })
-        let keys = keyboard.children.filter { $0.elementType == .key }.map(\.identifier)
+        let keyboard = try #require(h.elements.first { $0.type == .keyboard })
+        let keys = keyboard.children.filter { $0.type == .key }.map(\.identifier)
         for key in ["q", "a", "z", "shift", "more", "space", "delete", "Return"] { #expect(keys.contains(key)) }
         #expect(keyboard.children.allSatisfy { $0.isHittable })
         try h.tap("shift", type: .key)
@@ -75,7 +75,7 @@ struct KeyboardTests {
         #expect(h.scene.firstResponder == nil)
         h.settle()
         #expect(!h.scene.isKeyboardVisible)
-        #expect(h.elements.first { $0.elementType == .keyboard } == nil)
+        #expect(h.elements.first { $0.type == .keyboard } == nil)
     }
 
     @Test("delete removes the last character; an invalid address shows an alert")
@@ -87,10 +87,10 @@ struct KeyboardTests {
         #expect(h.element("email")?.value == "ab")
         try h.tap("Return", type: .key)
         h.settle()
-        #expect(h.elements.first { $0.elementType == .alert }?.identifier == "Invalid Email")
+        #expect(h.elements.first { $0.type == .alert }?.identifier == "Invalid Email")
         try h.tap("OK", type: .button)
         h.settle()
-        #expect(h.elements.first { $0.elementType == .alert } == nil)
+        #expect(h.elements.first { $0.type == .alert } == nil)
         #expect(h.scene.firstResponder != nil)
     }
 
@@ -106,7 +106,7 @@ struct KeyboardTests {
         #expect(h.scene.keyCommand(KeyInput("s")))
         #expect(h.scene.keyCommand(KeyInput("x", modifiers: .shift)))
         let node = try #require(h.element("password"))
-        #expect(node.elementType == .secureTextField)
+        #expect(node.type == .secureTextField)
         #expect(node.value == "••")
         #expect(field.text == "sX")
         #expect(h.scene.keyCommand("return"))

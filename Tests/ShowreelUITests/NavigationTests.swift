@@ -33,7 +33,7 @@ struct NavigationTests {
         #expect(list.view.superview == nil)  // off screen once covered
         #expect(h.element("countryName")?.isHittable == true)
         #expect(h.element("BackButton")?.label == "Countries")
-        #expect(h.elements.first { $0.elementType == .navigationBar }?.identifier == "Canada")
+        #expect(h.elements.first { $0.type == .navigationBar }?.identifier == "Canada")
     }
 
     @Test("two runs of the same push give the same frames at the same times")
@@ -153,17 +153,17 @@ struct NavigationTests {
         root.present(alert)
         #expect(h.scene.windows.contains { $0.level == .alert })
         h.advance(by: .milliseconds(100))
-        let half = try #require(h.elements.first { $0.elementType == .alert })
+        let half = try #require(h.elements.first { $0.type == .alert })
         #expect(half.identifier == "Delete photo?")
         h.settle()
-        let node = try #require(h.elements.first { $0.elementType == .alert })
-        #expect(node.children.contains { $0.elementType == .staticText && $0.label == "This cannot be undone." })
-        #expect(node.children.filter { $0.elementType == .button }.map(\.label) == ["Cancel", "Delete"])
+        let node = try #require(h.elements.first { $0.type == .alert })
+        #expect(node.children.contains { $0.type == .staticText && $0.label == "This cannot be undone." })
+        #expect(node.children.filter { $0.type == .button }.map(\.label) == ["Cancel", "Delete"])
         try h.tap("Delete", type: .button)
         #expect(chosen == ["delete"])
         h.settle()
         #expect(!h.scene.windows.contains { $0.level == .alert })
-        #expect(h.elements.first { $0.elementType == .alert } == nil)
+        #expect(h.elements.first { $0.type == .alert } == nil)
         #expect(root.presentedScreen == nil)
     }
 
@@ -182,13 +182,13 @@ struct NavigationTests {
         h.settle()
         h.scene.setAppRootScreen(nil)
         #expect(h.element("sheetLabel") == nil)
-        #expect(h.elements.first { $0.elementType == .alert } == nil)
+        #expect(h.elements.first { $0.type == .alert } == nil)
         h.scene.setAppRootScreen(root)
         #expect(h.element("sheetLabel") != nil)
-        #expect(h.elements.first { $0.elementType == .alert }?.identifier == "Hello")
+        #expect(h.elements.first { $0.type == .alert }?.identifier == "Hello")
         try h.tap("OK")
         h.settle()
-        #expect(h.elements.first { $0.elementType == .alert } == nil)
+        #expect(h.elements.first { $0.type == .alert } == nil)
         #expect(h.element("sheetLabel")?.isHittable == true)
     }
 }

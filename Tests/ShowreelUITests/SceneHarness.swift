@@ -26,13 +26,13 @@ final class SceneHarness {
     var elements: [ElementSnapshot] { scene.accessibilityTree().flatMap(\.flattened) }
 
     func element(_ identifier: String, type: ElementType? = nil) -> ElementSnapshot? {
-        elements.first { ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.elementType == type) }
+        elements.first { ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.type == type) }
     }
 
     /// Taps the centre of a hittable element (by identifier or label), holding 100 ms.
     func tap(_ identifier: String, type: ElementType? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let node = try #require(elements.first {
-            ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.elementType == type) && $0.isHittable
+            ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.type == type) && $0.isHittable
         }, "no hittable element '\(identifier)'", sourceLocation: sourceLocation)
         tap(at: node.frame.center)
     }

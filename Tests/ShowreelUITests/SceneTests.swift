@@ -87,15 +87,15 @@ struct SceneTests {
         let json = String(decoding: data, as: UTF8.self)
         #expect(json.contains("\"placeholder\":\"Email\""))
         let all = decoded.flatMap(\.flattened)
-        #expect(all.first?.elementType == .statusBar)
-        #expect(all.contains { $0.elementType == .textField && $0.identifier == "email" && $0.value == "" && $0.placeholder == "Email" })
-        #expect(all.contains { $0.elementType == .switch && $0.identifier == "resetAppearance" && $0.value == "0" })
-        #expect(all.contains { $0.elementType == .navigationBar && $0.identifier == "Sign Up" })
-        #expect(all.contains { $0.elementType == .key && $0.identifier == "Return" && $0.isHittable })
-        #expect(all.contains { $0.elementType == .table && $0.identifier == "signUpForm" })
+        #expect(all.first?.type == .statusBar)
+        #expect(all.contains { $0.type == .textField && $0.identifier == "email" && $0.value == "" && $0.placeholder == "Email" })
+        #expect(all.contains { $0.type == .switch && $0.identifier == "resetAppearance" && $0.value == "0" })
+        #expect(all.contains { $0.type == .navigationBar && $0.identifier == "Sign Up" })
+        #expect(all.contains { $0.type == .key && $0.identifier == "Return" && $0.isHittable })
+        #expect(all.contains { $0.type == .table && $0.identifier == "signUpForm" })
         // What the keyboard covers stays in the tree but is not hittable.
         let keyboardTop = try #require(h.scene.keyboardFrame).minY
-        let covered = all.filter { !([.key, .keyboard, .window, .table] as [ElementType?]).contains($0.elementType) && $0.frame.center.y > keyboardTop }
+        let covered = all.filter { !([.key, .keyboard, .window, .table] as [ElementType?]).contains($0.type) && $0.frame.center.y > keyboardTop }
         #expect(!covered.isEmpty)
         #expect(covered.allSatisfy { !$0.isHittable })
     }

@@ -131,3 +131,23 @@ extension PixelBuffer {
         return out
     }
 }
+
+extension PixelBuffer {
+    /// The mean absolute difference per colour channel from a same-sized image, 0...255: how
+    /// far a decoded video frame is from the screen it shows (lossy encoding keeps it small).
+    /// Samples every 4th pixel of every 4th row (every row of a short band), which is plenty.
+    public func meanDifference(from other: PixelBuffer, rows: Range<Int>? = nil) -> Double {
+        precondition(width == other.width && height == other.height, "meanDifference needs images of one size")
+        let rows = rows ?? 0..<height
+        var total = 0
+        var count = 0
+        for y in stride(from: rows.lowerBound, to: rows.upperBound, by: rows.count < 200 ? 1 : 4) {
+            for x in stride(from: 0, to: width, by: 4) {
+                let p = pixel(x: x, y: y), q = other.pixel(x: x, y: y)
+                total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
+                count += 3
+            }
+        }
+        return Double(total) / Double(max(count, 1))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ShowreelRecorder
+import ShowreelReport
+import ShowreelTesting
+
+/// What happens after a recorded test: hold the last screen, keep it as a screenshot, finish
+/// the video, keep or delete it by the policy, and add the test to the manifest.
+enum Finalisation {
+    struct Result {
+        /// A problem with the recording itself, recorded as an issue of the test.
+        var problem: String?
+        /// Files to attach to the test (the kept video and last screen).
+        var attachments: [URL] = []
+    }
+
+    static func run(_ recording: TestRecording, testDevice: TestDevice, artifacts: TestArtifacts, issues: IssueLog,
+                    policy: RecordingPolicy, configuration: RecordingConfiguration) async -> Result {
+        var result = Result()
+        var problems: [String] = []
+        // The end state, held long enough to see; and the last screen as a picture.
+        let tail = configuration.tail.seconds
+        if tail > 0 { try? await testDevice.client.wait(seconds: tail) }
+        let screenshot = artifacts.file(".png")
+        do { try await testDevice.client.screenshot().write(to: screenshot, options: .atomic) } catch {
+            problems.append("the last screen could not be captured (\(error))")
+        }
+        var duration = 0.0
+        do {
+            try await recording.stop()
+            duration = try MediaProbe.probe(recording.video).duration
+        } catch {
+            problems.append("the video \(recording.video.path) could not be finished: \(error)")
+        }
+        let status = issues.status
+        let passed = status == .passed
+        // A cancelled test's video is kept too: nobody knows yet whether it would have passed.
+        let keep = policy == .on || !passed
+        if !keep {
+            try? FileManager.default.removeItem(at: recording.video)
+            try? FileManager.default.removeItem(at: screenshot)
+        }
+        let screenshots = artifacts.settleScreenshots(passed: passed)
+        if keep { result.attachments = [recording.video, screenshot].filter { FileManager.default.fileExists(atPath: $0.path) } }
+
+        func relative(_ url: URL) -> String {
+            let root = configuration.folder.standardizedFileURL.path + "/"
+            return url.standardizedFileURL.path.hasPrefix(root) ? String(url.standardizedFileURL.path.dropFirst(root.count)) : url.path
+        }
+        let identity = artifacts.identity
+        let entry = ManifestEntry(
+            id: identity.id, name: identity.fileStem, suite: identity.suite, status: status,
+            duration: duration,
+            video: keep && FileManager.default.fileExists(atPath: recording.video.path) ? relative(recording.video) : nil,
+            screenshot: keep && FileManager.default.fileExists(atPath: screenshot.path) ? relative(screenshot) : nil,
+            failures: issues.all, attachments: screenshots.map(relative))
+        do { try ManifestLog.add(entry, in: configuration.folder) } catch {
+            problems.append("the manifest could not be written: \(error)")
+        }
+        if !problems.isEmpty { result.problem = "Recording \(identity.id): " + problems.joined(separator: "; ") + "." }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ShowreelRecorder
+
+/// When a test's video is kept.
+public enum RecordingPolicy: String, Sendable, CaseIterable {
+    /// Every test's video is kept.
+    case on
+    /// Videos are recorded and kept only for tests that fail (Playwright's `retain-on-failure`).
+    case retainOnFailure
+    /// Nothing is recorded.
+    case off
+
+    /// The policy in force: `SHOWREEL_RECORD=on|failures|off` overrides the code, so a CI job
+    /// can record everything (or nothing) without touching the tests.
+    public static func resolved(_ policy: RecordingPolicy, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> RecordingPolicy {
+        guard let value = environment["SHOWREEL_RECORD"], !value.isEmpty else { return policy }
+        switch value.lowercased() {
+        case "on", "all", "always": return .on
+        case "failures", "retain-on-failure", "retainonfailure": return .retainOnFailure
+        case "off", "none", "never": return .off
+        default: throw ShowreelKitError("SHOWREEL_RECORD=\(value) is not a recording policy: use on, failures or off.")
+        }
+    }
+}
+
+/// How tests are recorded: what `.recorded(...)` and `ShowreelTestCase.recordingConfiguration` say.
+public struct RecordingConfiguration: Sendable {
+    /// Who runs the recorder.
+    public enum Transport: Sendable, Equatable {
+        /// In the test process, straight off the device's frames (the fast path).
+        case inProcess
+        /// `showreel io <udid> recordVideo` launched through a tunnel host at this URL and
+        /// interrupted in teardown: the iOS workflow, for a recorder that must run elsewhere.
+        case tunnelHost(URL, token: String? = nil)
+    }
+
+    public var policy: RecordingPolicy
+    public var codec: VideoCodec
+    public var container: VideoContainer
+    /// Paints pixels outside the screen's shape black (simctl's `--mask=black`).
+    public var masksScreenShape: Bool
+    /// Video size relative to the screen's pixels. Half size by default: a phone is 390x844,
+    /// sharp enough to read, and a quarter of the pixels to encode.
+    public var scale: Double
+    /// How long the last screen is held at the end, so the end state is visible.
+    public var tail: Duration
+    public var transport: Transport
+    /// Where videos go: `SHOWREEL_RECORDINGS`, else `Recordings` in the current directory.
+    public var folder: URL
+
+    public static var defaultFolder: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.environment["SHOWREEL_RECORDINGS"] ?? "Recordings", isDirectory: true)
+            .standardizedFileURL
+    }
+
+    public init(_ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264, container: VideoContainer = .mov,
+                masksScreenShape: Bool = true, scale: Double = 0.5, tail: Duration = .milliseconds(500),
+                via transport: Transport = .inProcess, folder: URL = RecordingConfiguration.defaultFolder) {
+        self.policy = policy
+        self.codec = codec
+        self.container = container
+        self.masksScreenShape = masksScreenShape
+        self.scale = scale
+        self.tail = tail
+        self.transport = transport
+        self.folder = folder
+    }
+
+    var recordingOptions: RecordingOptions { RecordingOptions(codec: codec, scale: scale) }
+}

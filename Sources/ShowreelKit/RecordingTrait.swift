@@ -1,0 +1,161 @@
+import Foundation
+import ShowreelDevice
+import ShowreelRecorder
+import ShowreelReport
+import ShowreelTesting
+import Synchronization
+import Testing
+import _Testing_Foundation
+
+/// Records each test into `Recordings/<Suite>/<test>.mov`: started before the test body (with
+/// the first frame in), stopped and finalised after it whatever happened (pass, failure,
+/// thrown error, time limit, cancellation), holding the last screen for a short tail. Under
+/// `.retainOnFailure` a passing test's video is deleted. Each test gets an entry in
+/// `Recordings/manifest.json`; a kept video and the last screen are attached to the test.
+///
+///     @Suite(.device(), .recorded(.retainOnFailure))
+///
+/// Without an outer `.device()`, it boots the device the test's `.device(...)` trait
+/// describes (or the default in-process one) for itself.
+public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
+    public let configuration: RecordingConfiguration
+
+    public var isRecursive: Bool { true }
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> RecordingTrait? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let policy = try RecordingPolicy.resolved(configuration.policy)
+        guard policy != .off else { return try await function() }
+        guard let testDevice = TestDevice.current else {
+            // Listed before `.device(...)`, or alone: boot the device here, and record on it.
+            let deviceTrait = test.traits.compactMap { $0 as? DeviceTrait }.first ?? .device()
+            let testDevice = try await TestDevice.boot(deviceTrait.configuration)
+            let outcome = await Result {
+                try await DeviceClient.$current.withValue(testDevice.client) {
+                    try await TestDevice.$current.withValue(testDevice) {
+                        try await DeviceTrait.$isProvided.withValue(true) {
+                            try await record(testDevice, policy: policy, test: test, testCase: testCase, function)
+                        }
+                    }
+                }
+            }
+            await Task { await testDevice.shutdown() }.value
+            return try outcome.get()
+        }
+        try await record(testDevice, policy: policy, test: test, testCase: testCase, function)
+    }
+
+    private func record(_ testDevice: TestDevice, policy: RecordingPolicy, test: Test, testCase: Test.Case?,
+                        _ function: @Sendable () async throws -> Void) async throws {
+        let artifacts = TestArtifacts(identity: TestIdentity(test: test, testCase: testCase), root: configuration.folder)
+        let video = artifacts.file("." + configuration.container.fileExtension)
+        let recording: TestRecording
+        do {
+            try? FileManager.default.removeItem(at: video)
+            recording = try await TestRecording.start(testDevice, to: video, configuration: configuration)
+        } catch {
+            Issue.record("The recording of \(artifacts.identity.id) could not start: \(error)")
+            return try await TestArtifacts.$current.withValue(artifacts) { try await function() }
+        }
+        let issues = IssueLog(clock: testDevice.device?.clock)
+        let outcome = await Result {
+            try await TestArtifacts.$current.withValue(artifacts) {
+                try await IssueHandlingTrait.compactMapIssues { issue in
+                    issues.note(issue)
+                    return issue
+                }.provideScope(for: test, testCase: testCase) {
+                    try await CallSite.reportingFailures(function)
+                }
+            }
+        }
+        if case let .failure(error) = outcome { issues.note(thrown: error) }
+
+        // Finalise in a task of its own: a cancelled or timed-out test still gets its video.
+        let configuration = self.configuration
+        let result = await Task {
+            await Finalisation.run(recording, testDevice: testDevice, artifacts: artifacts, issues: issues, policy: policy,
+                                   configuration: configuration)
+        }.value
+        if let problem = result.problem { Issue.record(Comment(rawValue: problem)) }
+        for file in result.attachments {
+            if let attachment = try? await Attachment(contentsOf: file) { Attachment.record(attachment) }
+        }
+        try outcome.get()
+    }
+}
+
+extension Trait where Self == RecordingTrait {
+    /// Records each test (see `RecordingConfiguration` for every option).
+    public static func recorded(_ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264,
+                                container: VideoContainer = .mov, masksScreenShape: Bool = true, scale: Double = 0.5,
+                                via transport: RecordingConfiguration.Transport = .inProcess) -> RecordingTrait {
+        RecordingTrait(configuration: RecordingConfiguration(policy, codec: codec, container: container,
+                                                             masksScreenShape: masksScreenShape, scale: scale, via: transport))
+    }
+
+    /// Records each test as `configuration` says.
+    public static func recorded(_ configuration: RecordingConfiguration) -> RecordingTrait {
+        RecordingTrait(configuration: configuration)
+    }
+}
+
+/// The failures seen while a test ran, each with the device time it happened at.
+final class IssueLog: Sendable {
+    private let clock: DeviceClock?
+    private let start: Duration?
+    private let failures = Mutex<[ManifestEntry.Failure]>([])
+    private let cancelled = Mutex(false)
+
+    init(clock: DeviceClock?) {
+        self.clock = clock
+        start = clock?.now
+    }
+
+    var isEmpty: Bool { failures.withLock { $0.isEmpty } }
+    var all: [ManifestEntry.Failure] { failures.withLock { $0 } }
+
+    func note(_ issue: Issue) {
+        guard issue.isFailure else { return }
+        let location = issue.sourceLocation.map { "\($0.fileID):\($0.line):\($0.column)" }
+        add(ManifestEntry.Failure(message: Self.message(of: issue), location: location, deviceTime: elapsed))
+    }
+
+    /// A failure XCTest reported.
+    func note(message: String, file: String, line: Int) {
+        add(ManifestEntry.Failure(message: message, location: "\(file):\(line)", deviceTime: elapsed))
+    }
+
+    func note(thrown error: any Error) {
+        if error is CancellationError {
+            cancelled.withLock { $0 = true }
+        } else {
+            add(ManifestEntry.Failure(message: String(describing: error), deviceTime: elapsed))
+        }
+    }
+
+    /// Failed when anything failed; skipped when the test was cancelled before it could.
+    var status: ManifestEntry.Status {
+        if !isEmpty { return .failed }
+        return cancelled.withLock { $0 } ? .skipped : .passed
+    }
+
+    private func add(_ failure: ManifestEntry.Failure) { failures.withLock { $0.append(failure) } }
+
+    private var elapsed: Double? {
+        guard let clock, let start else { return nil }
+        return (clock.now - start).seconds
+    }
+
+    private static func message(of issue: Issue) -> String {
+        var text: String
+        switch issue.kind {
+        case let .errorCaught(error): text = String(describing: error)
+        case .timeLimitExceeded: text = "The test exceeded its time limit."
+        default: text = String(describing: issue)
+        }
+        return text
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ShowreelDevice
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelTesting
+
+/// One test's video in the making: started before the test body, stopped after it. In-process
+/// it encodes the device's own frames in the test process (no socket, no copy unless masked);
+/// for an external device it reads the display stream; through a tunnel host it runs
+/// `showreel io <udid> recordVideo` there, as the iOS workflow does.
+final class TestRecording: Sendable {
+    let video: URL
+    private let stopper: Stopper
+
+    private enum Stopper: Sendable {
+        case subscription(DisplaySubscription, RecordingSession)
+        case stream(DisplayStreamClient, RecordingSession, ThreadCompletion)
+        case host(HostRecording)
+    }
+
+    private init(video: URL, stopper: Stopper) {
+        self.video = video
+        self.stopper = stopper
+    }
+
+    /// Starts recording `testDevice` into `video`; returns once the first frame is in.
+    static func start(_ testDevice: TestDevice, to video: URL, configuration: RecordingConfiguration) async throws -> TestRecording {
+        try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
+        switch configuration.transport {
+        case .inProcess:
+            if let device = testDevice.device {
+                let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
+                let session = try RecordingSession(url: video, info: device.display.info, options: configuration.recordingOptions,
+                                                   mask: mask, framesAreShared: true)
+                return TestRecording(video: video, stopper: .subscription(device.display.subscribe(session), session))
+            }
+            let record = try testDevice.registry.resolve(testDevice.udid)
+            let stream = try DisplayStreamClient(socketPath: record.displaySocket)
+            let mask = configuration.masksScreenShape ? ScreenMask(profile: stream.info.profile) : nil
+            let session = try RecordingSession(url: video, info: stream.info, options: configuration.recordingOptions, mask: mask)
+            let done = ThreadCompletion()
+            let reader = Thread {
+                while let event = try? stream.next() {
+                    session.receive(event)
+                    if case .end = event { break }
+                }
+                done.signal()
+            }
+            reader.name = "showreel.test-recording"
+            reader.start()
+            return TestRecording(video: video, stopper: .stream(stream, session, done))
+        case let .tunnelHost(url, token):
+            let argv = [try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
+                        "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(configuration.scale)",
+                        "--force", video.path]
+            let host = TunnelHostClient(baseURL: url, token: token)
+            let recording = try await HostRecording.start(host: host, argv: argv,
+                                                          environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
+            return TestRecording(video: video, stopper: .host(recording))
+        }
+    }
+
+    /// Ends the recording and waits until the file is complete.
+    func stop() async throws {
+        switch stopper {
+        case let .subscription(subscription, session):
+            subscription.stop()
+            try await Blocking.run { _ = try session.finish() }
+        case let .stream(stream, session, done):
+            try? stream.requestStop()
+            try await Blocking.run {
+                done.wait(timeout: 30)
+                stream.close()
+                _ = try session.finish()
+            }
+        case let .host(recording):
+            try await recording.stop()
+        }
+    }
+}
+
+/// Runs blocking work (finalising a video waits for its encoder thread) on a thread of its
+/// own, not on the few threads Swift's concurrency pool shares between parallel tests.
+enum Blocking {
+    static func run(_ work: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.name = "showreel.finalise"
+            thread.start()
+        }
+    }
+}
+
+/// A one-shot signal between threads.
+final class ThreadCompletion: @unchecked Sendable {  // `done` is guarded by `condition`
+    private let condition = NSCondition()
+    private var done = false
+
+    func signal() {
+        condition.lock()
+        done = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(timeout: TimeInterval) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        while !done, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+}
+
+/// Where the `showreel` executable is, for a recorder launched through a tunnel host.
+enum ShowreelBinary {
+    static func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        if let path = environment["SHOWREEL_BIN"], !path.isEmpty { return path }
+        // `swift build` puts it beside the test bundle.
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("showreel").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(folder)/showreel"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw ShowreelKitError("Recording through a tunnel host needs the showreel executable: build it with "
+            + "`swift build --product showreel`, or set SHOWREEL_BIN to its path.")
+    }
+}

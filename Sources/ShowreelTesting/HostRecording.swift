@@ -1,0 +1,59 @@
+import Foundation
+
+/// A screen recorder run through a tunnel host, as an iOS suite runs `xcrun simctl io booted
+/// recordVideo` through SBTUITestTunnelHost: launched asynchronously, ready once it says it
+/// has the first frame, interrupted in teardown and waited for until the file is final.
+///
+///     let recording = try await HostRecording.start(host: host, argv: ["showreel", "io", udid, "recordVideo", "out.mov"])
+///     ... drive the app ...
+///     try await recording.stop()   // SIGINT, then waits for the recorder to finalise the file
+public struct HostRecording: Sendable {
+    /// What a recorder prints once it has the first frame: the recording has started.
+    public static let readyLine = "Recording started"
+
+    public let host: TunnelHostClient
+    public let id: UUID
+
+    /// Starts `argv` on the host (no shell; `environment` added to the host's) and waits, up
+    /// to `timeout`, for the recorder to print `readyLine`. A recorder that exits first, or
+    /// never gets ready, is stopped and reported with what it printed.
+    public static func start(host: TunnelHostClient, argv: [String], environment: [String: String]? = nil,
+                             timeout: Duration = .seconds(30)) async throws -> HostRecording {
+        let command = try await host.run(argv: argv, environment: environment)
+        let recording = HostRecording(host: host, id: command.id)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await host.output(command.id).contains(readyLine) { return recording }
+            let info = try await host.command(command.id)
+            if !info.isRunning {
+                throw TunnelHostClient.HostError(statusCode: 0, message:
+                    "The recorder exited (\(info.terminationSummary)) before recording: \(try await host.output(command.id))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        _ = try? await host.terminate(command.id, wait: true)
+        throw TunnelHostClient.HostError(statusCode: 0, message:
+            "The recorder did not start within \(timeout): \(try await host.output(command.id))")
+    }
+
+    /// Interrupts the recorder (SIGINT, as Ctrl-C) and waits until it has exited, so the file
+    /// is complete. Throws with the recorder's output when it did not exit cleanly.
+    @discardableResult
+    public func stop(timeout: Duration = .seconds(60)) async throws -> TunnelHostClient.CommandInfo {
+        let info = try await host.interrupt(id, wait: true, timeout: timeout)
+        guard info.terminationReason == "exit", info.exitCode == 0 else {
+            throw TunnelHostClient.HostError(statusCode: 0, message:
+                "The recorder did not finish cleanly (\(info.terminationSummary)): \(info.stderr ?? "")\(info.stdout ?? "")")
+        }
+        return info
+    }
+}
+
+extension TunnelHostClient.CommandInfo {
+    /// "exit 0", "signal SIGKILL", or "still running".
+    public var terminationSummary: String {
+        if isRunning { return "still running" }
+        if terminationReason == "signal" { return "signal \(signalName ?? signal.map(String.init) ?? "?")" }
+        return "exit \(exitCode.map(String.init) ?? "?")"
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import ShowreelKit
+import Testing
+
+/// Tests that fail on purpose, each a different way. They run only in a child test process
+/// started by `RecordingTraitTests` (SHOWREEL_FIXTURES=failing), which then looks at the
+/// videos and the manifest they leave behind.
+@Suite(.device(), .recorded(.retainOnFailure, scale: 1),
+       .enabled(if: ProcessInfo.processInfo.environment["SHOWREEL_FIXTURES"] == "failing"))
+struct FailingFixtures {
+    static let countries = ["--countries-datasource", "local-mock"]
+
+    @Test func expectationFails() async throws {
+        let app = Application("dev.showreel.countries", launchArguments: Self.countries)
+        try await app.launch()
+        try await app.cells["Canada"].tap()
+        #expect(try await app.staticTexts["countryName"].label == "Mexico")
+    }
+
+    @Test func deviceCallThrows() async throws {
+        let app = Application("dev.showreel.countries", launchArguments: Self.countries)
+        try await app.launch()
+        try await app.buttons["Sign in"].tap()  // the failing line: reported here, not at @Test
+    }
+
+    @Test func cancelled() async throws {
+        let app = Application("dev.showreel.hello")
+        try await app.launch()
+        try await app.buttons["tapButton"].tap()
+        withUnsafeCurrentTask { $0?.cancel() }
+        try Task.checkCancellation()
+    }
+
+    @Test(arguments: ["Canada", "Mexico"])
+    func parameterised(country: String) async throws {
+        let app = Application("dev.showreel.countries", launchArguments: Self.countries)
+        try await app.launch()
+        try await app.cells[country].tap()
+        #expect(country == "Canada")
+    }
+}
+
