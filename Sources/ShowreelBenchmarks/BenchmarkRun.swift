@@ -116,6 +116,14 @@ struct BenchmarkRun {
         print(renderBenchmarkReport())
 
         printTargets(results)
+
+        FileHandle.standardError.write(Data("[bench] UI suite with and without recording\n".utf8))
+        print("")
+        do {
+            for line in try UISuiteBenchmark.run(rounds: configuration.rounds) { print(line) }
+        } catch {
+            print("UI suite with and without recording: could not run (\(error))")
+        }
         if configuration.keep { print("\nFiles kept in \(work)") }
     }
 

@@ -5,3 +5,4 @@
 @_exported import ShowreelTesting
 @_exported import ShowreelUI
 @_exported import ShowreelRecorder
+@_exported import ShowreelRender

@@ -14,7 +14,7 @@ enum Finalisation {
     }
 
     static func run(_ recording: TestRecording, testDevice: TestDevice, artifacts: TestArtifacts, issues: IssueLog,
-                    policy: RecordingPolicy, configuration: RecordingConfiguration) async -> Result {
+                    configuration: RecordingConfiguration) async -> Result {
         var result = Result()
         var problems: [String] = []
         // The end state, held long enough to see; and the last screen as a picture.
@@ -34,7 +34,7 @@ enum Finalisation {
         let status = issues.status
         let passed = status == .passed
         // A cancelled test's video is kept too: nobody knows yet whether it would have passed.
-        let keep = policy == .on || !passed
+        let keep = configuration.policy == .on || !passed
         if !keep {
             try? FileManager.default.removeItem(at: recording.video)
             try? FileManager.default.removeItem(at: screenshot)

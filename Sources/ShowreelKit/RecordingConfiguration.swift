@@ -68,4 +68,22 @@ public struct RecordingConfiguration: Sendable {
     }
 
     var recordingOptions: RecordingOptions { RecordingOptions(codec: codec, scale: scale) }
+
+    /// The configuration in force: `SHOWREEL_RECORD` overrides the policy and
+    /// `SHOWREEL_RECORD_VIA=<tunnel host URL>` (or `in-process`) the transport, so a CI job
+    /// can change how the whole suite records without touching the tests.
+    public func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RecordingConfiguration {
+        var resolved = self
+        resolved.policy = try RecordingPolicy.resolved(policy, environment: environment)
+        if let via = environment["SHOWREEL_RECORD_VIA"], !via.isEmpty {
+            if via == "in-process" {
+                resolved.transport = .inProcess
+            } else if let url = URL(string: via), url.scheme == "http", url.host != nil {
+                resolved.transport = .tunnelHost(url, token: environment["SHOWREEL_HOST_TOKEN"])
+            } else {
+                throw ShowreelKitError("SHOWREEL_RECORD_VIA=\(via) is neither in-process nor a tunnel host URL like http://127.0.0.1:8667.")
+            }
+        }
+        return resolved
+    }
 }

@@ -27,7 +27,8 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        let policy = try RecordingPolicy.resolved(configuration.policy)
+        let configuration = try configuration.resolved()
+        let policy = configuration.policy
         guard policy != .off else { return try await function() }
         guard let testDevice = TestDevice.current else {
             // Listed before `.device(...)`, or alone: boot the device here, and record on it.
@@ -37,7 +38,7 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
                 try await DeviceClient.$current.withValue(testDevice.client) {
                     try await TestDevice.$current.withValue(testDevice) {
                         try await DeviceTrait.$isProvided.withValue(true) {
-                            try await record(testDevice, policy: policy, test: test, testCase: testCase, function)
+                            try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
                         }
                     }
                 }
@@ -45,10 +46,10 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
             await Task { await testDevice.shutdown() }.value
             return try outcome.get()
         }
-        try await record(testDevice, policy: policy, test: test, testCase: testCase, function)
+        try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
     }
 
-    private func record(_ testDevice: TestDevice, policy: RecordingPolicy, test: Test, testCase: Test.Case?,
+    private func record(_ testDevice: TestDevice, configuration: RecordingConfiguration, test: Test, testCase: Test.Case?,
                         _ function: @Sendable () async throws -> Void) async throws {
         let artifacts = TestArtifacts(identity: TestIdentity(test: test, testCase: testCase), root: configuration.folder)
         let video = artifacts.file("." + configuration.container.fileExtension)
@@ -74,9 +75,8 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         if case let .failure(error) = outcome { issues.note(thrown: error) }
 
         // Finalise in a task of its own: a cancelled or timed-out test still gets its video.
-        let configuration = self.configuration
         let result = await Task {
-            await Finalisation.run(recording, testDevice: testDevice, artifacts: artifacts, issues: issues, policy: policy,
+            await Finalisation.run(recording, testDevice: testDevice, artifacts: artifacts, issues: issues,
                                    configuration: configuration)
         }.value
         if let problem = result.problem { Issue.record(Comment(rawValue: problem)) }

@@ -30,17 +30,16 @@ open class ShowreelTestCase: XCTestCase {
         let testDevice = try await TestDevice.boot(deviceConfiguration)
         self.testDevice = testDevice
         DeviceClient.testCaseDevice = testDevice.client
-        let configuration = recordingConfiguration
+        let configuration = try recordingConfiguration.resolved()
         let artifacts = TestArtifacts(identity: identity, root: configuration.folder)
         self.artifacts = artifacts
         let issues = IssueLog(clock: testDevice.device?.clock)
         self.issues = issues
-        let policy = try RecordingPolicy.resolved(configuration.policy)
-        let recording = policy == .off ? nil : await startRecording(testDevice, artifacts: artifacts, configuration: configuration)
+        let recording = configuration.policy == .off ? nil : await startRecording(testDevice, artifacts: artifacts, configuration: configuration)
         addTeardownBlock {
             if let recording {
                 let result = await Finalisation.run(recording, testDevice: testDevice, artifacts: artifacts, issues: issues,
-                                                    policy: policy, configuration: configuration)
+                                                    configuration: configuration)
                 if let problem = result.problem { XCTFail(problem) }
             } else {
                 _ = artifacts.settleScreenshots(passed: issues.isEmpty)

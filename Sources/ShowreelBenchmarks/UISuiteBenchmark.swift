@@ -1,0 +1,101 @@
+import Foundation
+
+/// The project's own UI suite (`ShowcaseUITests`, the seed examples in Swift Testing and
+/// XCTest form) run three ways in one run: not recorded, recorded in-process with the default
+/// policy, and recorded through a real tunnel host. Each run is the test bundle in a child
+/// process; the ways alternate, `rounds` times, and the median wall time counts.
+enum UISuiteBenchmark {
+    static let target = 1.10
+
+    struct Way {
+        var name: String
+        var environment: [String: String]
+        var seconds: [Double] = []
+        var median: Double { seconds.sorted()[seconds.count / 2] }
+    }
+
+    static func run(rounds: Int) throws -> [String] {
+        let bundle = URL(fileURLWithPath: ".build/debug/ShowreelPackageTests.xctest").standardizedFileURL
+        guard FileManager.default.isExecutableFile(atPath: bundle.path) else {
+            throw BenchmarkError("no test bundle at \(bundle.path): `make bench` builds it (swift build --build-tests)")
+        }
+        let showreel = bundle.deletingLastPathComponent().appendingPathComponent("showreel").path
+        let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-bench-ui-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: recordings) }
+        let host = try LoggedProcess(showreel, ["host", "--port", "0"])
+        defer { host.stop() }
+        let hostURL = try listeningURL(of: host)
+
+        var ways = [
+            Way(name: "not recorded (SHOWREEL_RECORD=off)", environment: ["SHOWREEL_RECORD": "off"]),
+            Way(name: "recorded in-process (default policy)", environment: [:]),
+            Way(name: "recorded through the tunnel host", environment: ["SHOWREEL_RECORD_VIA": hostURL]),
+        ]
+        for round in 0..<rounds {
+            for index in ways.indices {
+                FileHandle.standardError.write(Data("[bench] UI suite, round \(round + 1)/\(rounds): \(ways[index].name)\n".utf8))
+                var environment = ProcessInfo.processInfo.environment.merging(ways[index].environment) { $1 }
+                environment["SHOWREEL_RECORDINGS"] = recordings.path
+                let start = monotonicSeconds()
+                let suite = try LoggedProcess(bundle.path, ["--testing-library", "swift-testing", "--filter", "ShowcaseUITests"],
+                                              environment: environment).finish()
+                let xctest = try LoggedProcess(bundle.path, ["ShowcaseUITests"], environment: environment).finish()
+                guard suite == 0, xctest == 0 else {
+                    throw BenchmarkError("the UI suite failed when \(ways[index].name)")
+                }
+                ways[index].seconds.append(monotonicSeconds() - start)
+            }
+        }
+        let base = ways[0].median
+        var lines = ["UI suite with and without recording (ShowcaseUITests: 4 tests in Swift Testing and XCTest form; median of \(rounds) alternating runs)"]
+        for way in ways {
+            lines.append(String(format: "  %-40@ %6.2f s  %5.2fx", way.name as NSString, way.median, way.median / base))
+        }
+        let ratio = ways[1].median / base
+        lines.append(String(format: "  target: recorded in-process <= %.2fx not recorded: %.2fx %@", target, ratio, ratio <= target ? "PASS" : "FAIL"))
+        return lines
+    }
+
+    private static func listeningURL(of host: LoggedProcess) throws -> String {
+        for _ in 0..<200 {
+            if let line = host.output.split(separator: "\n").first(where: { $0.contains("listening on http://127.0.0.1:") }),
+               let port = line.split(separator: ":").last.map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                return "http://127.0.0.1:\(port)"
+            }
+            usleep(50_000)
+        }
+        throw BenchmarkError("the tunnel host did not say where it listens")
+    }
+}
+
+/// A child process with its output in a log file (read for readiness lines, removed at the end).
+struct LoggedProcess {
+    let process = Process()
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-bench-\(UUID().uuidString).log")
+
+    init(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits for the process to exit and removes its log; returns its exit status.
+    @discardableResult
+    func finish() -> Int32 {
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
+        return process.terminationStatus
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        finish()
+    }
+}
