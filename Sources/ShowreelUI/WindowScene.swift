@@ -121,7 +121,11 @@ public final class WindowScene {
         keyboardWindow.isHidden = true
         for entry in alertWindows { removeWindow(entry.window) }
         alertWindows.removeAll()
+        let old = appWindow.rootScreen
+        let changed = old !== screen
+        if changed { for accessory in old?.sceneAccessories ?? [] { accessory.detach(from: self) } }
         appWindow.setRootScreen(screen)
+        if changed { for accessory in screen?.sceneAccessories ?? [] { accessory.attach(to: self) } }
         layoutIfNeeded()
         invalidate()
     }
