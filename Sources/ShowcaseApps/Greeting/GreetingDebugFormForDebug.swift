@@ -33,8 +33,8 @@ final class GreetingDebugFormForDebug: TableScreen {
             TableSection(header: "Build information", rows: [
                 .value("Version", buildInfo.version, identifier: "buildVersionRow", valueIdentifier: "buildVersion"),
                 .value("Build", buildInfo.build, identifier: "buildNumberRow", valueIdentifier: "buildNumber"),
-                .value("Bundle identifier", buildInfo.bundleIdentifier, identifier: "bundleIdentifierRow",
-                       valueIdentifier: "bundleIdentifier"),
+                TableRow(title: "Bundle identifier", detail: buildInfo.bundleIdentifier, style: .caption,
+                         identifier: "bundleIdentifierRow", detailIdentifier: "bundleIdentifier"),
             ]),
         ]
     }

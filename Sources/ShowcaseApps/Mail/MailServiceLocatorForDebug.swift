@@ -7,7 +7,8 @@ extension MailApp {
         public let production: ServiceLocator
         public private(set) lazy var sceneAccessories: [any SceneAccessory] = [
             DebugWindow { [session, environment, buildInfo] in
-                [DebugInfoItem("Environment", "\(environment.name) (\(environment.host))"),
+                [DebugInfoItem("Environment", environment.name),
+                 DebugInfoItem("Server", environment.host),
                  DebugInfoItem("Version", buildInfo.versionAndBuild),
                  DebugInfoItem("User", session.user ?? "Signed out")]
             },

@@ -1,7 +1,7 @@
 #if DEBUG
 import ShowreelRender
 
-/// Babylon's debug window: a window above the app that lists the debug actions of what is on
+/// Babylon's debug window: a window over the app that lists the debug actions of what is on
 /// screen and Quick Info about the build and session. A swipe in from the right edge,
 /// Command-D, or a shake while no text field has focus opens it; a shake runs the top-most
 /// screen's action preferred for shake instead, when it has one.
@@ -10,7 +10,9 @@ import ShowreelRender
 /// Debug builds only: an app adds it to its root screen's `sceneAccessories` from its debug
 /// service locator, so a release build has no trigger at all.
 public final class DebugWindow: SceneAccessory {
-    public static let level = WindowLevel.aboveStatusBar
+    /// Just above the app: the status bar, the keyboard (a modal action's text fields),
+    /// alerts and the debug drawer stay above it.
+    public static let level = WindowLevel(WindowLevel.normal.rawValue + 1)
     static let keyCommandTitle = "Debug window"
 
     private let quickInfo: () -> [DebugInfoItem]
