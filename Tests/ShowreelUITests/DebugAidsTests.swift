@@ -145,6 +145,10 @@ struct DebugDrawerTests {
         #expect(h.element("debugDrawer") == nil)
         try h.tap("generateGreeting")
         #expect(h.element("greeting")?.label == "Hello World")
+        // Release registers the drawer's defaults volatile (nothing sticks); debug keeps them.
+        #expect(GreetingApp.ServiceLocator(context: LaunchContext()).debugDefaultsAreVolatile)
+        #expect(!GreetingApp.ServiceLocatorForDebug(wrapping: GreetingApp.ServiceLocator(context: LaunchContext()))
+            .debugDefaultsAreVolatile)
     }
 }
 
@@ -253,6 +257,7 @@ struct DebugWindowTests {
         try h.tap("debugAction.Reload thread")
         h.advance(by: .milliseconds(200))
         #expect(h.element("debugActionState.Reload thread")?.label == "Running…")
+
         h.settle()
         #expect(h.element("debugWindow") == nil)
         h.scene.keyCommand("cmd+d")
@@ -301,6 +306,34 @@ struct DebugWindowTests {
         h.scene.keyCommand("cmd+d")
         h.settle()
         #expect(h.element("quickInfoValue.User")?.label == "Signed out")
+    }
+
+    @Test("a running producer is not started twice; once done it can run again")
+    func producerOnce() throws {
+        var starts = 0
+        weak var weakScreen: ActionsScreen?
+        let screen = ActionsScreen("A") {
+            [.producer("work", shouldDismiss: false) { finish in
+                starts += 1
+                weakScreen?.scene?.after(.milliseconds(500)) { finish(.success(())) }
+            }]
+        }
+        weakScreen = screen
+        let nav = NavigationController(rootScreen: screen)
+        let debugWindow = DebugWindow { [] }
+        nav.sceneAccessories = [debugWindow]
+        let h = SceneHarness(root: nav)
+        debugWindow.open()
+        h.settle()
+        try h.tap("debugAction.work")
+        try h.tap("debugAction.work")
+        #expect(starts == 1)
+        #expect(h.element("debugActionState.work")?.label == "Running…")
+        h.settle()
+        #expect(h.element("debugActionState.work")?.label == "Done")
+        #expect(debugWindow.isOpen, "shouldDismiss: false keeps the window")
+        try h.tap("debugAction.work")
+        #expect(starts == 2)
     }
 
     @Test("actions are read when the window opens and released when it closes")

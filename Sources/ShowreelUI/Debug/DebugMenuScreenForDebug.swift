@@ -6,6 +6,8 @@ final class DebugMenuScreen: TableScreen {
     let actions: [DebugAction]
     let quickInfo: [DebugInfoItem]
     var onClose: (() -> Void)?
+    /// Producers still running: a second tap on one does not start it again.
+    private var running: Set<Int> = []
 
     init(actions: [DebugAction], quickInfo: [DebugInfoItem]) {
         self.actions = actions
@@ -42,9 +44,12 @@ final class DebugMenuScreen: TableScreen {
 
     private func run(_ index: Int) {
         let action = actions[index]
+        guard !running.contains(index) else { return }
         DebugActionRunner.run(action, from: self, state: { [weak self] state in
+            guard let self else { return }
             let text = switch state { case .running: "Running…"; case .done: "Done"; case .failed: "Failed" }
-            self?.table.cell(withIdentifier: "debugAction.\(action.title)")?.setDetail(text)
+            if state == .running { running.insert(index) } else { running.remove(index) }
+            table.cell(withIdentifier: "debugAction.\(action.title)")?.setDetail(text)
         }, dismiss: { [weak self] in self?.onClose?() })
     }
 
