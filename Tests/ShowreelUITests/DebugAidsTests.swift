@@ -125,6 +125,20 @@ struct DebugDrawerTests {
         #expect((sheet.presentedScreen as? NavigationController)?.topScreen?.title == "Debug settings")
     }
 
+    @Test("the drawer leaves with its app and comes back where it was dragged")
+    func background() throws {
+        let h = try SceneHarness(app: GreetingApp.definition)
+        let root = try #require(h.scene.appWindow.rootScreen)
+        let handle = try #require(h.element("debugDrawer"))
+        h.drag(from: handle.frame.center, to: Point(x: 100, y: 500))
+        let moved = try #require(h.element("debugDrawer")).frame
+        h.scene.setAppRootScreen(nil)
+        #expect(h.element("debugDrawer") == nil)
+        #expect(h.scene.windows.count == 2)
+        h.scene.setAppRootScreen(root)
+        #expect(h.element("debugDrawer")?.frame == moved)
+    }
+
     @Test("StringServiceForDebug forwards to production unless useDefault is off")
     func stringService() {
         let defaults = AppDefaults(suite: "test", context: LaunchContext())
