@@ -211,6 +211,26 @@ struct DebugWindowTests {
         #expect(titles(h) == ["d0", "c0", "a1"])
     }
 
+    @Test("shake ignores ubiquitous actions: one preferred for shake below the top screen does not run")
+    func shakeIgnoresUbiquitous() {
+        var ran = false
+        let a = ActionsScreen("A") { [.simple("a1", isUbiquitous: true, isPreferredForShake: true) { ran = true }] }
+        let b = ActionsScreen("B") { [.simple("b0") {}] }
+        let nav = NavigationController(rootScreen: a)
+        let debugWindow = DebugWindow { [] }
+        nav.sceneAccessories = [debugWindow]
+        let h = SceneHarness(root: nav)
+        #expect(DebugAction.preferredForShake(in: h.scene)?.title == "a1", "on A itself it is the shake action")
+        nav.push(b, animated: false)
+        h.settle()
+        #expect(DebugAction.preferredForShake(in: h.scene) == nil)
+        #expect(h.scene.shake())
+        h.settle()
+        #expect(!ran)
+        #expect(debugWindow.isOpen)
+        #expect(titles(h) == ["b0", "a1"])
+    }
+
     @Test("opened by a right-edge swipe, by Command-D, and by a shake only while no text field has focus")
     func triggers() throws {
         let h = try SceneHarness(app: MailApp.definition)
