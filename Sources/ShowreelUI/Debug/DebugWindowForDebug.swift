@@ -59,7 +59,7 @@ public final class DebugWindow: SceneAccessory {
     public func open() {
         guard let scene, !isOpen else { return }
         let bounds = scene.bounds
-        let window = Window(level: Self.level, frame: bounds.offsetBy(dx: bounds.width, dy: 0))
+        let window = Window(level: Self.level, frame: bounds)
         window.backgroundColor = .clear
         window.accessibilityIdentifier = "debugWindow"
         let menu = DebugMenuScreen(actions: DebugAction.collect(in: scene), quickInfo: quickInfo())
@@ -67,7 +67,7 @@ public final class DebugWindow: SceneAccessory {
         window.setRootScreen(NavigationController(rootScreen: menu))
         self.window = window
         scene.addWindow(window)
-        slide(window, from: bounds.width, to: 0, in: scene) { _ in }
+        slide(window, from: bounds.width, to: 0) { _ in }
     }
 
     /// Slides the window out; everything it held (actions, screens) goes with it.
@@ -81,16 +81,19 @@ public final class DebugWindow: SceneAccessory {
             scene.removeWindow(window)
         }
         if animated {
-            slide(window, from: window.frame.x, to: scene.bounds.width, in: scene, completion: finish)
+            slide(window, from: -window.boundsOrigin.x, to: window.frame.width, completion: finish)
         } else {
             finish(true)
         }
     }
 
-    private func slide(_ window: Window, from start: Double, to end: Double, in scene: WindowScene,
-                       completion: @escaping (Bool) -> Void) {
-        scene.animate(duration: AnimationDurations.push, curve: .easeInOut, key: AnimationKey(owner: window, name: "slide"),
-                      { [weak window] p in window?.frame.x = start + (end - start) * p }, completion: completion)
+    /// Moves the window's content `start` to `end` points right of the screen's left edge. The
+    /// window itself keeps the whole screen, so its screens lay out once, at full width (the
+    /// part it uncovers is clear and lets taps through).
+    private func slide(_ window: Window, from start: Double, to end: Double, completion: @escaping (Bool) -> Void) {
+        window.animate(duration: AnimationDurations.push, curve: .easeInOut, key: "slide", { [weak window] p in
+            window?.boundsOrigin = Point(x: -(start + (end - start) * p), y: 0)
+        }, completion: completion)
     }
 }
 
