@@ -123,6 +123,10 @@ struct DebugDrawerTests {
         h.settle()
         #expect(sheet.presentedScreen is NavigationController)
         #expect((sheet.presentedScreen as? NavigationController)?.topScreen?.title == "Debug settings")
+        // The app dismissing what it presents takes the form away: the drawer comes back.
+        root.dismiss(animated: false)
+        h.settle()
+        #expect(h.element("debugDrawer") != nil)
     }
 
     @Test("the drawer leaves with its app and comes back where it was dragged")

@@ -59,17 +59,30 @@ public final class DebugDrawer: SceneAccessory {
     public func openForm() {
         guard let scene, let top = scene.appWindow.topPresentedScreen, !isShowingForm else { return }
         let form = makeForm()
-        form.rightBarButtonItems = [BarButtonItem(title: "Done", style: .done, identifier: "debugFormDone") { [weak self, weak form] in
-            form?.dismiss(animated: true) { self?.formDidClose() }
+        form.rightBarButtonItems = [BarButtonItem(title: "Done", style: .done, identifier: "debugFormDone") { [weak form] in
+            form?.dismiss(animated: true)
         }]
+        let container = DebugDrawerFormContainer(rootScreen: form)
+        // However the form goes (Done, or the app dismissing what it presents), the drawer comes back.
+        container.onDisappear = { [weak self] in self?.formDidClose() }
         isShowingForm = true
         window?.isHidden = true
-        top.present(NavigationController(rootScreen: form))
+        top.present(container)
     }
 
     private func formDidClose() {
         isShowingForm = false
         window?.isHidden = false
+    }
+}
+
+/// The form's navigation stack, which tells the drawer when it has gone.
+final class DebugDrawerFormContainer: NavigationController {
+    var onDisappear: (() -> Void)?
+
+    override func viewDidDisappear() {
+        super.viewDidDisappear()
+        onDisappear?()
     }
 }
 
