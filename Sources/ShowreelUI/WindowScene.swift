@@ -19,6 +19,8 @@ import ShowreelRender
 ///   drag over a list scrolls it; a swipe in from the right edge calls `onEdgeSwipeFromRight`.
 /// - Keyboard: `isKeyboardVisible`, `keyboardState`, `keyFrame(_:)`, and the pure planner
 ///   `SoftwareKeyboard.keyTaps(toType:from:)` for typing key by key.
+/// - Apps: `setAppRootScreen(_:)` shows an app and attaches its root's `sceneAccessories`
+///   (a debug drawer's window, the debug window's triggers), detaching the previous app's.
 /// - Events: `shake()`, `keyCommand(_:)` ("cmd+d"); status bar: `overrideStatusBar`,
 ///   `clearStatusBarOverrides()`; `showsTouches` for demo recordings.
 public final class WindowScene {
