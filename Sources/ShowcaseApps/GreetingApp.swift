@@ -12,12 +12,41 @@ public final class DefaultStringService: StringService {
     public var greeting: String { "Hello World" }
 }
 
-/// A button that generates a greeting and a label that shows it.
+/// A button that generates a greeting and a label that shows it. Debug builds add the
+/// debug drawer, whose form switches the greeting to a custom message.
 public enum GreetingApp {
     public static let bundleIdentifier = "dev.showreel.greeting"
+    public static let infoDictionary = AppDefinition.infoDictionary(
+        bundleIdentifier: bundleIdentifier, displayName: "Greeting", version: "2.3", build: "41")
 
-    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Greeting") { _ in
-        makeRootScreen(stringService: DefaultStringService())
+    public static let definition = makeDefinition { makeServiceLocator(context: $0) }
+
+    /// The app with the locator `makeLocator` builds (tests pick the production one to see
+    /// what a release build does).
+    public static func makeDefinition(
+        locator makeLocator: @escaping @Sendable (LaunchContext) -> GreetingServiceLocating
+    ) -> AppDefinition {
+        AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Greeting", version: "2.3", build: "41") { context in
+            makeRootScreen(locator: makeLocator(context))
+        }
+    }
+
+    /// The one place a debug build differs from a release build.
+    public static func makeServiceLocator(context: LaunchContext) -> GreetingServiceLocating {
+        let production = ServiceLocator(context: context)
+        #if DEBUG
+        return ServiceLocatorForDebug(wrapping: production)
+        #else
+        return production
+        #endif
+    }
+
+    public static func makeRootScreen(locator: GreetingServiceLocating) -> Screen {
+        locator.defaults.registerDefaults([:], volatileDefaults: GreetingDebugDefaults.registered,
+                                          isVolatile: locator.debugDefaultsAreVolatile)
+        let root = makeRootScreen(stringService: locator.stringService)
+        root.sceneAccessories = locator.sceneAccessories
+        return root
     }
 
     public static func makeRootScreen(stringService: StringService) -> Screen {

@@ -3,21 +3,26 @@ import ShowreelUI
 
 /// The smallest sample app: a title, a counter label and a button that changes it.
 /// It is the walking skeleton's screen and the quickest thing to record.
+/// `--hello-title TEXT` changes the title (a recording for a client can show their name).
 public enum HelloApp {
     public static let bundleIdentifier = "dev.showreel.hello"
+    public static let titleArgument = "--hello-title"
 
-    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Hello") { _ in
-        HelloScreen()
+    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Hello") { context in
+        HelloScreen(title: context.option(for: titleArgument) ?? "Showreel")
     }
 }
 
 final class HelloScreen: Screen {
     private var taps = 0
-    private let titleLabel = Label("Showreel", font: .largeTitle, alignment: .center)
+    private let titleLabel: Label
     private let countLabel = Label("Not tapped yet", font: .system(22), color: .secondaryLabel, alignment: .center)
     private let button = Button("Tap me")
 
-    init() { super.init(title: "Hello") }
+    init(title: String) {
+        titleLabel = Label(title, font: .largeTitle, alignment: .center)
+        super.init(title: "Hello")
+    }
 
     override func viewDidLoad() {
         titleLabel.accessibilityIdentifier = "title"

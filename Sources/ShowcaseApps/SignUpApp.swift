@@ -15,12 +15,16 @@ public enum SignUpApp {
         barTintColor: Color(hex: 0x4B2D83), tintColor: Color(hex: 0xFFD60A), titleColor: .white,
         largeTitleColor: .white, barStyle: .black, shadowHidden: true)
 
-    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Sign Up") { _ in
-        makeRootScreen()
+    /// `--signup-email ADDRESS` starts the form with the address typed (tests that are not
+    /// about typing skip it).
+    public static let emailArgument = "--signup-email"
+
+    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Sign Up") { context in
+        makeRootScreen(email: context.option(for: emailArgument) ?? "")
     }
 
-    public static func makeRootScreen() -> Screen {
-        let navigation = NavigationController(rootScreen: SignUpScreen())
+    public static func makeRootScreen(email: String = "") -> Screen {
+        let navigation = NavigationController(rootScreen: SignUpScreen(email: email))
         navigation.prefersLargeTitles = true
         // What an app delegate does at launch: customise every navigation bar.
         navigation.appearance.navigationBar = brandAppearance
@@ -42,7 +46,10 @@ public final class SignUpScreen: Screen {
     public private(set) var result = "Not signed up yet"
     var emailField: TextField? { table.cell(withIdentifier: "email")?.textField }
 
-    public init() {
+    let initialEmail: String
+
+    public init(email: String = "") {
+        initialEmail = email
         super.init(title: "Sign Up", background: .groupedBackground)
     }
 
@@ -55,7 +62,7 @@ public final class SignUpScreen: Screen {
     private func rebuild() {
         table.sections = [
             TableSection(header: "Account", footer: "We will send a confirmation link to this address.", rows: [
-                .textField(placeholder: "Email", identifier: "email") { [weak self] field in
+                .textField(text: initialEmail, placeholder: "Email", identifier: "email") { [weak self] field in
                     field.returnKeyType = .join
                     field.onReturn = { field in self?.submit(field) }
                 },

@@ -16,13 +16,41 @@ public struct AppDefinition: Sendable {
     /// Builds the app's first screen. Throwing is the app stopping with a fatal error;
     /// the message reaches the automation API.
     public let makeRootScreen: @Sendable (LaunchContext) throws -> Screen
+    /// The app's Info.plist: `CFBundleIdentifier`, `CFBundleShortVersionString` (version),
+    /// `CFBundleVersion` (build), and whatever else the app keeps there.
+    public let infoDictionary: [String: String]
 
-    public init(bundleIdentifier: String, displayName: String,
+    public init(bundleIdentifier: String, displayName: String, version: String = "1.0", build: String = "1",
                 makeRootScreen: @escaping @Sendable (LaunchContext) throws -> Screen) {
         self.bundleIdentifier = bundleIdentifier
         self.displayName = displayName
         self.makeRootScreen = makeRootScreen
+        infoDictionary = AppDefinition.infoDictionary(bundleIdentifier: bundleIdentifier, displayName: displayName,
+                                                      version: version, build: build)
     }
+
+    public static func infoDictionary(bundleIdentifier: String, displayName: String, version: String,
+                                      build: String) -> [String: String] {
+        ["CFBundleIdentifier": bundleIdentifier, "CFBundleDisplayName": displayName,
+         "CFBundleShortVersionString": version, "CFBundleVersion": build]
+    }
+}
+
+/// The build facts an app shows about itself (debug menus, about screens), read from its
+/// info dictionary.
+public struct BuildInfo: Sendable, Equatable {
+    public var version: String
+    public var build: String
+    public var bundleIdentifier: String
+
+    public init(infoDictionary: [String: String]) {
+        version = infoDictionary["CFBundleShortVersionString"] ?? "?"
+        build = infoDictionary["CFBundleVersion"] ?? "?"
+        bundleIdentifier = infoDictionary["CFBundleIdentifier"] ?? "?"
+    }
+
+    /// "1.4 (27)", as About screens and crash reports write it.
+    public var versionAndBuild: String { "\(version) (\(build))" }
 }
 
 /// An app stopping on purpose, like Swift's `fatalError` in an iOS app, but reported.

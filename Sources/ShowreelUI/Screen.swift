@@ -54,6 +54,8 @@ open class Screen {
     }
 
     weak var hostWindow: Window?
+    /// What this screen, as an app's root, adds to the scene while the app is in front.
+    public var sceneAccessories: [any SceneAccessory] = []
     /// 0 (off screen) to 1 (fully presented): where a presentation's animation stands.
     var presentationProgress: Double = 1 { didSet { if presentationProgress != oldValue { view.superview?.setNeedsLayout() } } }
     private var ownAppearance: Appearance?

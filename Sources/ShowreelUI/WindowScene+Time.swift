@@ -49,6 +49,13 @@ extension WindowScene {
         return AnimationHandle(scene: self, id: animation.id)
     }
 
+    /// Runs `body` once `delay` has passed on the scene clock (a timer that, like every
+    /// animation, keeps the device's time flowing until it fires).
+    @discardableResult
+    public func after(_ delay: Duration, perform body: @escaping () -> Void) -> AnimationHandle {
+        animate(duration: delay, curve: .linear, { _ in }, completion: { finished in if finished { body() } })
+    }
+
     func cancelAnimation(id: Int) {
         guard let index = animations.firstIndex(where: { $0.id == id }) else { return }
         let animation = animations.remove(at: index)

@@ -19,6 +19,8 @@ import ShowreelRender
 ///   drag over a list scrolls it; a swipe in from the right edge calls `onEdgeSwipeFromRight`.
 /// - Keyboard: `isKeyboardVisible`, `keyboardState`, `keyFrame(_:)`, and the pure planner
 ///   `SoftwareKeyboard.keyTaps(toType:from:)` for typing key by key.
+/// - Apps: `setAppRootScreen(_:)` shows an app and attaches its root's `sceneAccessories`
+///   (a debug drawer's window, the debug window's triggers), detaching the previous app's.
 /// - Events: `shake()`, `keyCommand(_:)` ("cmd+d"); status bar: `overrideStatusBar`,
 ///   `clearStatusBarOverrides()`; `showsTouches` for demo recordings.
 public final class WindowScene {
@@ -121,7 +123,11 @@ public final class WindowScene {
         keyboardWindow.isHidden = true
         for entry in alertWindows { removeWindow(entry.window) }
         alertWindows.removeAll()
+        let old = appWindow.rootScreen
+        let changed = old !== screen
+        if changed { for accessory in old?.sceneAccessories ?? [] { accessory.detach(from: self) } }
         appWindow.setRootScreen(screen)
+        if changed { for accessory in screen?.sceneAccessories ?? [] { accessory.attach(to: self) } }
         layoutIfNeeded()
         invalidate()
     }

@@ -10,7 +10,7 @@ struct AppsTests {
     @Test("the catalog registers every sample app by bundle identifier")
     func catalog() {
         #expect(ShowcaseCatalog.apps.map(\.bundleIdentifier) ==
-            ["dev.showreel.hello", "dev.showreel.countries", "dev.showreel.greeting", "dev.showreel.signup"])
+            ["dev.showreel.hello", "dev.showreel.countries", "dev.showreel.greeting", "dev.showreel.signup", "dev.showreel.mail"])
     }
 
     @Test("Hello keeps its identifiers and texts", arguments: [DeviceProfile.phone, .phoneSmall, .tablet])

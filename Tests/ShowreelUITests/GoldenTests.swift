@@ -36,10 +36,29 @@ struct GoldenTests {
         try assertGolden("countries-push-120ms", h)
     }
 
-    @Test("Greeting") func greeting() throws {
-        let h = try SceneHarness(profile: Self.profile, app: GreetingApp.definition)
+    @Test("Greeting (as a release build shows it, without the drawer)") func greeting() throws {
+        let release = GreetingApp.makeDefinition { GreetingApp.ServiceLocator(context: $0) }
+        let h = try SceneHarness(profile: Self.profile, app: release)
         try h.tap("generateGreeting")
         try assertGolden("greeting", h)
+    }
+
+    @Test("Greeting's debug drawer, then its form") func debugDrawer() throws {
+        let h = try SceneHarness(profile: Self.profile, app: GreetingApp.definition)
+        try h.tap("generateGreeting")
+        try assertGolden("greeting-debug-drawer", h)
+        try h.tap("debugDrawer")
+        h.settle()
+        try assertGolden("greeting-debug-form", h)
+    }
+
+    @Test("Mail's debug window over a thread") func debugWindow() throws {
+        let h = try SceneHarness(profile: Self.profile, app: MailApp.definition)
+        try h.tap("Release 5.1 notes", type: .cell)
+        h.settle()
+        h.scene.keyCommand("cmd+d")
+        h.settle()
+        try assertGolden("debug-window", h)
     }
 
     @Test("Sign-up with the demo address typed") func signUp() throws {

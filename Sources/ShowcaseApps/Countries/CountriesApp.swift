@@ -14,29 +14,22 @@ public enum CountriesApp {
         return makeRootScreen(dataSource: source)
     }
 
-    /// The data source the launch arguments ask for.
+    /// The data source the launch arguments ask for (created when first asked for).
+    public static func dataSourceProvider(for context: LaunchContext) -> Provider<any CountriesDataSource> {
+        Provider(datasourceArgument, in: context, default: "remote", choices: [
+            "local-mock": { LocalMockCountriesDataSource() },
+            "remote": { RemoteCountriesDataSource() },
+        ], unknownMessage: { "Unknown countries datasource requested: \($0)" })
+    }
+
     public static func dataSource(for context: LaunchContext) throws -> any CountriesDataSource {
-        guard let name = argumentValue(datasourceArgument, in: context.arguments) else { return RemoteCountriesDataSource() }
-        switch name {
-        case "local-mock": return LocalMockCountriesDataSource()
-        case "remote": return RemoteCountriesDataSource()
-        default: throw AppFatalError("Unknown countries datasource requested: \(name)")
-        }
+        try dataSourceProvider(for: context).value()
     }
 
     public static func makeRootScreen(dataSource: any CountriesDataSource) -> Screen {
         let navigation = NavigationController(rootScreen: CountriesListScreen(dataSource: dataSource))
         navigation.prefersLargeTitles = true
         return navigation
-    }
-
-    /// `--name value` or `--name=value`.
-    static func argumentValue(_ name: String, in arguments: [String]) -> String? {
-        for (index, argument) in arguments.enumerated() {
-            if argument == name { return index + 1 < arguments.count ? arguments[index + 1] : "" }
-            if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
-        }
-        return nil
     }
 
     /// A colour per region, for the little code badges.
