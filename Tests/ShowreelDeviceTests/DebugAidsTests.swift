@@ -86,7 +86,7 @@ struct DebugAidsTests {
     }
 
     /// The debug window's element, by its identifier.
-    func debugWindow(_ app: Application) -> Element { app.descendants(matching: "window")["debugWindow"] }
+    func debugWindow(_ app: Application) -> Element { app.descendants(matching: .window)["debugWindow"] }
 
     @Test("Mail: the debug window opens with a right-edge swipe, a shake and Command-D")
     func openThreeWays() async throws {
