@@ -25,7 +25,7 @@ enum Termination: Sendable, Equatable {
 /// An error with the HTTP status it maps to and a message a person can act on.
 struct CommandError: Error, Sendable, CustomStringConvertible {
     enum Kind: Sendable {
-        case badRequest, unauthorized, forbidden, notFound, conflict, unavailable
+        case badRequest, unauthorized, forbidden, notFound, methodNotAllowed, conflict, unavailable
         /// The program could not be started (not found, not executable, spawn failed).
         case failedToStart
     }
@@ -105,6 +105,8 @@ actor CommandTable {
     private var groups: Set<Int32> = []
     private(set) var isShuttingDown = false
     private var shutdownFinished = false
+    /// `setpriv`, found once, through which children start with a parent-death signal.
+    private var deathSignalLauncher: String??
 
     init(configuration: TunnelHostConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -159,9 +161,25 @@ actor CommandTable {
             }
             env = env.updating(overrides)
         }
+        if deathSignalLauncher == nil {
+            let found = await ParentDeathSignal.launcher()
+            if found == nil {
+                logger.warning("setpriv (util-linux) with --pdeathsig not found: commands will outlive the host if it is killed with SIGKILL")
+            }
+            deathSignalLauncher = .some(found)
+        }
+        let executable: Executable
+        let arguments: Arguments
+        if let launcher = deathSignalLauncher ?? nil {
+            executable = .path(FilePath(launcher))
+            arguments = Arguments(ParentDeathSignal.launcherArguments(executablePath: path, arguments: Array(argv.dropFirst())))
+        } else {
+            executable = .path(FilePath(path))
+            arguments = Arguments(executablePathOverride: program, remainingValues: Array(argv.dropFirst()))
+        }
         let subprocessConfiguration = Configuration(
-            executable: .path(FilePath(path)),
-            arguments: Arguments(executablePathOverride: program, remainingValues: Array(argv.dropFirst())),
+            executable: executable,
+            arguments: arguments,
             environment: env,
             workingDirectory: workingDirectory.map { FilePath($0) },
             platformOptions: platformOptions
