@@ -73,9 +73,9 @@ extension Routes {
             logger.notice("exec failed to start", metadata: ["command": "\(line)", "error": "\(error.message)"])
             return json(LegacyResultResponse(result: "error: \(error.message)", status: -1))
         }
-        let finished = await waitForExitOrDisconnect(started.id, context: context)
+        let finished = await waitForExitOrDisconnect(started.id, output: .combined, context: context)
         await table.remove(started.id)
-        return json(LegacyResultResponse(result: finished?.combined ?? "", status: 1))
+        return json(LegacyResultResponse(result: LegacyOutput.marked(finished?.combined ?? "", dropped: finished?.droppedBytes ?? 0), status: 1))
     }
 
     private func legacyLaunch(_ request: Request, _ context: HostRequestContext) async throws -> Response {
@@ -116,7 +116,7 @@ extension Routes {
                 return json(LegacyStatusResponse(snapshot))
             }
         }
-        guard let snapshot = await table.snapshot(id, includeOutput: true) else { throw CommandTable.notFound(id) }
+        guard let snapshot = await table.snapshot(id, output: .streams) else { throw CommandTable.notFound(id) }
         return json(LegacyStatusResponse(snapshot))
     }
 }

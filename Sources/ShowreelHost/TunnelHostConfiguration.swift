@@ -24,6 +24,9 @@ public struct TunnelHostConfiguration: Sendable {
     public var outputLimit: Int
     /// Finished commands kept for `/status` and `GET /v1/commands/{id}`; the oldest are forgotten.
     public var retainedFinishedCommands: Int
+    /// Bytes of finished commands' output kept in memory, all together; older output moves to
+    /// files in a private temporary folder and is read back when asked for.
+    public var retainedOutputMemory: Int
     /// Shut down gracefully on SIGINT and SIGTERM (the CLI); tests running the host
     /// in-process turn this off and cancel the task instead.
     public var handlesSignals: Bool
@@ -38,6 +41,7 @@ public struct TunnelHostConfiguration: Sendable {
         signalWait: Duration = .seconds(10),
         outputLimit: Int = 16 * 1024 * 1024,
         retainedFinishedCommands: Int = 256,
+        retainedOutputMemory: Int = 32 * 1024 * 1024,
         handlesSignals: Bool = true
     ) {
         self.bindAddress = bindAddress
@@ -49,6 +53,7 @@ public struct TunnelHostConfiguration: Sendable {
         self.signalWait = signalWait
         self.outputLimit = outputLimit
         self.retainedFinishedCommands = retainedFinishedCommands
+        self.retainedOutputMemory = retainedOutputMemory
         self.handlesSignals = handlesSignals
     }
 

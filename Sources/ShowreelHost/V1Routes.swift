@@ -23,12 +23,12 @@ extension Routes {
         router.post("v1/commands") { request, context in try await createCommand(request, context) }
         router.get("v1/commands/:id") { request, context in
             let id = try commandID(context)
-            guard let snapshot = await table.snapshot(id, includeOutput: true) else { throw CommandTable.notFound(id) }
+            guard let snapshot = await table.snapshot(id, output: .streams) else { throw CommandTable.notFound(id) }
             return json(CommandInfo(snapshot))
         }
         router.delete("v1/commands/:id") { request, context in
             let id = try commandID(context)
-            guard let snapshot = await table.snapshot(id, includeOutput: false) else { throw CommandTable.notFound(id) }
+            guard let snapshot = await table.snapshot(id, output: .none) else { throw CommandTable.notFound(id) }
             guard snapshot.isFinished else {
                 throw CommandError(.conflict, "command \(id.uuidString) is still running (pid \(snapshot.pid ?? 0)); POST /v1/commands/\(id.uuidString)/terminate?wait=true first")
             }
@@ -103,7 +103,7 @@ extension Routes {
                 return json(CommandInfo(snapshot), status: .accepted)
             }
         }
-        guard let current = await table.snapshot(id, includeOutput: false) else { throw CommandTable.notFound(id) }
+        guard let current = await table.snapshot(id, output: .none) else { throw CommandTable.notFound(id) }
         if current.isFinished { throw Self.alreadyFinished(current, name) }
         guard let finished = try await stop(id, signal: signal, timeout: timeout) else { throw CommandTable.notFound(id) }
         return json(CommandInfo(finished))

@@ -39,15 +39,24 @@ struct LegacyStatusResponse: Encodable, Sendable {
             // NSTask.TerminationReason: 1 = exit, 2 = uncaught signal.
             switch termination {
             case .exited(let code):
-                result = .finished(terminationStatus: code, terminationReason: 1, stdOut: snapshot.stdout ?? "", stdErr: snapshot.stderr ?? "")
+                result = .finished(terminationStatus: code, terminationReason: 1, stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: snapshot.stderr ?? "")
             case .signaled(let signal):
-                result = .finished(terminationStatus: signal, terminationReason: 2, stdOut: snapshot.stdout ?? "", stdErr: snapshot.stderr ?? "")
+                result = .finished(terminationStatus: signal, terminationReason: 2, stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: snapshot.stderr ?? "")
             }
         } else if snapshot.failure != nil {
-            result = .finished(terminationStatus: -1, terminationReason: 1, stdOut: snapshot.stdout ?? "", stdErr: (snapshot.stderr ?? "") + (snapshot.failure ?? ""))
+            result = .finished(terminationStatus: -1, terminationReason: 1, stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: (snapshot.stderr ?? "") + (snapshot.failure ?? ""))
         } else {
             result = .running(pid: snapshot.pid ?? 0)
         }
+    }
+}
+
+/// The legacy protocol has no field saying output was cut, so the text says it: a first line
+/// naming how many of the oldest bytes each command's bounded output dropped.
+enum LegacyOutput {
+    static func marked(_ text: String, dropped: Int) -> String {
+        guard dropped > 0 else { return text }
+        return "[showreel host: output truncated, the first \(dropped) bytes were dropped; each command keeps its newest bytes only]\n" + text
     }
 }
 

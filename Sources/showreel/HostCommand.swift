@@ -57,6 +57,7 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     private func serve() async throws {
+        MemoryRelease.preferMappedLargeAllocations()
         var logger = Logger(label: "showreel.host") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = verbose ? .debug : .warning
 
