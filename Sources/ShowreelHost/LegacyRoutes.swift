@@ -75,7 +75,7 @@ extension Routes {
         }
         let finished = await waitForExitOrDisconnect(started.id, output: .combined, context: context)
         await table.remove(started.id)
-        return json(LegacyResultResponse(result: LegacyOutput.marked(finished?.combined ?? "", dropped: finished?.droppedBytes ?? 0), status: 1))
+        return json(encoded: WireJSON.legacyResult(prefix: LegacyOutput.marker(dropped: finished?.droppedBytes ?? 0), text: finished?.combined ?? "", status: 1))
     }
 
     private func legacyLaunch(_ request: Request, _ context: HostRequestContext) async throws -> Response {

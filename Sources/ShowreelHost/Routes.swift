@@ -109,9 +109,13 @@ struct Routes: Sendable {
 // MARK: - Responses
 
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    json(encoded: ByteBuffer(bytes: WireJSON.encode(value)), status: status)
+}
+
+func json(encoded body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "application/json; charset=utf-8"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: WireJSON.encode(value))))
+    return Response(status: status, headers: headers, body: .init(byteBuffer: body))
 }
 
 extension CommandError {
