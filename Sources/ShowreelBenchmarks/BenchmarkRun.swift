@@ -115,6 +115,7 @@ struct BenchmarkRun {
         print("")
         print(renderBenchmarkReport())
 
+        print(HostMemoryBenchmark.report(besides: executable))
         printTargets(results)
         if configuration.keep { print("\nFiles kept in \(work)") }
     }
