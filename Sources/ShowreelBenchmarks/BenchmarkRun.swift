@@ -115,6 +115,7 @@ struct BenchmarkRun {
         print("")
         print(renderBenchmarkReport())
 
+        print(HostMemoryBenchmark.report(besides: executable))
         printTargets(results)
 
         FileHandle.standardError.write(Data("[bench] UI suite with and without recording\n".utf8))

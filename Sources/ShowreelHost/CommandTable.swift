@@ -25,7 +25,7 @@ enum Termination: Sendable, Equatable {
 /// An error with the HTTP status it maps to and a message a person can act on.
 struct CommandError: Error, Sendable, CustomStringConvertible {
     enum Kind: Sendable {
-        case badRequest, unauthorized, forbidden, notFound, conflict, unavailable
+        case badRequest, unauthorized, forbidden, notFound, methodNotAllowed, conflict, unavailable
         /// The program could not be started (not found, not executable, spawn failed).
         case failedToStart
     }
@@ -45,6 +45,14 @@ enum CommandKind: String, Sendable {
     case exec
     case launch
     case api
+}
+
+/// Which output a snapshot copies: none, each stream apart, or both interleaved. Each is a
+/// full copy of up to `outputLimit` bytes, so callers take only what they answer with.
+enum OutputSelection: Sendable {
+    case none
+    case streams
+    case combined
 }
 
 /// A consistent copy of one command's state, taken inside the table.
@@ -87,12 +95,20 @@ actor CommandTable {
         var killedAfterTimeout = false
         var signalsSent: [String] = []
         var output: OutputLog
+        /// Where the output went when finished commands outgrew `retainedOutputMemory`.
+        var spilledTo: String?
         var version = 0
         var task: Task<Void, Never>?
         var startContinuation: CheckedContinuation<Int32, any Error>?
         var warnedTruncation = false
 
         var isFinished: Bool { termination != nil || failure != nil }
+
+        /// The output, read back from the spool when it was spilled.
+        var loadedOutput: OutputLog {
+            guard let spilledTo else { return output }
+            return (try? OutputLog.read(from: spilledTo, limit: output.limit)) ?? output
+        }
     }
 
     private let configuration: TunnelHostConfiguration
@@ -105,10 +121,15 @@ actor CommandTable {
     private var groups: Set<Int32> = []
     private(set) var isShuttingDown = false
     private var shutdownFinished = false
+    /// `setpriv`, found once, through which children start with a parent-death signal.
+    private var deathSignalLauncher: String??
+    /// Files holding finished commands' output beyond `retainedOutputMemory`.
+    private let spool: OutputSpool
 
     init(configuration: TunnelHostConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+        spool = OutputSpool(logger: logger)
     }
 
     // MARK: Starting
@@ -159,9 +180,25 @@ actor CommandTable {
             }
             env = env.updating(overrides)
         }
+        if deathSignalLauncher == nil {
+            let found = await ParentDeathSignal.launcher()
+            if found == nil {
+                logger.warning("setpriv (util-linux) with --pdeathsig not found: commands will outlive the host if it is killed with SIGKILL")
+            }
+            deathSignalLauncher = .some(found)
+        }
+        let executable: Executable
+        let arguments: Arguments
+        if let launcher = deathSignalLauncher ?? nil {
+            executable = .path(FilePath(launcher))
+            arguments = Arguments(ParentDeathSignal.launcherArguments(executablePath: path, arguments: Array(argv.dropFirst())))
+        } else {
+            executable = .path(FilePath(path))
+            arguments = Arguments(executablePathOverride: program, remainingValues: Array(argv.dropFirst()))
+        }
         let subprocessConfiguration = Configuration(
-            executable: .path(FilePath(path)),
-            arguments: Arguments(executablePathOverride: program, remainingValues: Array(argv.dropFirst())),
+            executable: executable,
+            arguments: arguments,
             environment: env,
             workingDirectory: workingDirectory.map { FilePath($0) },
             platformOptions: platformOptions
@@ -186,7 +223,7 @@ actor CommandTable {
             throw CommandError(.failedToStart, "could not start '\(program)' (\(path)): \(Self.describe(error))")
         }
         evictFinished()
-        return snapshot(id, includeOutput: false)!
+        return snapshot(id, output: .none)!
     }
 
     private func checkAllowed(program: String, resolvedPath: String) throws {
@@ -270,6 +307,7 @@ actor CommandTable {
         if let pid = record.pid, !Self.groupExists(pid) { groups.remove(pid) }
         logger.info("command finished", metadata: ["id": "\(id)", "pid": "\(record.pid ?? 0)", "termination": "\(termination)"])
         changed(id)
+        spillOldestOutput()
     }
 
     private func markFailed(_ id: UUID, _ error: any Error) {
@@ -290,19 +328,25 @@ actor CommandTable {
 
     // MARK: Reading
 
-    func snapshot(_ id: UUID, includeOutput: Bool) -> CommandSnapshot? {
+    func snapshot(_ id: UUID, output: OutputSelection) -> CommandSnapshot? {
         guard let record = records[id] else { return nil }
-        return Self.snapshot(of: record, includeOutput: includeOutput)
+        return Self.snapshot(of: record, output: output)
     }
 
     func list() -> [CommandSnapshot] {
-        order.compactMap { records[$0] }.map { Self.snapshot(of: $0, includeOutput: false) }
+        order.compactMap { records[$0] }.map { Self.snapshot(of: $0, output: .none) }
     }
 
     var runningCount: Int { records.values.filter { !$0.isFinished }.count }
 
-    private static func snapshot(of record: Record, includeOutput: Bool) -> CommandSnapshot {
-        CommandSnapshot(
+    /// Output bytes of finished commands held in memory (the rest is in the spool).
+    var finishedOutputInMemory: Int {
+        records.values.filter(\.isFinished).reduce(0) { $0 + $1.output.retainedBytes }
+    }
+
+    private static func snapshot(of record: Record, output selection: OutputSelection) -> CommandSnapshot {
+        let output = selection == .none ? record.output : record.loadedOutput
+        return CommandSnapshot(
             id: record.id,
             argv: record.argv,
             executablePath: record.executablePath,
@@ -314,11 +358,11 @@ actor CommandTable {
             failure: record.failure,
             killedAfterTimeout: record.killedAfterTimeout,
             signalsSent: record.signalsSent,
-            outputBytes: record.output.endOffset,
-            droppedBytes: record.output.droppedBytes,
-            stdout: includeOutput ? record.output.text(of: .stdout) : nil,
-            stderr: includeOutput ? record.output.text(of: .stderr) : nil,
-            combined: includeOutput ? record.output.text(of: nil) : nil
+            outputBytes: output.endOffset,
+            droppedBytes: output.droppedBytes,
+            stdout: selection == .streams ? output.text(of: .stdout) : nil,
+            stderr: selection == .streams ? output.text(of: .stderr) : nil,
+            combined: selection == .combined ? output.text(of: nil) : nil
         )
     }
 
@@ -332,7 +376,7 @@ actor CommandTable {
     /// Output from absolute `offset` on; nil when the command is unknown.
     func output(_ id: UUID, from offset: Int, of stream: OutputStream?) -> OutputSlice? {
         guard let record = records[id] else { return nil }
-        let (chunks, next) = record.output.chunks(from: offset, of: stream)
+        let (chunks, next) = record.loadedOutput.chunks(from: offset, of: stream)
         return OutputSlice(chunks: chunks.map(\.bytes), next: next, finished: record.isFinished, version: record.version)
     }
 
@@ -347,7 +391,7 @@ actor CommandTable {
     func signal(_ id: UUID, _ signal: Int32) throws -> SignalOutcome {
         guard let record = records[id] else { throw Self.notFound(id) }
         guard !record.isFinished, let pid = record.pid else {
-            return .alreadyFinished(Self.snapshot(of: record, includeOutput: true))
+            return .alreadyFinished(Self.snapshot(of: record, output: .streams))
         }
         if kill(-pid, signal) != 0 {
             // No group (should not happen with a session leader): signal the process itself.
@@ -356,7 +400,7 @@ actor CommandTable {
         records[id]?.signalsSent.append(Self.signalName(signal))
         logger.info("sent signal", metadata: ["id": "\(id)", "pgid": "\(pid)", "signal": "\(Self.signalName(signal))"])
         changed(id)
-        return .sent(Self.snapshot(of: records[id]!, includeOutput: false))
+        return .sent(Self.snapshot(of: records[id]!, output: .none))
     }
 
     /// Kills the command's process group with SIGKILL and records that a timeout forced it.
@@ -394,16 +438,16 @@ actor CommandTable {
 
     /// Waits until the command finished (or `timeout` passed) and returns it with its output;
     /// nil when the command is unknown.
-    func waitForExit(_ id: UUID, timeout: Duration? = nil) async -> CommandSnapshot? {
+    func waitForExit(_ id: UUID, timeout: Duration? = nil, output: OutputSelection = .streams) async -> CommandSnapshot? {
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now.advanced(by: $0) }
         while true {
             guard let record = records[id] else { return nil }
-            if record.isFinished || Task.isCancelled { return Self.snapshot(of: record, includeOutput: true) }
+            if record.isFinished || Task.isCancelled { return Self.snapshot(of: record, output: output) }
             var wait = Duration.seconds(30)
             if let deadline {
                 let remaining = clock.now.duration(to: deadline)
-                if remaining <= .zero { return Self.snapshot(of: record, includeOutput: true) }
+                if remaining <= .zero { return Self.snapshot(of: record, output: output) }
                 wait = min(wait, remaining)
             }
             await waitForChange(id, since: record.version, timeout: wait)
@@ -456,12 +500,32 @@ actor CommandTable {
     /// Forgets a command (finished ones only, unless `force`).
     @discardableResult
     func remove(_ id: UUID) -> Bool {
-        guard records.removeValue(forKey: id) != nil else { return false }
+        guard let record = records.removeValue(forKey: id) else { return false }
+        if let spilled = record.spilledTo { spool.delete(spilled) }
+        if record.output.retainedBytes >= MemoryRelease.worthTrimming { MemoryRelease.returnFreedMemory() }
         order.removeAll { $0 == id }
         if let parked = waiters.removeValue(forKey: id) {
             for continuation in parked.values { continuation.resume() }
         }
         return true
+    }
+
+    /// Keeps finished commands' output in memory up to `retainedOutputMemory` in all, the newest
+    /// first; older output moves to a file in the spool and is read back when asked for, so
+    /// `/status` of a recent command still answers its whole (bounded) output.
+    private func spillOldestOutput() {
+        var inMemory = 0
+        var freed = 0
+        for id in order.reversed() {
+            guard let record = records[id], record.isFinished, record.spilledTo == nil else { continue }
+            inMemory += record.output.retainedBytes
+            guard inMemory > configuration.retainedOutputMemory, record.output.retainedBytes > 0 else { continue }
+            guard let path = spool.write(record.output, id: id) else { return }
+            records[id]!.spilledTo = path
+            records[id]!.output = record.output.emptied()
+            freed += record.output.retainedBytes
+        }
+        if freed >= MemoryRelease.worthTrimming { MemoryRelease.returnFreedMemory() }
     }
 
     private func evictFinished() {
@@ -481,7 +545,10 @@ actor CommandTable {
             return
         }
         isShuttingDown = true
-        defer { shutdownFinished = true }
+        defer {
+            spool.removeAll()
+            shutdownFinished = true
+        }
         let running = records.values.filter { !$0.isFinished && $0.pid != nil }
         var live = groups.union(running.compactMap(\.pid)).filter(Self.groupExists)
         guard !live.isEmpty || !running.isEmpty else { return }

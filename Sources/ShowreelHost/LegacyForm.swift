@@ -54,9 +54,12 @@ struct LegacyForm: Sendable {
     }
 
     /// Decodes the base64 `command` of /exec and /launch. Tolerates line breaks and other
-    /// whitespace (the iOS client may wrap lines), missing padding, the URL-safe alphabet, and a
-    /// `+` that a form decoder already turned into a space.
+    /// whitespace (the iOS client may wrap lines), missing padding, the URL-safe alphabet, a
+    /// `+` that a form decoder already turned into a space, and a value percent-escaped twice:
+    /// the iOS client escapes `/`, `+`, `=` itself and Foundation's `URLComponents` then escapes
+    /// the `%` again (`%253D`). No base64 alphabet has `%`, so a second decoding is unambiguous.
     static func decodeBase64Command(_ field: String) -> String? {
+        let field = field.contains("%") ? decode(ArraySlice(field.utf8), plusAsSpace: false) : field
         var s = ""
         s.reserveCapacity(field.count + 3)
         for c in field.unicodeScalars {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which output stream of a child a chunk came from.
 enum OutputStream: String, Sendable, Codable {
     case stdout
@@ -28,6 +30,8 @@ struct OutputLog: Sendable {
     }
 
     var droppedBytes: Int { startOffset }
+    /// Bytes held in memory.
+    var retainedBytes: Int { endOffset - startOffset }
     var isTruncated: Bool { startOffset > 0 }
 
     mutating func append(_ stream: OutputStream, _ bytes: [UInt8]) {
@@ -91,5 +95,59 @@ struct OutputLog: Sendable {
             }
         }
         return (result, endOffset)
+    }
+
+    /// The same offsets with no bytes held (the bytes went to a spool file).
+    func emptied() -> OutputLog {
+        var log = OutputLog(limit: limit)
+        log.startOffset = endOffset
+        log.endOffset = endOffset
+        return log
+    }
+
+    // MARK: Spool files
+
+    /// The log as bytes: start and end offsets, then each chunk as stream, offset, length, bytes.
+    func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(retainedBytes + 16 + (chunks.count - head) * 17)
+        func append(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { out.append(contentsOf: $0) } }
+        append(startOffset)
+        append(endOffset)
+        for chunk in chunks[head...] where !chunk.bytes.isEmpty {
+            out.append(chunk.stream == .stdout ? 1 : 2)
+            append(chunk.offset)
+            append(chunk.bytes.count)
+            out.append(contentsOf: chunk.bytes)
+        }
+        return out
+    }
+
+    /// A log from `encoded()` bytes; nil when they are not one.
+    static func decoded(_ bytes: [UInt8], limit: Int) -> OutputLog? {
+        var index = 0
+        func integer() -> Int? {
+            guard index + 8 <= bytes.count else { return nil }
+            var value: UInt64 = 0
+            for i in 0..<8 { value |= UInt64(bytes[index + i]) << (8 * UInt64(i)) }
+            index += 8
+            return Int(exactly: value)
+        }
+        guard let start = integer(), let end = integer() else { return nil }
+        var log = OutputLog(limit: limit)
+        log.startOffset = start
+        log.endOffset = end
+        while index < bytes.count {
+            let stream: OutputStream = bytes[index] == 1 ? .stdout : .stderr
+            index += 1
+            guard let offset = integer(), let count = integer(), index + count <= bytes.count else { return nil }
+            log.chunks.append(Chunk(stream: stream, offset: offset, bytes: Array(bytes[index..<(index + count)])))
+            index += count
+        }
+        return log
+    }
+
+    static func read(from path: String, limit: Int) throws -> OutputLog? {
+        decoded(Array(try Data(contentsOf: URL(fileURLWithPath: path))), limit: limit)
     }
 }

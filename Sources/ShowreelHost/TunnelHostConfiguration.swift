@@ -1,12 +1,16 @@
 /// How a ``TunnelHost`` listens and what it lets callers run.
 public struct TunnelHostConfiguration: Sendable {
-    /// The address to bind: `127.0.0.1` (default, this machine only), `::1`, `0.0.0.0`, ...
+    /// The address to bind: `127.0.0.1` (default, this machine only; the host then listens on
+    /// `::1` too, where `localhost` may resolve first), `::1`, `0.0.0.0`, ...
     public var bindAddress: String
     /// The TCP port; 0 picks a free one (reported to `run(onListening:)`).
     public var port: Int
-    /// When set, the `/v1` API (except `/v1/health`) requires `Authorization: Bearer <token>`
-    /// or `X-Showreel-Token: <token>`. The legacy endpoints stay token-free for compatibility.
+    /// When set, every endpoint but `GET /v1/health` requires it: `Authorization: Bearer <token>`,
+    /// `X-Showreel-Token: <token>`, or (legacy endpoints) the form field `showreel_token`.
     public var token: String?
+    /// Addresses or CIDR blocks clients must come from (`10.0.0.7`, `10.0.0.0/8`); nil answers
+    /// anyone who can connect. Required, with a token, to bind beyond loopback.
+    public var allowedClients: [String]?
     /// Programs callers may run (names looked up on the host's PATH, or absolute paths);
     /// nil or empty allows any program.
     public var allowedPrograms: [String]?
@@ -20,6 +24,9 @@ public struct TunnelHostConfiguration: Sendable {
     public var outputLimit: Int
     /// Finished commands kept for `/status` and `GET /v1/commands/{id}`; the oldest are forgotten.
     public var retainedFinishedCommands: Int
+    /// Bytes of finished commands' output kept in memory, all together; older output moves to
+    /// files in a private temporary folder and is read back when asked for.
+    public var retainedOutputMemory: Int
     /// Shut down gracefully on SIGINT and SIGTERM (the CLI); tests running the host
     /// in-process turn this off and cancel the task instead.
     public var handlesSignals: Bool
@@ -29,26 +36,61 @@ public struct TunnelHostConfiguration: Sendable {
         port: Int = 8667,
         token: String? = nil,
         allowedPrograms: [String]? = nil,
+        allowedClients: [String]? = nil,
         gracePeriod: Duration = .seconds(3),
         signalWait: Duration = .seconds(10),
         outputLimit: Int = 16 * 1024 * 1024,
         retainedFinishedCommands: Int = 256,
+        retainedOutputMemory: Int = 32 * 1024 * 1024,
         handlesSignals: Bool = true
     ) {
         self.bindAddress = bindAddress
         self.port = port
         self.token = token
         self.allowedPrograms = allowedPrograms
+        self.allowedClients = allowedClients
         self.gracePeriod = gracePeriod
         self.signalWait = signalWait
         self.outputLimit = outputLimit
         self.retainedFinishedCommands = retainedFinishedCommands
+        self.retainedOutputMemory = retainedOutputMemory
         self.handlesSignals = handlesSignals
     }
 
     /// True when only this machine can connect (a loopback bind address).
     public var isLoopbackOnly: Bool {
         let address = bindAddress.lowercased()
-        return address == "localhost" || address == "::1" || address.hasPrefix("127.")
+        return address == "localhost" || address == "::1" || address == "[::1]" || AddressRange.isLoopbackIPv4(Substring(address))
+    }
+
+    /// The addresses to listen on: both loopback addresses for the default bind, since clients
+    /// say `localhost` and it may resolve to `::1` first.
+    var listenAddresses: [String] {
+        switch bindAddress.lowercased() {
+        case "127.0.0.1", "localhost": return ["127.0.0.1", "::1"]
+        case "[::1]": return ["::1"]
+        default: return [bindAddress]
+        }
+    }
+
+    /// A setting that makes the host unsafe or unusable, said so a person can fix it.
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Checks the settings before anything listens. Beyond loopback, anyone who can connect could
+    /// run commands, so such a bind needs both a token and a client allowlist.
+    public func validate() throws {
+        for entry in allowedClients ?? [] where AddressRange(parsing: entry) == nil {
+            throw Problem(message: "--allow-from \(entry) is not an IP address or CIDR block; write it like 10.0.0.7, 10.0.0.0/8 or fd00::/8")
+        }
+        guard !isLoopbackOnly else { return }
+        var missing: [String] = []
+        if token?.isEmpty ?? true { missing.append("a token (--token or SHOWREEL_HOST_TOKEN)") }
+        if allowedClients?.isEmpty ?? true { missing.append("a client allowlist (--allow-from <address or CIDR>, repeatable)") }
+        guard missing.isEmpty else {
+            throw Problem(message: "refusing to listen on \(bindAddress): other machines could run commands here, so a non-loopback bind needs \(missing.joined(separator: " and ")); or bind 127.0.0.1 (the default)")
+        }
     }
 }

@@ -69,7 +69,8 @@ public struct TunnelHostClient: Sendable {
     }
 
     public let baseURL: URL
-    /// Sent as `Authorization: Bearer` on `/v1` calls.
+    /// Sent as `Authorization: Bearer` on every call: a host started with `--token` requires it
+    /// on every endpoint but `/v1/health`, the legacy ones included.
     public var token: String?
     /// The extra form fields of the legacy protocol (the iOS client fills them from the
     /// simulator's environment and the app's window frame).
@@ -194,7 +195,7 @@ public struct TunnelHostClient: Sendable {
     public func output(_ id: UUID, follow: Bool = false, stream: String? = nil) async throws -> String {
         var query = [URLQueryItem(name: "follow", value: follow ? "true" : "false")]
         if let stream { query.append(URLQueryItem(name: "stream", value: stream)) }
-        let (data, status) = try await send(method: "GET", path: "v1/commands/\(id.uuidString)/output", query: query, body: nil, contentType: nil, authorize: true)
+        let (data, status) = try await send(method: "GET", path: "v1/commands/\(id.uuidString)/output", query: query, body: nil, contentType: nil)
         guard status == 200 else { throw Self.error(from: data, status: status) }
         return String(decoding: data, as: UTF8.self)
     }
@@ -217,7 +218,7 @@ public struct TunnelHostClient: Sendable {
         let body = fields.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
         let (data, status) = try await send(
             method: "POST", path: action, query: [], body: Data(body.utf8),
-            contentType: "application/x-www-form-urlencoded", authorize: false
+            contentType: "application/x-www-form-urlencoded"
         )
         guard status == 200 else { throw Self.error(from: data, status: status) }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
@@ -227,7 +228,7 @@ public struct TunnelHostClient: Sendable {
     }
 
     private func v1<T: Decodable>(_ type: T.Type, method: String, path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
-        let (data, status) = try await send(method: method, path: path, query: query, body: body, contentType: body == nil ? nil : "application/json", authorize: true)
+        let (data, status) = try await send(method: method, path: path, query: query, body: body, contentType: body == nil ? nil : "application/json")
         guard (200..<300).contains(status) else { throw Self.error(from: data, status: status) }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -236,7 +237,7 @@ public struct TunnelHostClient: Sendable {
         }
     }
 
-    private func send(method: String, path: String, query: [URLQueryItem], body: Data?, contentType: String?, authorize: Bool) async throws -> (Data, Int) {
+    private func send(method: String, path: String, query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
         guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
             throw HostError(statusCode: 0, message: "bad base URL \(baseURL)")
         }
@@ -246,7 +247,7 @@ public struct TunnelHostClient: Sendable {
         request.httpMethod = method
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if authorize, let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let data: Data
         let response: URLResponse
         do {

@@ -13,18 +13,23 @@ struct HostCommand: AsyncParsableCommand {
             /terminate) so existing iOS test suites work unchanged, and a JSON API under /v1 \
             (GET /v1/health, POST /v1/commands, ...). Commands run without a shell, each in its \
             own process group. On SIGINT or SIGTERM the host terminates the commands it started \
-            (SIGTERM, then SIGKILL after the grace period) and exits 0.
+            (SIGTERM, then SIGKILL after the grace period) and exits 0; if the host is killed, \
+            its commands get SIGKILL from the kernel (Linux). With a token, every endpoint but \
+            GET /v1/health requires it. Binding beyond loopback needs --token and --allow-from.
             """
     )
 
     @Option(help: "TCP port to listen on (0 picks a free one).")
     var port: Int = 8667
 
-    @Option(help: "Address to bind. The default only accepts connections from this machine.")
+    @Option(help: "Address to bind. The default (127.0.0.1, and ::1 beside it) only accepts connections from this machine.")
     var bind: String = "127.0.0.1"
 
-    @Option(help: "Token the /v1 API requires (Authorization: Bearer or X-Showreel-Token). Also read from SHOWREEL_HOST_TOKEN.")
+    @Option(help: "Token every endpoint but /v1/health requires (Authorization: Bearer, X-Showreel-Token, or the legacy form field showreel_token). Also read from SHOWREEL_HOST_TOKEN.")
     var token: String?
+
+    @Option(name: .customLong("allow-from"), help: ArgumentHelp("Answer only clients from this address or CIDR block (repeatable, e.g. 10.0.0.0/8). Required with a non-loopback --bind.", valueName: "address"))
+    var allowFrom: [String] = []
 
     @Option(name: .customLong("allow"), help: ArgumentHelp("Allow only this program (repeatable; a name on PATH or an absolute path). Default: any program.", valueName: "program"))
     var allow: [String] = []
@@ -48,6 +53,11 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await reportingFailures { try await serve() }
+    }
+
+    private func serve() async throws {
+        MemoryRelease.preferMappedLargeAllocations()
         var logger = Logger(label: "showreel.host") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = verbose ? .debug : .warning
 
@@ -57,8 +67,14 @@ struct HostCommand: AsyncParsableCommand {
             port: port,
             token: token ?? environmentToken,
             allowedPrograms: allow.isEmpty ? nil : allow,
+            allowedClients: allowFrom.isEmpty ? nil : allowFrom,
             gracePeriod: .milliseconds(Int((grace * 1000).rounded()))
         )
+        do {
+            try configuration.validate()
+        } catch let problem as TunnelHostConfiguration.Problem {
+            throw CLIFailure(message: problem.message, exitCode: CLIFailure.Code.usage)
+        }
         for program in allow where !program.contains("/") && Self.which(program) == nil {
             logger.warning("--allow \(program): not found on PATH; it will be refused until it is installed")
         }
@@ -70,18 +86,13 @@ struct HostCommand: AsyncParsableCommand {
         } catch {
             let text = "\(error)"
             if text.contains("Address already in use") {
-                throw HostStartError(message: "cannot listen on \(display):\(port): the address is already in use (is another tunnel host running? pick another --port, or --port 0 for a free one)")
+                throw CLIFailure(message: "cannot listen on \(display):\(port): the address is already in use (is another tunnel host running? pick another --port, or --port 0 for a free one)", exitCode: 1)
             }
             if text.contains("Cannot assign requested address") || text.contains("not available") {
-                throw HostStartError(message: "cannot bind \(bind): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)")
+                throw CLIFailure(message: "cannot bind \(bind): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)", exitCode: 1)
             }
             throw error
         }
-    }
-
-    struct HostStartError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
     }
 
     private static func which(_ program: String) -> String? {

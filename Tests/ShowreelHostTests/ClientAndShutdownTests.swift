@@ -40,6 +40,7 @@ struct TunnelHostClientTests {
         try await withHost(TunnelHostConfiguration(token: "t0ken")) { base in
             var client = TunnelHostClient(baseURL: base, token: "t0ken")
             #expect(try await client.health().status == "ok")
+            #expect(try await client.exec("echo legacy") == "legacy\n")
             let done = try await client.run(argv: ["echo", "hi"], wait: true)
             #expect(done.exitCode == 0 && done.stdout == "hi\n")
 
@@ -55,6 +56,7 @@ struct TunnelHostClientTests {
 
             client.token = nil
             await #expect(throws: TunnelHostClient.HostError.self) { try await client.commands() }
+            await #expect(throws: TunnelHostClient.HostError.self) { try await client.exec("echo legacy") }
         }
     }
 }
@@ -79,56 +81,15 @@ struct ShutdownTests {
         #expect(await eventually(timeout: .seconds(5)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
     }
 
-    /// The `showreel` binary next to the test bundle, if it was built and has `host`
-    /// (SHOWREEL_BINARY overrides the lookup).
-    static let binary: URL? = {
-        if let override = ProcessInfo.processInfo.environment["SHOWREEL_BINARY"] {
-            return URL(fileURLWithPath: override)
-        }
-        let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-            .compactMap { $0?.resolvingSymlinksInPath().deletingLastPathComponent() }
-        var directories = candidates
-        // swift test runs xctest from the toolchain; the bundle is in the build products dir.
-        directories += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        for directory in directories {
-            var candidate = directory.appendingPathComponent("showreel")
-            for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: candidate.path) {
-                candidate = candidate.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("showreel")
-            }
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
-
     // Runs whenever the suite runs: `make test` builds the binary first, and a missing one
     // is a failure that says how to build it, never a silent skip.
     @Test("showreel host exits 0 on SIGTERM and ends the commands it launched")
     func binary() async throws {
-        let binary = try #require(Self.binary, "no showreel binary beside the test bundle: run `swift build --build-tests` first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["host", "--port", "0", "--grace", "2"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let host = try await HostProcess.start(["--grace", "2"])
+        let process = host.process
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-
-        // Read stderr until the listening line.
-        let line: String? = await Task.detached {
-            var collected = Data()
-            let handle = stderr.fileHandleForReading
-            while !collected.contains(UInt8(ascii: "\n")) {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                collected.append(data)
-            }
-            return String(data: collected, encoding: .utf8)?.split(separator: "\n").first.map(String.init)
-        }.value
-        let listening = try #require(line)
-        #expect(listening.hasPrefix("Tunnel host listening on http://127.0.0.1:"))
-        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
-        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        #expect(host.listeningLine.hasPrefix("Tunnel host listening on http://127.0.0.1:"))
+        let client = TunnelHostClient(baseURL: host.baseURL)
 
         let id = try await client.launch("sleep 30")
         guard case .running(let pid) = try await client.status(id) else {

@@ -163,3 +163,167 @@ func legacyWaitFinished(_ base: URL, _ id: String, timeout: Duration = .seconds(
     guard done else { throw TestFailure("command \(id) still running: \(last)") }
     return last["result"] as! [String: Any]
 }
+
+/// An HTTP/1.1 exchange over a plain socket, byte for byte: for Host headers URLSession
+/// rewrites, IPv6 loopback, and clients that hang up early.
+struct RawHTTPConnection: Sendable {
+    let fd: Int32
+
+    /// Connects to `address` (an IPv4 or IPv6 literal) on `port`.
+    static func connect(_ address: String, _ port: Int) throws -> RawHTTPConnection {
+        let isV6 = address.contains(":")
+        let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+        var result: Int32
+        if isV6 {
+            var addr = sockaddr_in6()
+            addr.sin6_family = sa_family_t(AF_INET6)
+            addr.sin6_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET6, address, &addr.sin6_addr)
+            result = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        } else {
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, address, &addr.sin_addr)
+            result = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        }
+        guard result == 0 else {
+            let message = String(cString: strerror(errno))
+            _ = Glibc.close(fd)
+            throw TestFailure("connect to \(address) port \(port): \(message)")
+        }
+        return RawHTTPConnection(fd: fd)
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw TestFailure("write: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// Reads until the server closes the connection and parses the response.
+    func readResponse() async throws -> HTTPResult {
+        let fd = self.fd
+        let bytes: [UInt8] = await offThePool {
+            var all: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                all += buffer[0..<count]
+            }
+            return all
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { throw TestFailure("no complete response: \(text)") }
+        let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
+        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return HTTPResult(status: status, headers: headers, body: Data(text[split.upperBound...].utf8))
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
+
+/// One request with exactly these bytes (`Connection: close` is added), and its response.
+func rawHTTP(_ address: String, _ port: Int, method: String = "POST", path: String, host: String, body: String = "", headers: [String] = []) async throws -> HTTPResult {
+    let connection = try RawHTTPConnection.connect(address, port)
+    defer { connection.close() }
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
+    if !body.isEmpty { head += "Content-Type: application/x-www-form-urlencoded\r\n" }
+    for header in headers { head += header + "\r\n" }
+    try connection.send(Array((head + "\r\n" + body).utf8))
+    return try await connection.readResponse()
+}
+
+/// A `showreel host` process (the real binary), listening on a free port.
+struct HostProcess {
+    /// The `showreel` binary next to the test bundle, if it was built and has `host`
+    /// (SHOWREEL_BINARY overrides the lookup).
+    static let binary: URL? = {
+        if let override = ProcessInfo.processInfo.environment["SHOWREEL_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+            .compactMap { $0?.resolvingSymlinksInPath().deletingLastPathComponent() }
+        var directories = candidates
+        // swift test runs xctest from the toolchain; the bundle is in the build products dir.
+        directories += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in directories {
+            var candidate = directory.appendingPathComponent("showreel")
+            for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: candidate.path) {
+                candidate = candidate.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("showreel")
+            }
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    let process: Process
+    let port: Int
+    let listeningLine: String
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts `showreel host --port 0` with `arguments` and waits for its listening line.
+    static func start(_ arguments: [String]) async throws -> HostProcess {
+        let process = try launch(arguments)
+        let line = await firstStderrLine(process)
+        guard let line, line.hasPrefix("Tunnel host listening on "), let port = Int(line.split(separator: ":").last ?? "") else {
+            kill(process.processIdentifier, SIGKILL)
+            throw TestFailure("showreel host did not start: \(line ?? "no output")")
+        }
+        return HostProcess(process: process, port: port, listeningLine: line)
+    }
+
+    /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and stderr.
+    static func runToExit(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+        let process = try launch(arguments)
+        let errors = await offThePool {
+            let data = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+    }
+
+    private static func launch(_ arguments: [String]) throws -> Process {
+        guard let binary else { throw TestFailure("no showreel binary beside the test bundle: run `swift build --build-tests` first") }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["host", "--port", "0"] + arguments
+        process.standardError = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private static func firstStderrLine(_ process: Process) async -> String? {
+        let handle = (process.standardError as! Pipe).fileHandleForReading
+        return await offThePool {
+            var collected = Data()
+            while !collected.contains(UInt8(ascii: "\n")) {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                collected.append(data)
+            }
+            return String(data: collected, encoding: .utf8)?.split(separator: "\n").first.map(String.init)
+        }
+    }
+}
+
+/// Runs blocking I/O on a Dispatch thread: blocking a cooperative thread (there are as many as
+/// cores) would starve the in-process host the test talks to.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: body()) }
+    }
+}

@@ -81,13 +81,38 @@ struct ParsingTests {
         #expect(String(decoding: log.chunks(from: 0, of: nil).chunks.flatMap(\.bytes), as: UTF8.self) == " err world")
     }
 
-    @Test("loopback Host names")
+    @Test("loopback Host names: literals and localhost only, with an optional port")
     func loopbackAuthority() {
-        for ok in ["localhost", "localhost:8667", "127.0.0.1:8667", "[::1]:8667", "::1", "app.localhost"] {
+        for ok in ["localhost", "localhost:8667", "LOCALHOST:1", "127.0.0.1", "127.0.0.1:8667", "127.255.1.0:65535", "[::1]", "[::1]:8667"] {
             #expect(GuardMiddleware.isLoopbackAuthority(ok), "\(ok)")
         }
-        for bad in ["evil.example", "evil.example:8667", "10.0.0.2:8667", "[fe80::1]:80"] {
+        for bad in ["evil.example", "evil.example:8667", "10.0.0.2:8667", "[fe80::1]:80", "127.evil.example", "127.evil.example:8667",
+                    "evil.localhost", "app.localhost:8667", "localhost.evil.example", "127.0.0.1.evil.example", "0177.0.0.1",
+                    "127.1", "127.0.0.01", "127.0.0.256", "::1", "[::1].evil.example", "[::1]:", "localhost:", "localhost:99999",
+                    "localhost:80:80", "localhost:8a", ""] {
             #expect(!GuardMiddleware.isLoopbackAuthority(bad), "\(bad)")
+        }
+    }
+
+    @Test("a command escaped twice, as the iOS client and URLComponents send it, decodes")
+    func doubleEscapedCommand() {
+        let form = LegacyForm(body: Array("command=ZWNobyBoaQ%253D%253D&token=lkju32yt%24%C2%A3bmnA".utf8))
+        #expect(form["command"] == "ZWNobyBoaQ%3D%3D")
+        #expect(form["command"].flatMap(LegacyForm.decodeBase64Command) == "echo hi")
+        #expect(form["token"] == "lkju32yt$£bmnA")
+    }
+
+    @Test("client address ranges")
+    func addressRanges() throws {
+        let block = try #require(AddressRange(parsing: "10.1.0.0/16"))
+        #expect(block.contains(ipAddress: "10.1.200.3"))
+        #expect(!block.contains(ipAddress: "10.2.0.1"))
+        #expect(block.contains(ipAddress: "::ffff:10.1.0.9"))
+        let one = try #require(AddressRange(parsing: "fd00::7"))
+        #expect(one.contains(ipAddress: "fd00::7"))
+        #expect(!one.contains(ipAddress: "fd00::8"))
+        for bad in ["10.0.0.0/33", "example.com", "10.0.0.0/", "10.0.0.0/x", "::/129"] {
+            #expect(AddressRange(parsing: bad) == nil, "\(bad)")
         }
     }
 }

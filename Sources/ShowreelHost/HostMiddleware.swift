@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Decides who may talk to the host, before any route runs, and turns errors into JSON:
+/// clients outside the address allowlist, web pages (Origin, Sec-Fetch-Site), DNS rebinding
+/// (a Host that is not a loopback literal on a loopback bind), and, when a token is set, every
+/// request but `GET /v1/health` without it. A known path with the wrong method is 405 with `Allow`.
+struct GuardMiddleware: RouterMiddleware {
+    typealias Context = HostRequestContext
+
+    let configuration: TunnelHostConfiguration
+    let logger: Logger
+    private let allowedClients: [AddressRange]?
+
+    static let tokenHeader = HTTPField.Name("X-Showreel-Token")!
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    /// The form field legacy clients may carry the token in. Not `token`: the SBTUITestTunnelHost
+    /// client already sends a `token` field holding a fixed validation string.
+    static let tokenFormField = "showreel_token"
+
+    init(configuration: TunnelHostConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        allowedClients = configuration.allowedClients.map { $0.compactMap(AddressRange.init(parsing:)) }
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            var request = request
+            try await check(&request, context: context)
+            return try await next(request, context)
+        } catch let error as CommandError {
+            if error.kind != .notFound {
+                logger.notice("request refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "client": "\(context.remoteAddress?.ipAddress ?? "-")", "status": "\(error.httpStatus.code)", "error": "\(error.message)"])
+            }
+            return json(ErrorResponse(error: error.message), status: error.httpStatus)
+        } catch let error as HTTPError {
+            if error.status == .notFound {
+                return notFoundOrWrongMethod(request)
+            }
+            return json(ErrorResponse(error: error.body ?? "\(error.status.reasonPhrase)"), status: error.status)
+        } catch {
+            logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
+            return json(ErrorResponse(error: "internal error: \(error)"), status: .internalServerError)
+        }
+    }
+
+    private func notFoundOrWrongMethod(_ request: Request) -> Response {
+        let path = request.uri.path
+        guard let methods = Endpoint.allowedMethods(for: path), !methods.contains(request.method) else {
+            return json(ErrorResponse(error: "no endpoint \(request.method) \(path): \(Endpoint.summary)"), status: .notFound)
+        }
+        let allowed = methods.map(\.rawValue).joined(separator: ", ")
+        logger.notice("request refused", metadata: ["method": "\(request.method)", "path": "\(path)", "status": "405"])
+        var response = json(ErrorResponse(error: "\(path) does not answer \(request.method); use \(allowed)"), status: .methodNotAllowed)
+        response.headers[.allow] = allowed
+        return response
+    }
+
+    private func check(_ request: inout Request, context: Context) async throws {
+        if let allowedClients {
+            let address = context.remoteAddress
+            guard let address, allowedClients.contains(where: { $0.contains(address) }) else {
+                throw CommandError(.forbidden, "client \(address?.ipAddress ?? "with no address") is not allowed: this host only answers \(configuration.allowedClients?.joined(separator: ", ") ?? ""); restart it with another --allow-from to let it in")
+            }
+        }
+        // Web pages can POST to localhost; browsers mark those requests with Origin.
+        if let origin = request.headers[.origin] {
+            throw CommandError(.forbidden, "requests from web pages are refused (Origin: \(origin)); the tunnel host serves test runners and command-line clients, which send no Origin header")
+        }
+        if let site = request.headers[Self.secFetchSite], site != "none" {
+            throw CommandError(.forbidden, "requests from web pages are refused (Sec-Fetch-Site: \(site)); the tunnel host serves test runners and command-line clients")
+        }
+        // DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends its own Host.
+        if configuration.isLoopbackOnly, let authority = request.head.authority, !Self.isLoopbackAuthority(authority) {
+            throw CommandError(.forbidden, "Host '\(authority)' is not a loopback address: this host is bound to \(configuration.bindAddress) and answers to localhost, 127.x.x.x or [::1] (with an optional port) only")
+        }
+        if let token = configuration.token, request.uri.path != "/v1/health" {
+            try await checkToken(token, &request)
+        }
+    }
+
+    private func checkToken(_ token: String, _ request: inout Request) async throws {
+        var presented: String?
+        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
+            presented = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        } else {
+            presented = request.headers[Self.tokenHeader]
+        }
+        if presented == nil, Endpoint.legacyPaths.contains(request.uri.path) {
+            // Collected here and kept on the request, so the route reads the same body.
+            let body = try? await request.collectBody(upTo: Routes.maxBodySize)
+            presented = body.flatMap { LegacyForm(body: Array($0.readableBytesView))[Self.tokenFormField] }
+        }
+        guard let presented else {
+            throw CommandError(.unauthorized, "this host requires a token: send 'Authorization: Bearer <token>' or 'X-Showreel-Token: <token>' (legacy clients may instead add the form field \(Self.tokenFormField)=<token>) with the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
+        }
+        guard Self.constantTimeEquals(presented, token) else {
+            throw CommandError(.unauthorized, "wrong token: use the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
+        }
+    }
+
+    /// `localhost`, a 127.0.0.0/8 dotted quad or `[::1]`, each with an optional port; nothing else
+    /// (no `*.localhost`, no `127.evil.example`, no octal or short forms).
+    static func isLoopbackAuthority(_ authority: String) -> Bool {
+        let text = Substring(authority.lowercased())
+        let host: Substring
+        var port: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return false }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return false }
+                port = rest.dropFirst()
+            }
+            guard host == "::1" else { return false }
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return false }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+            guard host == "localhost" || AddressRange.isLoopbackIPv4(host) else { return false }
+        }
+        guard let port else { return true }
+        return (1...5).contains(port.count) && port.allSatisfy(\.isASCIIDigit) && Int(port)! <= 65535
+    }
+
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return difference == 0
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
