@@ -125,11 +125,13 @@ public final class DisplayStreamServer: Sendable {
                 return subscriber
             }
             guard let subscriber else { connection.shutdownAndClose(); continue }
-            subscriber.start(hello: (try? DisplayStreamEncoder.hello(info)) ?? [])
-            // The current screen, as of now: the recording starts showing what is there.
+            // The current screen, as of now: the recording starts showing what is there. It is
+            // queued before the reader starts, so a stop request sent at once (a recorder
+            // interrupted as it starts) still gets this frame before the end.
             if let latest = state.withLock({ $0.latest }) {
                 subscriber.enqueue(.frame(Frame(pixels: latest.pixels, presentationTime: clock.now)))
             }
+            subscriber.start(hello: (try? DisplayStreamEncoder.hello(info)) ?? [])
             logger.debug("display stream subscriber \(subscriber.id) connected")
         }
     }
