@@ -52,8 +52,8 @@ public final class FrameQueueRecorder: Sendable {
                 keepAlive: KeepAlive = KeepAlive(), onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder.queue")) {
         precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
-        let frameBytes = max(1, recorder.inputWidth * recorder.inputHeight * 4)
-        let capacity = max(2, min(capacity, maxQueuedBytes / frameBytes))
+        let capacity = Self.capacity(forFrameBytes: recorder.inputWidth * recorder.inputHeight * 4, requested: capacity,
+                                     maxQueuedBytes: maxQueuedBytes)
         self.url = recorder.url
         self.capacity = capacity
         worker = EncoderWorker(recorder: recorder, capacity: capacity, keepAlive: keepAlive, onFailure: onFailure, logger: logger)
@@ -62,6 +62,12 @@ public final class FrameQueueRecorder: Sendable {
         thread.name = "showreel.encoder"
         thread.qualityOfService = .userInitiated
         thread.start()
+    }
+
+    /// How many frames of `frameBytes` the queue holds: `requested`, fewer to fit the byte budget, at least two.
+    public static func capacity(forFrameBytes frameBytes: Int, requested: Int = 8,
+                                maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes) -> Int {
+        max(2, min(requested, maxQueuedBytes / max(1, frameBytes)))
     }
 
     /// Opens a `VideoRecorder` (see its initialiser) behind a queue.
