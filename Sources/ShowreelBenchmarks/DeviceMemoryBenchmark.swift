@@ -62,7 +62,9 @@ enum DeviceMemoryBenchmark {
     /// The child: boots a device, subscribes two recorders, drives the Countries and Hello apps
     /// (pushes, taps, waits) and prints its figures as JSON.
     static func child(work: String) throws {
-        let base = Usage.current().maxRSSKiB
+        // Current and high-water resident memory from /proc: ru_maxrss would carry the forked
+        // parent's peak across exec.
+        let base = residentKiB()
         let result = Mutex<Result<Figures, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -104,7 +106,7 @@ enum DeviceMemoryBenchmark {
         let queue = FrameQueueRecorder.capacity(forFrameBytes: profile.pixelWidth * profile.pixelHeight * 4)
         return Figures(size: "\(profile.pixelWidth)x\(profile.pixelHeight)", frames: summaries[0].framesEncoded,
                        frameBytes: profile.pixelWidth * profile.pixelHeight * 4, queueCapacity: queue,
-                       baseKiB: base, encoderKiB: encoder, peakKiB: Usage.current().maxRSSKiB)
+                       baseKiB: base, encoderKiB: encoder, peakKiB: peakResidentKiB())
     }
 
     /// The resident growth of one recorder opened alone and fed 10 frames of `screen`, in KiB.
@@ -119,8 +121,15 @@ enum DeviceMemoryBenchmark {
         return max(0, grown)
     }
 
+    /// This process's peak resident memory (VmHWM, which starts afresh at exec).
+    private static func peakResidentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
     /// Resident memory now (not the peak), from /proc/self/statm.
-    private static func residentKiB() -> Int {
+    static func residentKiB() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
               let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
