@@ -12,5 +12,4 @@ struct Showreel: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [DemoCommand.self, DeviceCommand.self, IOCommand.self, HostCommand.self]
     )
-
 }
