@@ -111,6 +111,15 @@ struct BenchmarkRun {
             for line in displayLines { print(line) }
         }
 
+        FileHandle.standardError.write(Data("[bench] idle minute, device with two recorders\n".utf8))
+        var memoryLines: [String]
+        do { memoryLines = try IdleCostBenchmark.run(work: work) } catch { memoryLines = ["Idle minute: could not run (\(error))"] }
+        do { memoryLines += try DeviceMemoryBenchmark.run(executable: executable, work: work) } catch {
+            memoryLines.append("Device with two recorders: could not run (\(error))")
+        }
+        print("")
+        for line in memoryLines { print(line) }
+
         FileHandle.standardError.write(Data("[bench] render cost per screen\n".utf8))
         print("")
         print(renderBenchmarkReport())

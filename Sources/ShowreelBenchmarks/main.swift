@@ -21,6 +21,9 @@ case "--scenario":
 case "--display-subscriber":
     guard arguments.count == 3, let count = Int(arguments[2]) else { fail("usage: --display-subscriber SOCKET COUNT", code: 64) }
     do { try DisplayStreamBenchmark.subscribe(socketPath: arguments[1], count: count) } catch { fail("\(error)", code: 1) }
+case "--device-recorders":
+    guard arguments.count == 2 else { fail("usage: --device-recorders WORK_DIR", code: 64) }
+    do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
     print("""
     usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--keep]

@@ -17,6 +17,20 @@ public struct AutomationServer: Sendable {
     let bindAddress: String
     let port: Int
     let logger: Logger
+    let limits: AutomationLimits
+    let actions = ActionQueue()
+
+    /// Why the server could not start.
+    public enum StartError: Error, CustomStringConvertible, Equatable {
+        case portInUse(Int)
+
+        public var description: String {
+            switch self {
+            case let .portInUse(port):
+                return "port \(port) is in use: the automation API cannot listen there. Pick another with --port, or 0 for any free port."
+            }
+        }
+    }
 
     public init(device: Device, bindAddress: String = "127.0.0.1", port: Int = 0,
                 logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() })) {
@@ -24,23 +38,31 @@ public struct AutomationServer: Sendable {
         self.bindAddress = bindAddress
         self.port = port
         self.logger = logger
+        limits = AutomationLimits(screen: device.profile.pointSize)
     }
 
     /// Serves until the task is cancelled; `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let router = Router()
+        let router = Router(context: AutomationRequestContext.self)
+        router.add(middleware: ActionMiddleware(actions: actions))
         register(on: router)
         let fallback = port
         let app = Application(
             router: router,
+            server: .http1(additionalChannelHandlers: [ClosesOnHangUp()]),
             configuration: .init(address: .hostname(bindAddress, port: port), serverName: "showreel-device"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? fallback) },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [])
+        do {
+            try await app.runService(gracefulShutdownSignals: [])
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw StartError.portInUse(port)
+        }
     }
 
-    private func register(on router: Router<BasicRequestContext>) {
+    private func register(on router: Router<AutomationRequestContext>) {
         let device = self.device
+        let limits = self.limits
         router.get("v1/device") { _, _ in
             await respond {
                 AutomationAPI.DeviceInfo(
@@ -51,18 +73,18 @@ public struct AutomationServer: Sendable {
         }
         router.get("v1/tree") { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
         router.post("v1/query") { request, _ in
-            await respond(request, as: AutomationAPI.Query.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.Query.self) { body in
                 let found = await device.elements(body.query)
                 return AutomationAPI.QueryResult(count: found.count, elements: found)
             }
         }
         router.post("v1/element") { request, _ in
-            await respond(request, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
+            await respond(request, limits: limits, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
         }
 
         // Apps.
         router.post("v1/apps/:bundle/launch") { request, context in
-            await respond(request, as: AutomationAPI.Launch.self, emptyBody: AutomationAPI.Launch()) { body in
+            await respond(request, limits: limits, as: AutomationAPI.Launch.self, emptyBody: AutomationAPI.Launch()) { body in
                 let bundle = try Self.bundle(context)
                 return try await device.launch(bundle, context: .init(arguments: body.arguments ?? [], environment: body.environment ?? [:]))
             }
@@ -85,7 +107,7 @@ public struct AutomationServer: Sendable {
             await respond { await device.status(of: try Self.bundle(context)) }
         }
         router.post("v1/apps/:bundle/wait-for-state") { request, context in
-            await respond(request, as: AutomationAPI.WaitForState.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.WaitForState.self) { body in
                 let bundle = try Self.bundle(context)
                 let start = device.clock.now
                 let matched = try await device.wait(for: body.state, of: bundle, timeout: try Self.seconds(body.timeout, "timeout"))
@@ -96,7 +118,7 @@ public struct AutomationServer: Sendable {
 
         // Events.
         router.post("v1/tap") { request, _ in
-            await respond(request, as: AutomationAPI.Tap.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.Tap.self) { body in
                 let hold = try body.duration.map { try Self.seconds($0, "duration") } ?? Device.tapDuration
                 switch (body.query, body.point) {
                 case let (query?, nil):
@@ -111,7 +133,7 @@ public struct AutomationServer: Sendable {
             }
         }
         router.post("v1/type") { request, _ in
-            await respond(request, as: AutomationAPI.TypeText.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.TypeText.self) { body in
                 try await device.typeText(body.text, into: body.query,
                                           keyDelay: try Self.seconds(body.keyDelay ?? 0, "keyDelay"),
                                           jitter: try Self.seconds(body.jitter ?? 0, "jitter"), seed: body.seed ?? 1)
@@ -119,14 +141,14 @@ public struct AutomationServer: Sendable {
             }
         }
         router.post("v1/key") { request, _ in
-            await respond(request, as: AutomationAPI.Key.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.Key.self) { body in
                 try await device.tapKey(body.key)
                 return AutomationAPI.OK()
             }
         }
         registerGestures(on: router)
         router.put("v1/status-bar") { request, _ in
-            await respond(request, as: StatusBarOverride.self) { body in
+            await respond(request, limits: limits, as: StatusBarOverride.self) { body in
                 var values = await device.statusBar
                 try body.apply(to: &values)
                 await device.overrideStatusBar(values)
@@ -145,13 +167,13 @@ public struct AutomationServer: Sendable {
 
         // Time.
         router.post("v1/wait") { request, _ in
-            await respond(request, as: AutomationAPI.Wait.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.Wait.self) { body in
                 try await device.wait(try Self.seconds(body.seconds, "seconds"))
                 return AutomationAPI.OK()
             }
         }
         router.post("v1/wait-for") { request, _ in
-            await respond(request, as: AutomationAPI.WaitFor.self) { body in
+            await respond(request, limits: limits, as: AutomationAPI.WaitFor.self) { body in
                 let start = device.clock.now
                 let matched = try await device.waitFor(body.query, exists: body.exists ?? true, hittable: body.hittable ?? false,
                                                        timeout: try Self.seconds(body.timeout, "timeout"))
@@ -162,7 +184,7 @@ public struct AutomationServer: Sendable {
 
     // MARK: Helpers
 
-    static func bundle(_ context: BasicRequestContext) throws -> String {
+    static func bundle(_ context: AutomationRequestContext) throws -> String {
         guard let bundle = context.parameters.get("bundle"), !bundle.isEmpty else {
             throw DeviceError.invalidRequest("the path needs a bundle identifier, e.g. /v1/apps/dev.showreel.hello/launch")
         }
@@ -187,8 +209,8 @@ func respond(_ body: () async throws -> some Encodable) async -> Response {
 }
 
 /// Decodes the request's JSON body (naming the field that is wrong), then runs the handler.
-func respond<Body: Decodable>(_ request: Request, as type: Body.Type, emptyBody: Body? = nil,
-                              _ handler: (Body) async throws -> some Encodable) async -> Response {
+func respond<Body: AutomationBody>(_ request: Request, limits: AutomationLimits, as type: Body.Type, emptyBody: Body? = nil,
+                                   _ handler: (Body) async throws -> some Encodable) async -> Response {
     let route = "\(request.method.rawValue) \(request.uri.path)"
     let data: Data
     do {
@@ -200,9 +222,14 @@ func respond<Body: Decodable>(_ request: Request, as type: Body.Type, emptyBody:
     if data.isEmpty, let emptyBody {
         body = emptyBody
     } else {
-        do { body = try JSONDecoder().decode(Body.self, from: data) } catch {
+        do { body = try StrictJSON.decode(Body.self, from: data) } catch let error as AutomationInputError {
+            return errorResponse(DeviceError.invalidRequest("\(route): \(error)"))
+        } catch {
             return errorResponse(DeviceError.invalidRequest("\(route): invalid JSON body: \(describeDecodingError(error))"))
         }
+    }
+    do { try body.validate(limits) } catch {
+        return errorResponse(DeviceError.invalidRequest("\(route): \(error)"))
     }
     do {
         return jsonResponse(try await handler(body), status: .ok)

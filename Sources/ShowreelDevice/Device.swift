@@ -317,6 +317,7 @@ public actor Device {
     func advance(by duration: Duration) async throws {
         let end = clock.now + duration
         while clock.now < end {
+            try Task.checkCancellation()  // an action whose client went away stops here
             let step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
             try await clock.advance(by: step)
             syncSceneTime()

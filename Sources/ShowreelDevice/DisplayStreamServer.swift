@@ -25,8 +25,11 @@ public final class DisplayStreamServer: Sendable {
     private let logger: Logger
     private let listener: UnixSocket
     private let state = Mutex(State())
-    /// Frames a subscriber may have waiting before the oldest intermediate one is dropped.
-    static let queueLimit = 16
+    /// Frames a subscriber may have waiting (before the oldest intermediate one is dropped, or a
+    /// virtual-clock device waits): 16, or fewer to stay within 32 MiB of queued frames (6 at
+    /// 780x1688), as the recorder's own queue does. Each socket subscriber holds its own queue, so
+    /// this is what a lagging recorder can cost the device process.
+    let queueLimit: Int
 
     struct State {
         var latest: Frame?
@@ -42,6 +45,7 @@ public final class DisplayStreamServer: Sendable {
         self.info = info
         self.clock = clock
         self.logger = logger
+        queueLimit = max(2, min(16, (32 << 20) / max(1, info.profile.pixelWidth * info.profile.pixelHeight * 4)))
         listener = try UnixSocket.listen(at: socketPath)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "display-stream-accept"
@@ -119,17 +123,20 @@ public final class DisplayStreamServer: Sendable {
                 guard !state.isShutDown else { return nil }
                 let id = state.nextID
                 state.nextID += 1
-                let subscriber = Subscriber(id: id, socket: connection, server: self, dropsWhenBehind: clock.kind == .real)
+                let subscriber = Subscriber(id: id, socket: connection, server: self, dropsWhenBehind: clock.kind == .real,
+                                            limit: queueLimit)
                 state.subscribers[id] = subscriber
                 state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)
                 return subscriber
             }
             guard let subscriber else { connection.shutdownAndClose(); continue }
-            subscriber.start(hello: (try? DisplayStreamEncoder.hello(info)) ?? [])
-            // The current screen, as of now: the recording starts showing what is there.
+            // The current screen, as of now: the recording starts showing what is there. It is
+            // queued before the reader starts, so a stop request sent at once (a recorder
+            // interrupted as it starts) still gets this frame before the end.
             if let latest = state.withLock({ $0.latest }) {
                 subscriber.enqueue(.frame(Frame(pixels: latest.pixels, presentationTime: clock.now)))
             }
+            subscriber.start(hello: (try? DisplayStreamEncoder.hello(info)) ?? [])
             logger.debug("display stream subscriber \(subscriber.id) connected")
         }
     }
@@ -178,9 +185,11 @@ final class Subscriber: Sendable {
     }
 
     private let dropsWhenBehind: Bool
+    private let limit: Int
 
-    init(id: Int, socket: UnixSocket, server: DisplayStreamServer, dropsWhenBehind: Bool) {
+    init(id: Int, socket: UnixSocket, server: DisplayStreamServer, dropsWhenBehind: Bool, limit: Int) {
         self.id = id
+        self.limit = limit
         self.socket = socket
         self.server = server
         self.dropsWhenBehind = dropsWhenBehind
@@ -209,7 +218,7 @@ final class Subscriber: Sendable {
             }
             if case .end = event { queue.ended = true }
             queue.events.append(event)
-            if dropsWhenBehind, queue.events.count > DisplayStreamServer.queueLimit, case .frame = queue.events[0] {
+            if dropsWhenBehind, queue.events.count > limit, case .frame = queue.events[0] {
                 // Behind on a real clock: drop the oldest intermediate frame, never the newest or the end.
                 // (A virtual-clock device waits for room instead, so its streams never lose a frame.)
                 queue.events.removeFirst()
@@ -226,7 +235,7 @@ final class Subscriber: Sendable {
     func waitForRoom(until deadline: Date) {
         wakeUp.lock()
         defer { wakeUp.unlock() }
-        while queue.withLock({ !$0.ended && $0.events.count >= DisplayStreamServer.queueLimit }) {
+        while queue.withLock({ !$0.ended && $0.events.count >= limit }) {
             // The deadline is checked here: a timed wait may return early without a signal.
             guard Date() < deadline else { return }
             _ = wakeUp.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))

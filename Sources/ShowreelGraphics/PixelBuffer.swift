@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A BGRA8 image in memory: B, G, R, A bytes per pixel, rows `bytesPerRow` apart.
 ///
 /// This is Cairo's ARGB32 layout on little-endian machines and FFmpeg's `AV_PIX_FMT_BGRA`,
@@ -21,8 +27,9 @@ public final class PixelBuffer: @unchecked Sendable {
         self.height = height
         self.bytesPerRow = bytesPerRow ?? width * 4
         precondition(self.bytesPerRow >= width * 4)
-        storage = .allocate(byteCount: self.bytesPerRow * height, alignment: 64)
-        if zeroed { storage.initializeMemory(as: UInt8.self, repeating: 0) }
+        storage = FrameMemory.allocate(byteCount: self.bytesPerRow * height)
+        // Mapped pages start zeroed: no fill needed for them.
+        if zeroed, !FrameMemory.isMapped(storage.count) { storage.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// A copy of `bytes`, which must hold `bytesPerRow * height` bytes.
@@ -32,7 +39,7 @@ public final class PixelBuffer: @unchecked Sendable {
         storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<storage.count]))
     }
 
-    deinit { storage.deallocate() }
+    deinit { FrameMemory.deallocate(storage) }
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(storage))
@@ -84,8 +91,26 @@ public struct RGBA: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "rgba(\(red), \(green), \(blue), \(alpha))" }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+/// Where frame-sized buffers live. A buffer of a megabyte or more gets pages of its own (mmap),
+/// returned to the system the moment it is freed. Through malloc, glibc raises its mmap
+/// threshold after the first such buffer is freed and serves later ones from its heaps, where
+/// freed frames stay resident: a device with two recorders peaked 55 MB higher that way, and
+/// the demo at 508 MB.
+enum FrameMemory {
+    static let mappedThreshold = 1 << 20
+
+    static func isMapped(_ byteCount: Int) -> Bool { byteCount >= mappedThreshold }
+
+    static func allocate(byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        if isMapped(byteCount),
+           let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), base != MAP_FAILED {
+            return UnsafeMutableRawBufferPointer(start: base, count: byteCount)
+        }
+        precondition(!isMapped(byteCount), "out of memory mapping a \(byteCount)-byte frame")
+        return .allocate(byteCount: byteCount, alignment: 64)
+    }
+
+    static func deallocate(_ storage: UnsafeMutableRawBufferPointer) {
+        if isMapped(storage.count) { munmap(storage.baseAddress, storage.count) } else { storage.deallocate() }
+    }
+}

@@ -11,6 +11,10 @@ import ShowreelRender
 /// video starts when the recording did. `finish(stopTime:)` drains the queue and finalises the
 /// file. All methods are thread-safe.
 ///
+/// On a fragmented file the thread also keeps what is recorded safe from `kill -9` (see
+/// `KeepAlive`): at least every `interval` of wall time it flushes a fragment, and while no
+/// frame arrives it encodes the held frame again at the source's current time.
+///
 /// The queue is bounded in frames and in bytes: at most `capacity` frames, and no more than fit
 /// in `maxQueuedBytes` (but always at least two). A 1170x2532 frame is 11.3 MiB, so eight of
 /// them would be 90 MiB waiting for an encoder that fell behind; the byte budget keeps the
@@ -25,15 +29,34 @@ public final class FrameQueueRecorder: Sendable {
 
     private let worker: EncoderWorker
 
-    /// Wraps `recorder`, which must not be used directly afterwards.
+    /// How the encoding thread keeps a fragmented file current, so `kill -9` loses little.
+    public struct KeepAlive: Sendable {
+        /// The most wall time between two flushes of the file.
+        public var interval: Duration
+        /// The source's time now (device clock), which an idle screen's held frame is extended
+        /// to; nil when the source's time moves only with its frames (a virtual clock), and
+        /// then only what has been encoded is flushed.
+        public var now: (@Sendable () -> Duration?)?
+
+        /// Flushes at least every 0.75 s: with the repeat stamped up to 50 ms behind the
+        /// source's clock, a killed recorder loses under a second of wall time.
+        public init(interval: Duration = .milliseconds(750), now: (@Sendable () -> Duration?)? = nil) {
+            self.interval = interval
+            self.now = now
+        }
+    }
+
+    /// Wraps `recorder`, which must not be used directly afterwards. `onFailure` is called once,
+    /// on the encoding thread, when encoding or writing fails (later frames are discarded).
     public init(recorder: VideoRecorder, capacity: Int = 8, maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
+                keepAlive: KeepAlive = KeepAlive(), onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder.queue")) {
         precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
-        let frameBytes = max(1, recorder.inputWidth * recorder.inputHeight * 4)
-        let capacity = max(2, min(capacity, maxQueuedBytes / frameBytes))
+        let capacity = Self.capacity(forFrameBytes: recorder.inputWidth * recorder.inputHeight * 4, requested: capacity,
+                                     maxQueuedBytes: maxQueuedBytes)
         self.url = recorder.url
         self.capacity = capacity
-        worker = EncoderWorker(recorder: recorder, capacity: capacity, logger: logger)
+        worker = EncoderWorker(recorder: recorder, capacity: capacity, keepAlive: keepAlive, onFailure: onFailure, logger: logger)
         let worker = self.worker
         let thread = Thread { worker.run() }
         thread.name = "showreel.encoder"
@@ -41,13 +64,21 @@ public final class FrameQueueRecorder: Sendable {
         thread.start()
     }
 
+    /// How many frames of `frameBytes` the queue holds: `requested`, fewer to fit the byte budget, at least two.
+    public static func capacity(forFrameBytes frameBytes: Int, requested: Int = 8,
+                                maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes) -> Int {
+        max(2, min(requested, maxQueuedBytes / max(1, frameBytes)))
+    }
+
     /// Opens a `VideoRecorder` (see its initialiser) behind a queue.
     public convenience init(
         url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), capacity: Int = 8,
-        maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes, logger: Logger = Logger(label: "showreel.recorder")
+        maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes, keepAlive: KeepAlive = KeepAlive(),
+        onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, logger: logger)
-        self.init(recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, logger: logger)
+        self.init(recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, keepAlive: keepAlive,
+                  onFailure: onFailure, logger: logger)
     }
 
     deinit {
@@ -113,13 +144,18 @@ private final class EncoderWorker: @unchecked Sendable {
 
     private let recorder: VideoRecorder
     private let capacity: Int
+    private let keepAlive: FrameQueueRecorder.KeepAlive
+    private let onFailure: (@Sendable (RecorderError) -> Void)?
     private let logger: Logger
     private let condition = NSCondition()
     private var state = State()  // guarded by `condition`
 
-    init(recorder: VideoRecorder, capacity: Int, logger: Logger) {
+    init(recorder: VideoRecorder, capacity: Int, keepAlive: FrameQueueRecorder.KeepAlive,
+         onFailure: (@Sendable (RecorderError) -> Void)?, logger: Logger) {
         self.recorder = recorder
         self.capacity = capacity
+        self.keepAlive = keepAlive
+        self.onFailure = onFailure
         self.logger = logger
     }
 
@@ -197,9 +233,24 @@ private final class EncoderWorker: @unchecked Sendable {
     }
 
     func run() {
+        var lastFlush = ContinuousClock.now
         while true {
             condition.lock()
-            while (state.queue.isEmpty && !state.stopping) || state.held { condition.wait() }
+            var idleTick = false
+            while (state.queue.isEmpty && !state.stopping) || state.held {
+                // Idle: wake when the file is due a flush (the thread's own recorder is not in use).
+                guard recorder.fragmented, !state.held, state.failure == nil else { condition.wait(); continue }
+                let due = lastFlush + keepAlive.interval
+                let left = due - ContinuousClock.now
+                if left <= .zero { idleTick = true; break }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: left.seconds))
+            }
+            if idleTick {
+                condition.unlock()
+                perform { () throws(RecorderError) in try recorder.keepCurrent(at: keepAlive.now?()) }
+                lastFlush = .now
+                continue
+            }
             if state.queue.isEmpty {
                 state.workerDone = true
                 condition.broadcast()
@@ -211,15 +262,28 @@ private final class EncoderWorker: @unchecked Sendable {
             condition.broadcast()  // a waiting submitter has room now
             condition.unlock()
 
-            do {
-                try recorder.append(frame)
-            } catch {
-                logger.error("encoding stopped: \(error)")
-                condition.lock()
-                state.failure = state.failure ?? error
-                state.queue.removeAll()
-                condition.unlock()
+            perform { () throws(RecorderError) in try recorder.append(frame) }
+            if recorder.fragmented, ContinuousClock.now - lastFlush >= keepAlive.interval {
+                // Busy: frames keep coming, so the file only needs flushing (no repeat).
+                perform { () throws(RecorderError) in try recorder.keepCurrent(at: nil) }
+                lastFlush = .now
             }
+        }
+    }
+
+    /// Runs one encoder step; the first failure stops the recording's encoding and is reported.
+    private func perform(_ step: () throws(RecorderError) -> Void) {
+        do {
+            try step()
+        } catch {
+            logger.error("encoding stopped: \(error)")
+            condition.lock()
+            let first = state.failure == nil
+            state.failure = state.failure ?? error
+            state.queue.removeAll()
+            condition.broadcast()
+            condition.unlock()
+            if first { onFailure?(error) }
         }
     }
 }

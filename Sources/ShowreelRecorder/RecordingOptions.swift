@@ -137,6 +137,9 @@ public struct RecordingSummary: Sendable, Equatable {
     public var framesEncoded: Int
     /// Frames received but not written (queue overflow or timestamps that went backwards).
     public var framesDropped: Int
+    /// Frames written twice: the held frame encoded again while the screen was idle, so a
+    /// killed recorder's file reaches (almost) the moment it was killed.
+    public var framesRepeated: Int = 0
     /// From the first frame to the stop time.
     public var duration: Duration
     public var fileSize: Int64

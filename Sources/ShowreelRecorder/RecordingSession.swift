@@ -11,6 +11,13 @@ import Synchronization
 /// (`DisplayStreamServer.subscribe`). It masks frames outside the screen shape, waits for the
 /// encoder on a virtual clock (the same run gives the same video) and drops intermediate
 /// frames on a real one, and holds the last frame until the stream's stop time.
+///
+/// What a `kill -9` loses (fragmented files): under a second of wall time. The encoder flushes
+/// the file at least every 0.75 s; on a real clock an idle screen's held frame is encoded again
+/// at the device's time now (a P-frame of a few hundred bytes), so the file's timeline keeps
+/// up with the wall. A virtual clock's idle time passes only in the device, and the recorder
+/// learns it only from the next frame or the stop time: everything but the last frame is
+/// flushed, and that frame's hold is what a kill loses.
 public final class RecordingSession: DisplayStreamSink {
     public let url: URL
     private let recorder: FrameQueueRecorder
@@ -18,6 +25,7 @@ public final class RecordingSession: DisplayStreamSink {
     private let waitsForEncoder: Bool
     private let copiesBeforeMasking: Bool
     private let state = Mutex(State())
+    private let sourceClock: SourceClock
 
     struct State {
         var firstFrameTime: Duration?
@@ -31,13 +39,19 @@ public final class RecordingSession: DisplayStreamSink {
     ///   - mask: paints pixels outside the screen shape black (`--mask=black`), or nil.
     ///   - framesAreShared: true when frames are the device's own buffers (an in-process
     ///     subscription): masking then works on a copy, so the device's screen is untouched.
+    ///   - onFailure: called once, on the encoding thread, when writing or encoding fails: the
+    ///     recording cannot go on, so the caller should stop the stream and `finish()` at once.
     public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
-                framesAreShared: Bool = false,
+                framesAreShared: Bool = false, onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
         self.url = url
         let profile = info.profile
+        let clock = SourceClock()
+        sourceClock = clock
+        let now: (@Sendable () -> Duration?)? = info.clock == "real" ? { @Sendable in clock.estimatedNow() } : nil
+        let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
         recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
-                                          options: options, logger: logger)
+                                          options: options, keepAlive: keepAlive, onFailure: onFailure, logger: logger)
         self.mask = mask
         waitsForEncoder = info.clock == .virtual
         copiesBeforeMasking = framesAreShared
@@ -62,6 +76,7 @@ public final class RecordingSession: DisplayStreamSink {
             }
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
             // the same run gives the same video. A real clock cannot wait.
+            sourceClock.observe(frame.presentationTime)
             if waitsForEncoder { recorder.submitWaiting(frame) } else { recorder.submit(frame) }
             state.withLock { state in
                 if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }
@@ -87,5 +102,22 @@ public final class RecordingSession: DisplayStreamSink {
             throw .noFrames(file: url.path)
         }
         return try recorder.finish(stopTime: stopTime)
+    }
+}
+
+/// The source's clock as seen from its frames: on a real clock, device time runs with the
+/// wall, so "now" is the last frame's time plus the wall time since it arrived.
+private final class SourceClock: Sendable {
+    private let last = Mutex<(time: Duration, arrived: ContinuousClock.Instant)?>(nil)
+    /// How far behind the estimate a repeated frame is stamped: a frame rendered just before
+    /// "now" may still be on its way, and it must come after the repeat.
+    static let margin: Duration = .milliseconds(50)
+
+    func observe(_ time: Duration) {
+        last.withLock { $0 = (time, .now) }
+    }
+
+    func estimatedNow() -> Duration? {
+        last.withLock { $0.map { $0.time + (ContinuousClock.now - $0.arrived) - Self.margin } }
     }
 }

@@ -8,8 +8,9 @@ import ShowreelRender
 /// first frame, and the last frame is held until the stop time given to `finish(stopTime:)`.
 ///
 /// The file is written in place at `url`. Fragmented output (the `.mp4` default) is flushed
-/// at every keyframe, so a recorder killed with SIGKILL leaves a file that plays up to its
-/// last keyframe. Not thread-safe: use it from one thread at a time (see `FrameQueueRecorder`).
+/// at every keyframe and whenever `keepCurrent(at:)` asks, so a recorder killed with SIGKILL
+/// leaves a file that plays up to its last flush. Not thread-safe: use it from one thread at a
+/// time (see `FrameQueueRecorder`).
 public final class VideoRecorder {
     public let url: URL
     public let container: VideoContainer
@@ -26,6 +27,9 @@ public final class VideoRecorder {
     public private(set) var framesEncoded = 0
     /// Frames not encoded because their timestamp went backwards.
     public private(set) var framesDropped = 0
+    /// Frames encoded again while the screen was idle, to extend a fragmented file's timeline
+    /// (see `keepCurrent(at:)`); they are included in `framesEncoded`.
+    public private(set) var framesRepeated = 0
     /// The first error that made the recording incomplete, if any.
     public private(set) var failure: RecorderError?
 
@@ -46,6 +50,11 @@ public final class VideoRecorder {
     private var firstFrameTime: Duration?
     private var lastFrameTime: Duration?
     private var lastPts: Int64 = -1
+    /// Whether the last frame sent to the encoder was a repeat of the held one: a new frame may
+    /// then be stamped just after it, as the repeat's time was only an estimate of "now".
+    private var lastWasRepeat = false
+    /// Packets muxed since the last fragment was flushed.
+    private var unflushedPackets = 0
     private var lastKeyframePts: Int64?
     private var framesSent = 0
     private var pendingValid = false
@@ -200,6 +209,7 @@ public final class VideoRecorder {
         if let failure { throw failure }
         let first = firstFrameTime ?? frame.presentationTime
         var pts = (frame.presentationTime - first).ticks(timescale: Self.timescale)
+        if lastWasRepeat, pts <= lastPts { pts = lastPts + 1 }
         if pts < 0 || pts < lastPts {
             framesDropped += 1
             logger.debug("dropping a frame whose time went backwards", metadata: ["time": "\(frame.presentationTime)"])
@@ -228,8 +238,44 @@ public final class VideoRecorder {
         firstFrameTime = first
         lastFrameTime = frame.presentationTime
         lastPts = pts
+        lastWasRepeat = false
         framesSent += 1
         try drainEncoder()
+    }
+
+    /// Makes what is recorded so far safe from a killed recorder (fragmented files only; a
+    /// classic file is readable only once finished).
+    ///
+    /// With `time` (device-clock time, after the last frame), the held frame is encoded once
+    /// more at that time: the same picture as a P-frame costs a few hundred bytes, and it gives
+    /// the frame before it its duration up to `time`, so the file's timeline reaches `time`.
+    /// Then everything muxed is written out as a fragment. Without `time` only the flush is
+    /// done: the last frame stays in memory, since how long it lasts is not known yet.
+    public func keepCurrent(at time: Duration?) throws(RecorderError) {
+        guard fragmented, !finished, failure == nil, framesSent > 0 else { return }
+        if let time, let firstFrameTime, let avFrame = resources.frame, let codecContext = resources.codec {
+            let pts = (time - firstFrameTime).ticks(timescale: Self.timescale)
+            if pts > lastPts {
+                avFrame.pointee.pts = pts
+                avFrame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+                let result = avcodec_send_frame(codecContext, avFrame)
+                guard result >= 0 else { throw fail(.encodeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+                lastPts = pts
+                lastWasRepeat = true
+                framesSent += 1
+                framesRepeated += 1
+                try drainEncoder()
+            }
+        }
+        guard unflushedPackets > 0, let formatContext = resources.format else { return }
+        // A NULL packet asks the mov muxer to write the fragment it holds now.
+        let result = av_write_frame(formatContext, nil)
+        if result < 0 { throw fail(.writeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+        if let pb = formatContext.pointee.pb {
+            avio_flush(pb)
+            if pb.pointee.error < 0 { throw fail(.writeFailed(file: url.path, message: ffmpegErrorMessage(pb.pointee.error))) }
+        }
+        unflushedPackets = 0
     }
 
     /// Holds the last frame until `stopTime` (device-clock time, like the frames'
@@ -290,7 +336,7 @@ public final class VideoRecorder {
         let summary = RecordingSummary(
             url: url, codec: options.codec, container: container, fragmented: fragmented,
             width: width, height: height, framesEncoded: framesEncoded, framesDropped: framesDropped,
-            duration: .ticks(endPts, timescale: Self.timescale), fileSize: size)
+            framesRepeated: framesRepeated, duration: .ticks(endPts, timescale: Self.timescale), fileSize: size)
         logger.debug("recording finished", metadata: [
             "file": "\(path)", "frames": "\(framesEncoded)", "dropped": "\(framesDropped)",
             "duration": "\(summary.duration)", "bytes": "\(size)",
@@ -336,6 +382,7 @@ public final class VideoRecorder {
         av_packet_unref(packet)
         guard result >= 0 else { throw fail(.writeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
         framesEncoded += 1
+        unflushedPackets += 1
     }
 }
 

@@ -20,7 +20,7 @@ public enum AutomationAPI {
         }
     }
 
-    public struct Launch: Codable, Equatable, Sendable {
+    public struct Launch: AutomationBody, Equatable, Sendable {
         public var arguments: [String]?
         public var environment: [String: String]?
         public init(arguments: [String]? = nil, environment: [String: String]? = nil) {
@@ -28,13 +28,13 @@ public enum AutomationAPI {
         }
     }
 
-    public struct WaitForState: Codable, Equatable, Sendable {
+    public struct WaitForState: AutomationBody, Equatable, Sendable {
         public var state: AppState
         public var timeout: Double
         public init(state: AppState, timeout: Double) { self.state = state; self.timeout = timeout }
     }
 
-    public struct Tap: Codable, Equatable, Sendable {
+    public struct Tap: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery?
         public var point: Point?
         /// 2 for a double tap.
@@ -46,7 +46,7 @@ public enum AutomationAPI {
         }
     }
 
-    public struct TypeText: Codable, Equatable, Sendable {
+    public struct TypeText: AutomationBody, Equatable, Sendable {
         public var text: String
         /// A text field to tap first (to focus it); without it, the focused field gets the text.
         public var query: ElementQuery?
@@ -59,7 +59,7 @@ public enum AutomationAPI {
         }
     }
 
-    public struct Key: Codable, Equatable, Sendable {
+    public struct Key: AutomationBody, Equatable, Sendable {
         /// A key's identifier on the software keyboard: a character, "shift", "more", "space", "delete", "Return".
         public var key: String
         public init(key: String) { self.key = key }
@@ -68,7 +68,7 @@ public enum AutomationAPI {
     public enum Direction: String, Codable, Sendable, CaseIterable { case up, down, left, right }
     public enum Edge: String, Codable, Sendable, CaseIterable { case left, right, top, bottom }
 
-    public struct Swipe: Codable, Equatable, Sendable {
+    public struct Swipe: AutomationBody, Equatable, Sendable {
         /// Swipe on an element (its centre), or from a screen edge, or between two points.
         public var query: ElementQuery?
         public var edge: Edge?
@@ -82,19 +82,19 @@ public enum AutomationAPI {
         }
     }
 
-    public struct KeyCommand: Codable, Equatable, Sendable {
+    public struct KeyCommand: AutomationBody, Equatable, Sendable {
         public var key: String
         /// "command", "shift", "option", "control".
         public var modifiers: [String]
         public init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
     }
 
-    public struct Wait: Codable, Equatable, Sendable {
+    public struct Wait: AutomationBody, Equatable, Sendable {
         public var seconds: Double
         public init(seconds: Double) { self.seconds = seconds }
     }
 
-    public struct WaitFor: Codable, Equatable, Sendable {
+    public struct WaitFor: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         /// false waits for the element to disappear from the screen.
         public var exists: Bool?
@@ -113,7 +113,7 @@ public enum AutomationAPI {
         public init(matched: Bool, waited: Double) { self.matched = matched; self.waited = waited }
     }
 
-    public struct Query: Codable, Equatable, Sendable {
+    public struct Query: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         public init(query: ElementQuery) { self.query = query }
     }
@@ -141,6 +141,96 @@ public enum AutomationAPI {
         public init() { ok = true }
     }
 }
+
+/// A request body of the automation API: decoded strictly (see `StrictJSON`), then checked
+/// against the limits, so a request never starts hours of work or taps off the screen.
+public protocol AutomationBody: Codable {
+    func validate(_ limits: AutomationLimits) throws(AutomationInputError)
+}
+
+extension AutomationBody {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {}
+}
+
+/// The bounds of what one request may ask for. An action runs while its request is open, so
+/// these keep every request to about a minute of device time (a 1000-key text at the largest
+/// key delay is the exception, and a client can always cut it short by hanging up).
+public struct AutomationLimits: Sendable {
+    /// The screen in points: where a finger can go.
+    public var screen: Size
+    /// Taps in one request (a double tap is 2).
+    public static let maxCount = 100
+    /// Characters typed in one request.
+    public static let maxTextLength = 1000
+    /// Seconds of one press, swipe or pause between keys.
+    public static let maxGestureSeconds: Double = 60
+    /// Seconds of one wait or timeout.
+    public static let maxWaitSeconds: Double = 3600
+
+    public init(screen: Size) { self.screen = screen }
+
+    func seconds(_ value: Double?, _ field: String, max: Double, allowsZero: Bool = true) throws(AutomationInputError) {
+        guard let value else { return }
+        guard value.isFinite, allowsZero ? value >= 0 : value > 0, value <= max else {
+            throw .outOfRange(field: field, message: "must be a number of seconds \(allowsZero ? "from 0" : "above 0") to \(Int(max)), got \(value)")
+        }
+    }
+
+    func onScreen(_ point: Point?, _ field: String) throws(AutomationInputError) {
+        guard let point else { return }
+        guard point.x.isFinite, point.y.isFinite, (0...screen.width).contains(point.x), (0...screen.height).contains(point.y) else {
+            throw .outOfRange(field: field, message: "must be on the screen: x from 0 to \(Int(screen.width)) and y from 0 to \(Int(screen.height)) points, got (\(point.x), \(point.y))")
+        }
+    }
+}
+
+extension AutomationAPI.Tap {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        if let count, !(1...AutomationLimits.maxCount).contains(count) {
+            throw .outOfRange(field: "count", message: "must be from 1 to \(AutomationLimits.maxCount) taps, got \(count)")
+        }
+        try limits.seconds(duration, "duration", max: AutomationLimits.maxGestureSeconds)
+        try limits.onScreen(point, "point")
+    }
+}
+
+extension AutomationAPI.TypeText {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        guard text.count <= AutomationLimits.maxTextLength else {
+            throw .outOfRange(field: "text", message: "must be at most \(AutomationLimits.maxTextLength) characters, got \(text.count): send it in parts")
+        }
+        try limits.seconds(keyDelay, "keyDelay", max: AutomationLimits.maxGestureSeconds)
+        try limits.seconds(jitter, "jitter", max: AutomationLimits.maxGestureSeconds)
+    }
+}
+
+extension AutomationAPI.Swipe {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        try limits.seconds(duration, "duration", max: AutomationLimits.maxGestureSeconds, allowsZero: false)
+        try limits.onScreen(from, "from")
+        try limits.onScreen(to, "to")
+    }
+}
+
+extension AutomationAPI.Wait {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        try limits.seconds(seconds, "seconds", max: AutomationLimits.maxWaitSeconds)
+    }
+}
+
+extension AutomationAPI.WaitFor {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        try limits.seconds(timeout, "timeout", max: AutomationLimits.maxWaitSeconds)
+    }
+}
+
+extension AutomationAPI.WaitForState {
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        try limits.seconds(timeout, "timeout", max: AutomationLimits.maxWaitSeconds)
+    }
+}
+
+extension StatusBarOverride: AutomationBody {}
 
 /// Words for a JSON body that did not decode: which field, and what was wrong with it.
 public func describeDecodingError(_ error: any Error) -> String {

@@ -51,16 +51,30 @@ struct DeviceCommand: AsyncParsableCommand {
                 }
                 let device = try Device(name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps,
                                         showsTouches: showTouches)
-                if let launch {
-                    try await device.launch(launch, context: LaunchContext(arguments: launchArguments))
-                }
                 let listening = AsyncStream<Int>.makeStream()
-                let server = Task { try await AutomationServer(device: device, port: port).run { listening.continuation.yield($0) } }
-                guard let bound = await listening.stream.first(where: { _ in true }) else {
-                    throw CLIFailure(message: "The automation API could not listen on port \(port).", exitCode: 1)
+                let server = Task {
+                    defer { listening.continuation.finish() }
+                    try await AutomationServer(device: device, port: port).run { listening.continuation.yield($0) }
                 }
-                let url = "http://127.0.0.1:\(bound)"
-                try await device.publishAutomationURL(url)
+                let url: String
+                do {
+                    // A boot that fails leaves nothing behind: no "Booted" record without an API.
+                    guard let bound = await listening.stream.first(where: { _ in true }) else {
+                        if case let .failure(error) = await server.result { throw error }
+                        throw CLIFailure(message: "The automation API stopped before it listened on port \(port).", exitCode: 1)
+                    }
+                    url = "http://127.0.0.1:\(bound)"
+                    try await device.publishAutomationURL(url)
+                    if let launch {
+                        try await device.launch(launch, context: LaunchContext(arguments: launchArguments))
+                    }
+                } catch {
+                    server.cancel()
+                    await device.shutdown()
+                    device.registry.remove(udid: device.udid)
+                    if let failure = error as? CLIFailure { throw failure }
+                    throw CLIFailure(message: "Could not boot \(name): \(error)", exitCode: 1)
+                }
                 Console.out(device.udid)
                 Console.status("Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C.")
                 await waitForTerminationSignal()

@@ -87,7 +87,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
                                        encoder: encoder)
 
         stop.attach(stream)
-        let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options)
+        // A write error (a full disk) ends the recording at once: the file keeps what was written.
+        let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options,
+                                      onFailure: { _ in stop.request() })
         do {
             while let event = try stream.next() {
                 let wasStarted = session.hasStarted
@@ -120,9 +122,10 @@ struct RecordVideoCommand: AsyncParsableCommand {
                               summary.codec.rawValue, summary.width, summary.height))
     }
 
-    private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions) throws -> RecordingSession {
+    private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
+                             onFailure: @escaping @Sendable (RecorderError) -> Void) throws -> RecordingSession {
         do {
-            return try RecordingSession(url: url, info: info, options: options, mask: mask)
+            return try RecordingSession(url: url, info: info, options: options, mask: mask, onFailure: onFailure)
         } catch {
             let code: Int32
             switch error {

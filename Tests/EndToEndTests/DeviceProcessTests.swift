@@ -55,6 +55,36 @@ struct DeviceProcessTests {
         #expect(!FileManager.default.fileExists(atPath: container.path))
     }
 
+    @Test("a boot that fails exits at once with the reason and registers nothing: a port in use, an unknown app")
+    func bootFailures() async throws {
+        let workspace = try Workspace()
+        // Hold a port the way another server would.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let held = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(holder, pointer, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, pointer, &length) == 0
+            }
+        }
+        try #require(held)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        for (arguments, message) in [(["--port", "\(port)"], "port \(port) is in use"),
+                                     (["--launch", "dev.showreel.nope"], "No app with bundle identifier 'dev.showreel.nope'")] {
+            let started = ContinuousClock.now
+            let boot = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual"] + arguments,
+                                        environment: workspace.environment, in: workspace, name: "boot")
+            let status = try await boot.waitForExit(timeout: .seconds(10))
+            #expect(status != 0)
+            #expect(boot.stderr.contains(message), "stderr: \(boot.stderr)")
+            #expect(ContinuousClock.now - started < .seconds(5), "a failed boot must not hang")
+            #expect(workspace.registry.records().isEmpty, "a failed boot leaves no registry entry")
+        }
+    }
+
     @Test("a device killed with SIGKILL is detected by its pid and never trusted as booted")
     func crashedDevice() async throws {
         let workspace = try Workspace()

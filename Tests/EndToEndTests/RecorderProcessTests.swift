@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -80,24 +81,82 @@ struct RecorderProcessTests {
         await session.device.shutdown()
     }
 
-    @Test("SIGKILL leaves a fragmented file that decodes up to the last keyframe")
+    @Test("SIGKILL on a virtual clock leaves a fragmented file with every frame but the last")
     func killNine() async throws {
         let session = try await Session.start("killed.mp4", ["--keyframe-interval=1"])
-        try await session.tap(6)  // 3 s of virtual time: keyframes at 0, 1, 2 s
-        // Frames at 0, 0.001, 0.1, 0.6, 0.7 | 1.2 (keyframe), 1.3, 1.8, 1.9 | 2.4 (keyframe), 2.5, 3.0, 3.1.
-        // Once the recorder has muxed the keyframe at 2.4 s, everything before it is on disk.
-        try await eventually("the second fragment on disk") {
-            ((try? MediaProbe.probe(session.video))?.frameCount ?? 0) >= 9
+        try await session.tap(6)  // 13 frames: the first screen, then highlight and release per tap
+        // The encoder flushes the file within a second of wall time; only the last frame, whose
+        // hold on screen the recorder cannot know yet, stays in memory.
+        try await eventually("all but the last frame on disk") {
+            ((try? MediaProbe.probe(session.video))?.frameCount ?? 0) >= 12
         }
         session.recorder.signal(SIGKILL)
         _ = try await session.recorder.waitForExit()
         let info = try MediaProbe.probe(session.video)
         #expect(info.codecName == "h264")
-        #expect(info.frameCount == 9, "every frame before the last keyframe survives, none after it")
+        #expect(info.frameCount == 12)
         let frames = try FrameDecoder.decodeFrames(session.video)
-        #expect(frames.count == 9)
-        #expect(abs((frames.last?.time ?? 0) - 1.9) < 0.002)
+        #expect(frames.count == 12)
+        #expect(abs((frames.last?.time ?? 0) - 3.0) < 0.002)
         await session.device.shutdown()
+    }
+
+    /// A device process on the real clock (wall time), with the Hello app in front.
+    func bootRealDevice(_ workspace: Workspace) async throws -> (ChildProcess, DeviceClient) {
+        let device = try ChildProcess(try BuildProducts.showreel,
+                                      ["device", "boot", "--clock", "real", "--launch", HelloApp.bundleIdentifier],
+                                      environment: workspace.environment, in: workspace, name: "device")
+        try await eventually("the device to boot") { device.stderr.contains("automation API at") }
+        let udid = device.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (device, try DeviceClient.named(udid, registry: workspace.registry))
+    }
+
+    @Test("SIGKILL on a real clock loses under a second of wall time, idle or busy", arguments: [0, 3])
+    func killNineIdle(taps: Int) async throws {
+        let workspace = try Workspace()
+        let (device, client) = try await bootRealDevice(workspace)
+        let video = workspace.file("idle-\(taps).mp4")
+        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+                                        environment: workspace.environment, in: workspace, name: "rec")
+        // Polled, so this is a little after the recording's first frame: the span measured is short, if anything.
+        try await eventually("Recording started") { recorder.stderr.contains("Recording started") }
+        let started = ContinuousClock.now
+        let app = Application(HelloApp.bundleIdentifier, device: client)
+        for _ in 0..<taps { try await app.buttons["tapButton"].tap() }
+        try await Task.sleep(for: .seconds(3))  // an idle screen: no frames at all from the device
+        recorder.signal(SIGKILL)
+        let span = (ContinuousClock.now - started).seconds
+        _ = try await recorder.waitForExit()
+        let info = try MediaProbe.probe(video)
+        #expect(info.duration >= span - 1, "the file reaches \(info.duration) s of a \(span) s recording")
+        let frames = try FrameDecoder.decodeFrames(video)
+        #expect(frames.count == info.frameCount)
+        #expect(frames.count >= 1 + 2 * taps)
+        device.signal(SIGTERM)
+        #expect(try await device.waitForExit() == 0)
+    }
+
+    @Test("SIGINT at any moment of the recorder's start stops it cleanly with a video")
+    func earlyInterrupt() async throws {
+        let workspace = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
+        try await device.launch(HelloApp.bundleIdentifier)
+        for attempt in 0..<12 {
+            let video = workspace.file("early-\(attempt).mp4")
+            let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+                                            environment: workspace.environment, in: workspace, name: "rec-\(attempt)")
+            // The recorder holds the signals from its first instruction; before that the dynamic
+            // loader is still mapping libraries and no program can catch anything. So: from
+            // the moment it runs, SIGINT 0 to 50 ms later.
+            try await eventually("the recorder to run") { holdsStopSignals(recorder.process.processIdentifier) }
+            try await Task.sleep(for: .milliseconds(attempt * 50 / 11))
+            recorder.signal(SIGINT)
+            let status = try await recorder.waitForExit()
+            #expect(recorder.process.terminationReason == .exit, "attempt \(attempt): killed by the signal")
+            #expect(status == 0, "attempt \(attempt): stderr: \(recorder.stderr)")
+            #expect(try MediaProbe.probe(video).frameCount == 1, "attempt \(attempt)")
+        }
+        await device.shutdown()
     }
 
     @Test("the device shutting down mid-recording finalises what was captured, exits 0 and warns")
@@ -144,6 +203,34 @@ struct RecorderProcessTests {
         #expect(status == 7, "stderr: \(session.recorder.stderr)")
         #expect(session.recorder.stderr.contains("incomplete"))
         #expect(!session.recorder.stderr.contains("Wrote "))
+        await session.device.shutdown()
+    }
+
+    /// Whether `pid` blocks SIGINT and SIGTERM (the `SigBlk` mask in /proc/PID/status).
+    func holdsStopSignals(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        let wanted = UInt64(1) << (SIGINT - 1) | UInt64(1) << (SIGTERM - 1)
+        return mask & wanted == wanted
+    }
+
+    @Test("a full disk mid-recording stops the recorder at once: exit 7, and the file decodes up to the failure")
+    func diskFullStops() async throws {
+        let session = try await Session.start("full.mp4", ["--quality=0"], limits: ["--fsize=400000"])
+        var taps = 0
+        while session.recorder.process.isRunning, taps < 60 {
+            try await session.tap(1, gap: .milliseconds(300))
+            taps += 1
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // No signal: the write error alone ends the recording.
+        let status = try await session.recorder.waitForExit(timeout: .seconds(10))
+        #expect(status == 7, "stderr: \(session.recorder.stderr)")
+        #expect(session.recorder.stderr.contains("incomplete"))
+        #expect(!session.recorder.stderr.contains("Wrote "))
+        let frames = try FrameDecoder.decodeFrames(session.video)
+        #expect(frames.count >= 2, "what was flushed before the failure decodes")
         await session.device.shutdown()
     }
 

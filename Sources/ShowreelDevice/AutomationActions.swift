@@ -1,0 +1,90 @@
+import Hummingbird
+import NIOCore
+
+/// Actions on the device (taps, typing, waits, launches) run one at a time, in the order their
+/// requests arrived. The device's events await time passing, and two taps interleaved there
+/// would land one finger on top of the other: the second was acknowledged and lost. Queued,
+/// every acknowledged action has happened when its response is sent.
+actor ActionQueue {
+    private var running = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
+        if running {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            running = true
+        }
+        defer { startNext() }
+        // A client that hung up while waiting its turn gets nothing done.
+        try Task.checkCancellation()
+        return try await action()
+    }
+
+    private func startNext() {
+        if waiting.isEmpty { running = false } else { waiting.removeFirst().resume() }
+    }
+}
+
+/// The request context of the automation API: Hummingbird's, plus the connection, so an action
+/// can be cancelled when its client goes away.
+public struct AutomationRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// Closes a connection whose client has stopped sending (it closed its end). Hummingbird keeps
+/// half-closed connections open and does not cancel a running handler, so without this an action
+/// would run to its end for nobody (a 1000-key `type` typed on for minutes).
+final class ClosesOnHangUp: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Every request that acts on the device (anything but a read: GET, `/v1/query`,
+/// `/v1/element`) waits its turn in the action queue, and is cancelled when its client's
+/// connection closes, whether it is waiting or running.
+struct ActionMiddleware: RouterMiddleware {
+    typealias Context = AutomationRequestContext
+    let actions: ActionQueue
+
+    static let reads: Set<String> = ["/v1/query", "/v1/element"]
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method != .get, !Self.reads.contains(request.uri.path) else { return try await next(request, context) }
+        let actions = self.actions
+        let channel = context.channel
+        return try await withoutActuallyEscaping(next) { next in
+            // Safe to send: the group below ends before this closure returns.
+            nonisolated(unsafe) let next = next
+            return try await withThrowingTaskGroup(of: Response?.self) { group in
+                group.addTask { try await actions.run { try await next(request, context) } }
+                group.addTask { await hangUp(channel); return nil }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                if let first { return first }
+                _ = try? await group.next()  // the action notices the cancellation and stops
+                return errorResponse(DeviceError.invalidRequest("the client went away; the action was cancelled"))
+            }
+        }
+    }
+}
+
+/// Returns when the connection closes, or when the calling task is cancelled.
+private func hangUp(_ channel: any Channel) async {
+    let (closed, continuation) = AsyncStream<Void>.makeStream()
+    channel.closeFuture.whenComplete { _ in continuation.finish() }
+    for await _ in closed {}
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ShowreelAccessibility
+import ShowreelRender
+import ShowcaseApps
+import ShowreelDevice
+import ShowreelTesting
+import ShowreelWire
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the automation API does with concurrent, oversized, misspelt and abandoned requests,
+/// over real HTTP.
+@Suite("Automation requests")
+struct AutomationRequestTests {
+    typealias Harness = AutomationAPITests.Harness
+
+    func post(_ h: Harness, _ path: String, _ json: String, timeout: TimeInterval = 60) async throws -> (Int, String) {
+        try await Self.post(h.client.baseURL, path, json, timeout: timeout)
+    }
+
+    static func post(_ base: URL, _ path: String, _ json: String, timeout: TimeInterval = 60) async throws -> (Int, String) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = Data(json.utf8)
+        request.timeoutInterval = timeout
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("50 concurrent taps are applied one after another: the counter reads 50")
+    func concurrentTaps() async throws {
+        let h = try await Harness()
+        let app = Application(HelloApp.bundleIdentifier, device: h.client)
+        try await app.launch()
+        let tap = #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#
+        let base = h.client.baseURL
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { try await Self.post(base, "v1/tap", tap).0 } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 50))
+        #expect(try await app.staticTexts["tapCount"].label == "Tapped 50 times")
+        await h.close()
+    }
+
+    @Test("a tap sent while a long tap runs waits its turn instead of being dropped")
+    func tapDuringLongTap() async throws {
+        let h = try await Harness()
+        let app = Application(HelloApp.bundleIdentifier, device: h.client)
+        try await app.launch()
+        let base = h.client.baseURL
+        async let long = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]},"count":30}"#)
+        async let short = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#)
+        let (first, second) = try await (long, short)
+        #expect(first.0 == 200 && second.0 == 200)
+        let label = try await app.staticTexts["tapCount"].label
+        #expect(label == "Tapped 30 times" || label == "Tapped 31 times", "got \(label)")
+        await h.close()
+    }
+
+    @Test("counts, durations, text length and points are bounded: 400 with the limit",
+          arguments: [
+              (#"{"point":{"x":10,"y":10},"count":1000000}"#, "v1/tap", "'count' must be from 1 to 100"),
+              (#"{"point":{"x":10,"y":10},"count":-5}"#, "v1/tap", "'count' must be from 1 to 100"),
+              (#"{"point":{"x":-100,"y":-100}}"#, "v1/tap", "'point' must be on the screen"),
+              (#"{"point":{"x":1e308,"y":10}}"#, "v1/tap", "'point' must be on the screen"),
+              (#"{"point":{"x":10,"y":10},"duration":86400}"#, "v1/tap", "'duration' must be a number of seconds from 0 to 60"),
+              (#"{"from":{"x":10,"y":10},"to":{"x":10,"y":5000}}"#, "v1/swipe", "'to' must be on the screen"),
+              (#"{"seconds":99999}"#, "v1/wait", "'seconds' must be a number of seconds from 0 to 3600"),
+          ])
+    func bounds(body: String, path: String, message: String) async throws {
+        let h = try await Harness()
+        try await h.client.launch(HelloApp.bundleIdentifier)
+        let (status, text) = try await post(h, path, body)
+        #expect(status == 400)
+        #expect(text.contains(message), "got \(text)")
+        await h.close()
+    }
+
+    @Test("a text longer than the limit is refused before typing starts")
+    func longText() async throws {
+        let h = try await Harness()
+        let (status, text) = try await post(h, "v1/type", #"{"text":"\#(String(repeating: "a", count: 10_000))"}"#)
+        #expect(status == 400)
+        #expect(text.contains("'text' must be at most 1000 characters, got 10000"), "got \(text)")
+        await h.close()
+    }
+
+    @Test("unknown fields are refused, naming the field and the spelling that was meant",
+          arguments: [
+              (#"{"query":{"steps":[{"axis":"descendants","identifer":"tapButton"}]}}"#, "v1/tap",
+               "unknown field 'query.steps[0].identifer'. Did you mean 'identifier'?"),
+              (#"{"kye":"a"}"#, "v1/key", "unknown field 'kye'. Did you mean 'key'?"),
+              (#"{"point":{"x":10,"y":10},"cuont":2}"#, "v1/tap", "unknown field 'cuont'. Did you mean 'count'?"),
+              (#"{"seconds":1,"banana":true}"#, "v1/wait", "unknown field 'banana'. Valid fields here: seconds."),
+          ])
+    func unknownFields(body: String, path: String, message: String) async throws {
+        let h = try await Harness()
+        let app = Application(HelloApp.bundleIdentifier, device: h.client)
+        try await app.launch()
+        let before = try await app.staticTexts["tapCount"].label
+        let (status, text) = try await post(h, path, body)
+        #expect(status == 400)
+        #expect(text.contains(message), "got \(text)")
+        #expect(try await app.staticTexts["tapCount"].label == before, "nothing was tapped")
+        await h.close()
+    }
+
+    @Test("typing stops when its client goes away, and the next action runs")
+    func typingCancelledOnHangUp() async throws {
+        let h = try await Harness()
+        try await h.client.launch(SignUpApp.bundleIdentifier)
+        let field = ElementQuery.textField("email")
+        // 1000 keys take many seconds of rendering; the client gives up after half a second.
+        await #expect(throws: (any Error).self) {
+            _ = try await post(h, "v1/type", #"{"text":"\#(String(repeating: "a", count: 1000))"}"#, timeout: 0.5)
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let typed = try await h.client.element(field).value ?? ""
+        try await Task.sleep(for: .seconds(1))
+        let later = try await h.client.element(field).value ?? ""
+        #expect(typed == later, "typing went on after the client left: \(typed.count) then \(later.count) characters")
+        #expect(later.count < 1000)
+        // The queue is free: a new action runs at once.
+        try await h.client.tap(AutomationAPI.Tap(point: Point(x: 10, y: 10)))
+        await h.close()
+    }
+}
