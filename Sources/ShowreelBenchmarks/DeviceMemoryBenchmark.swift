@@ -88,7 +88,7 @@ enum DeviceMemoryBenchmark {
                                  info: device.display.info, framesAreShared: true)
         }
         let subscriptions = sessions.map { device.display.subscribe($0) }
-        let canada = ElementQuery(steps: [.init(axis: .descendants, type: "cell", key: "Canada")])
+        let canada = ElementQuery(steps: [.init(axis: .descendants, type: .cell, key: "Canada")])
         for _ in 0..<4 {
             try await device.launch(CountriesApp.bundleIdentifier, context: LaunchContext(arguments: ["--countries-datasource", "local-mock"]))
             try await device.wait(.milliseconds(300))

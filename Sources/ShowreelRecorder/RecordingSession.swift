@@ -48,7 +48,7 @@ public final class RecordingSession: DisplayStreamSink {
         let profile = info.profile
         let clock = SourceClock()
         sourceClock = clock
-        let now: (@Sendable () -> Duration?)? = info.clock == "real" ? { @Sendable in clock.estimatedNow() } : nil
+        let now: (@Sendable () -> Duration?)? = info.clock == .real ? { @Sendable in clock.estimatedNow() } : nil
         let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
         recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
                                           options: options, keepAlive: keepAlive, onFailure: onFailure, logger: logger)

@@ -146,7 +146,8 @@ struct HostHardeningTests {
             let body = "command=\(base64("sleep 300"))"
             try connection.send(Array("POST /exec HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
             var pid: Int32 = 0
-            let running = try await eventually {
+            // Generous: the whole suite runs in parallel on two cores.
+            let running = try await eventually(timeout: .seconds(60)) {
                 let list = try await v1("GET", base, "/v1/commands").jsonObject()
                 let commands = list["commands"] as? [[String: Any]] ?? []
                 pid = Int32(commands.first { ($0["argv"] as? [String]) == ["sleep", "300"] }?["pid"] as? Int ?? 0)
