@@ -1,0 +1,191 @@
+import Foundation
+
+/// What one run recorded: every flow or test, its outcome, video, steps and failures.
+///
+/// Written as `manifest.json` beside the videos by `showreel run` and by Swift tests recorded
+/// with the recording trait, in the same format; the HTML report, JUnit and `showreel report
+/// merge` read it. JSON with ISO-8601 dates, sorted keys, pretty printed, so files diff well.
+public struct RunManifest: Codable, Sendable, Equatable {
+    public var title: String
+    public var createdAt: Date
+    public var entries: [ManifestEntry]
+
+    public static let fileName = "manifest.json"
+
+    public init(title: String, createdAt: Date = Date(), entries: [ManifestEntry] = []) {
+        self.title = title
+        self.createdAt = createdAt
+        self.entries = entries
+    }
+
+    /// Reads a manifest; the error names the file and what was wrong with it.
+    public static func load(from url: URL) throws -> RunManifest {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ManifestError(url: url, problem: "cannot be read (\(error.localizedDescription))")
+        }
+        do { return try decoder.decode(RunManifest.self, from: data) } catch let error as DecodingError {
+            throw ManifestError(url: url, problem: "is not a run manifest: \(error.summary)")
+        }
+    }
+
+    /// Writes the manifest atomically, so a reader never sees half of it.
+    public func write(to url: URL) throws {
+        try Self.encoder.encode(self).write(to: url, options: .atomic)
+    }
+
+    /// This manifest joined with others (shards of one run): entries in order of first
+    /// appearance, an entry whose id comes again replaced by the later one (a rerun), and the
+    /// earliest creation date. Video paths are kept as they are: rebase them first when the
+    /// manifests live in different folders (`ManifestEntry.rebased(onto:)`).
+    public func merged(_ others: [RunManifest]) -> RunManifest {
+        var order: [String] = []
+        var byID: [String: ManifestEntry] = [:]
+        for entry in ([self] + others).flatMap(\.entries) {
+            if byID[entry.id] == nil { order.append(entry.id) }
+            byID[entry.id] = entry
+        }
+        let earliest = ([self] + others).map(\.createdAt).min() ?? createdAt
+        return RunManifest(title: title, createdAt: earliest, entries: order.compactMap { byID[$0] })
+    }
+
+    public func count(_ status: ManifestEntry.Status) -> Int { entries.filter { $0.status == status }.count }
+
+    /// Total duration of every entry, in seconds.
+    public var duration: Double { entries.reduce(0) { $0 + $1.duration } }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// One flow or test in a run.
+public struct ManifestEntry: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        case passed, failed, skipped
+    }
+
+    /// Why an entry failed, where, and when in its video.
+    public struct Failure: Codable, Sendable, Equatable {
+        public var message: String
+        /// `file:line:column` of the failing step or expectation.
+        public var location: String?
+        /// Seconds into the video when it failed.
+        public var deviceTime: Double?
+
+        public init(message: String, location: String? = nil, deviceTime: Double? = nil) {
+            self.message = message
+            self.location = location
+            self.deviceTime = deviceTime
+        }
+    }
+
+    /// One step of a flow (or activity of a test), with the time it started in the video.
+    public struct Step: Codable, Sendable, Equatable {
+        public var title: String
+        /// Seconds into the video.
+        public var time: Double
+        /// `file:line:column` of the step.
+        public var location: String?
+        public var status: Status
+
+        public init(title: String, time: Double, location: String? = nil, status: Status) {
+            self.title = title
+            self.time = time
+            self.location = location
+            self.status = status
+        }
+    }
+
+    /// Stable across runs: the flow's path, or "Suite/test()".
+    public var id: String
+    public var name: String
+    public var suite: String?
+    public var status: Status
+    /// Seconds.
+    public var duration: Double
+    /// The video, relative to the manifest's folder.
+    public var video: String?
+    /// A screenshot (of the failure), relative to the manifest's folder.
+    public var screenshot: String?
+    public var failures: [Failure]
+    public var steps: [Step]
+    /// Further files, relative to the manifest's folder.
+    public var attachments: [String]
+
+    public init(id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
+                screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = []) {
+        self.id = id
+        self.name = name
+        self.suite = suite
+        self.status = status
+        self.duration = duration
+        self.video = video
+        self.screenshot = screenshot
+        self.failures = failures
+        self.steps = steps
+        self.attachments = attachments
+    }
+
+    // Lists may be left out of a hand-written manifest: absent means empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        suite = try c.decodeIfPresent(String.self, forKey: .suite)
+        status = try c.decode(Status.self, forKey: .status)
+        duration = try c.decode(Double.self, forKey: .duration)
+        video = try c.decodeIfPresent(String.self, forKey: .video)
+        screenshot = try c.decodeIfPresent(String.self, forKey: .screenshot)
+        failures = try c.decodeIfPresent([Failure].self, forKey: .failures) ?? []
+        steps = try c.decodeIfPresent([Step].self, forKey: .steps) ?? []
+        attachments = try c.decodeIfPresent([String].self, forKey: .attachments) ?? []
+    }
+
+    /// The entry with its file paths prefixed by `folder` (a relative path such as
+    /// "shard-1"), for a manifest that lives one folder up from the files.
+    public func rebased(onto folder: String) -> ManifestEntry {
+        guard !folder.isEmpty, folder != "." else { return self }
+        func prefixed(_ path: String) -> String {
+            path.hasPrefix("/") ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
+        }
+        var entry = self
+        entry.video = video.map(prefixed)
+        entry.screenshot = screenshot.map(prefixed)
+        entry.attachments = attachments.map(prefixed)
+        return entry
+    }
+}
+
+/// A manifest file that cannot be used, and why.
+public struct ManifestError: Error, CustomStringConvertible, Equatable {
+    public let url: URL
+    public let problem: String
+
+    public var description: String { "\(url.path) \(problem)" }
+}
+
+extension DecodingError {
+    /// One line: the JSON path and what was wrong there.
+    var summary: String {
+        func path(_ context: Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "" : " at \(keys)"
+        }
+        switch self {
+        case let .keyNotFound(key, context): return "missing '\(key.stringValue)'\(path(context))"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+            return context.debugDescription + path(context)
+        @unknown default: return String(describing: self)
+        }
+    }
+}
