@@ -96,25 +96,23 @@ struct DemoCommand: AsyncParsableCommand {
         let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(listening)")!)
         Console.status("Tunnel host on 127.0.0.1:\(listening)")
 
-        var entries: [ReportEntry] = []
+        var entries: [ManifestEntry] = []
         for (index, scenario) in Self.scenarios.enumerated() {
             Console.status("[\(index + 1)/\(Self.scenarios.count)] \(scenario.name)")
             entries.append(try await record(scenario, device: device, host: client, folder: folder))
         }
         await device.shutdown()
 
-        let report = folder.appendingPathComponent("report.html")
-        try HTMLReport(title: "Showreel demo", entries: entries).write(to: report)
+        try ReportFiles.write(RunManifest(title: "Showreel demo", entries: entries), to: folder, pathPrefix: output)
         for entry in entries {
-            Console.out(String(format: "%@  %.3f s  %d frames  %@ %dx%d", folder.appendingPathComponent(entry.videoPath).path,
-                               entry.duration, entry.frameCount, entry.codec, entry.width, entry.height))
+            Console.out(String(format: "%@  %.3f s", folder.appendingPathComponent(entry.video ?? "").path, entry.duration))
         }
-        Console.out(report.path)
+        Console.out(folder.appendingPathComponent(HTMLReport.fileName).path)
     }
 
     /// Launches the app, starts a recorder through the host, runs the script, interrupts the
     /// recorder through the host and reads the file back.
-    private func record(_ scenario: Scenario, device: Device, host: TunnelHostClient, folder: URL) async throws -> ReportEntry {
+    private func record(_ scenario: Scenario, device: Device, host: TunnelHostClient, folder: URL) async throws -> ManifestEntry {
         let video = folder.appendingPathComponent(scenario.file)
         try await device.launch(scenario.app, context: LaunchContext(arguments: scenario.arguments))
         let commandLine = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
@@ -133,9 +131,9 @@ struct DemoCommand: AsyncParsableCommand {
         await device.terminate(scenario.app)
         let info = try MediaProbe.probe(video)
         Console.status(String(format: "      %@: %.2f s, %d frames", scenario.file, info.duration, info.frameCount))
-        return ReportEntry(name: scenario.name, outcome: failure == nil ? .passed : .failed, videoPath: scenario.file,
-                           duration: info.duration, frameCount: info.frameCount, codec: info.codecName,
-                           width: info.width, height: info.height, message: failure)
+        return ManifestEntry(id: scenario.file, name: scenario.name, suite: "demo", status: failure == nil ? .passed : .failed,
+                             duration: info.duration, video: scenario.file,
+                             failures: failure.map { [ManifestEntry.Failure(message: $0)] } ?? [])
     }
 
     /// Waits for the recorder's readiness line ("Recording started", printed once it has the
