@@ -32,7 +32,14 @@ public struct FlowParser: Sendable {
             return nil
         }
         let documents: [Node]
-        do { documents = Array(try Yams.compose_all(yaml: text)) } catch {
+        do {
+            // The sequence is lazy: a syntax error in a later document ends it and is kept in `error`.
+            var sequence = try Yams.compose_all(yaml: text)
+            var nodes: [Node] = []
+            while let node = sequence.next() { nodes.append(node) }
+            if let error = sequence.error { throw error }
+            documents = nodes
+        } catch {
             problems.append(Self.diagnostic(for: error, file: id))
             return nil
         }
@@ -48,7 +55,7 @@ public struct FlowParser: Sendable {
             switch yaml {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
                  let .composer(context, problem, mark, _):
-                let detail = context.map { "\(problem) \($0.text)" } ?? problem
+                let detail = context.map { "\(problem) \($0.text) (which starts at \(file):\($0.mark.line):\($0.mark.column))" } ?? problem
                 return FlowDiagnostic(SourceLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(detail)")
             default: break
             }
@@ -82,6 +89,11 @@ final class FileParser {
             return nil
         }
         if documents.count == 1 {
+            // A sub-flow may be steps alone; it runs with its caller's app.
+            if first.sequence != nil, !requiresApp {
+                return Flow(id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
+                            environment: [:], device: Flow.DeviceSettings(), tags: [], steps: steps(first, field: "steps"))
+            }
             if first.sequence != nil {
                 fail(top, "a flow starts with a header (appId: ...) and a '---' line before its steps")
             } else {
