@@ -13,6 +13,7 @@ struct BenchmarkRun {
         var rounds = 3
         var profiles = ["phone", "phone-3x"]
         var displayStream = true
+        var flows = true
         var keep = false
     }
 
@@ -115,8 +116,21 @@ struct BenchmarkRun {
         print("")
         print(renderBenchmarkReport())
 
+        if configuration.flows { printFlows() }
+
         printTargets(results)
         if configuration.keep { print("\nFiles kept in \(work)") }
+    }
+
+    /// `showreel run` throughput (workers 2 against 1), or why it could not run.
+    func printFlows() {
+        FileHandle.standardError.write(Data("[bench] flows\n".utf8))
+        print("")
+        do {
+            for line in try FlowBenchmark.run(rounds: configuration.rounds) { print(line) }
+        } catch {
+            print("Flows: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
+        }
     }
 
     // MARK: - Measuring one size

@@ -62,17 +62,16 @@ public struct FlowRunner: Sendable {
         return results.compactMap { $0 }
     }
 
-    /// File names without extension, one per flow: the file's base name, made unique with its
-    /// folder when two flows share one.
+    /// File names without extension, one per flow: the file's base name, with "-2", "-3"...
+    /// when flows from different folders share one.
     static func videoNames(for flows: [Flow]) -> [String] {
         var used = Set<String>()
         return flows.map { flow in
-            var name = flow.url.deletingPathExtension().lastPathComponent
-            if used.contains(name) {
-                name = flow.url.deletingLastPathComponent().lastPathComponent + "-" + name
-                var n = 2
-                while used.contains(name + "-\(n)") || (n == 2 && used.contains(name)) { n += 1 }
-                if used.contains(name) { name += "-\(n)" }
+            let base = flow.url.deletingPathExtension().lastPathComponent
+            var name = base, n = 2
+            while used.contains(name) {
+                name = "\(base)-\(n)"
+                n += 1
             }
             used.insert(name)
             return name
