@@ -102,7 +102,7 @@ public struct FlowRunner: Sendable {
         }
         let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
         let subscription = device.display.subscribe(sink)
-        let execution = FlowExecution(flow: flow, device: device, sink: sink, start: session.startTime ?? .zero,
+        let execution = FlowExecution(flow: flow, device: device, sink: sink, start: session.startTime ?? device.clock.now,
                                       options: options, screenshotPrefix: videoName)
         await execution.run()
         subscription.stop()
@@ -127,6 +127,27 @@ public struct FlowRunner: Sendable {
     }
 }
 
+extension FlowRunner {
+    /// What driving a flow did: its steps with their times, and the failure if one stopped it.
+    public struct DriveResult: Sendable {
+        public var steps: [ManifestEntry.Step]
+        public var attachments: [String]
+        public var failure: ManifestEntry.Failure?
+        public var failureScreenshot: String?
+    }
+
+    /// Drives `flow`'s steps on a device that is already booted, recorded by someone else (the
+    /// demo's recorder, started through the tunnel host): step times count from now. Captions
+    /// need the runner's own recording, so caption steps do nothing here.
+    public func drive(_ flow: Flow, on device: Device, screenshotPrefix: String) async -> DriveResult {
+        let execution = FlowExecution(flow: flow, device: device, sink: nil, start: device.clock.now, options: options,
+                                      screenshotPrefix: screenshotPrefix)
+        await execution.run()
+        return DriveResult(steps: execution.steps, attachments: execution.attachments, failure: execution.failure,
+                           failureScreenshot: execution.failureScreenshot)
+    }
+}
+
 /// A step that failed: why, and where in the file.
 struct StepFailure: Error {
     let message: String
@@ -136,7 +157,7 @@ struct StepFailure: Error {
 final class FlowExecution: @unchecked Sendable {
     let flow: Flow
     let device: Device
-    let sink: CaptionedSink
+    let sink: CaptionedSink?
     let start: Duration
     let options: FlowRunOptions
     let screenshotPrefix: String
@@ -145,7 +166,7 @@ final class FlowExecution: @unchecked Sendable {
     private(set) var failure: ManifestEntry.Failure?
     private(set) var failureScreenshot: String?
 
-    init(flow: Flow, device: Device, sink: CaptionedSink, start: Duration, options: FlowRunOptions, screenshotPrefix: String) {
+    init(flow: Flow, device: Device, sink: CaptionedSink?, start: Duration, options: FlowRunOptions, screenshotPrefix: String) {
         self.flow = flow
         self.device = device
         self.sink = sink
@@ -167,7 +188,7 @@ final class FlowExecution: @unchecked Sendable {
         for step in steps {
             let index = self.steps.count
             self.steps.append(ManifestEntry.Step(title: step.title, time: videoTime, location: step.location.description, status: .passed))
-            if options.captionsSteps, !step.isCaption { sink.setCaption(step.summary, at: device.clock.now) }
+            if options.captionsSteps, !step.isCaption { sink?.setCaption(step.summary, at: device.clock.now) }
             do {
                 try await perform(step)
             } catch let nested as NestedFailure {
@@ -271,7 +292,7 @@ final class FlowExecution: @unchecked Sendable {
         case let .repeatSteps(times, steps):
             for _ in 0..<times { try await run(steps) }
         case let .caption(text):
-            sink.setCaption(text, at: device.clock.now)
+            sink?.setCaption(text, at: device.clock.now)
         }
     }
 
