@@ -82,7 +82,9 @@ struct RunCommand: AsyncParsableCommand {
 
         let manifest = RunManifest(title: title, entries: entries)
         try ReportFiles.write(manifest, to: folder, pathPrefix: output)
-        if reel {
+        if reel, manifest.count(.passed) == 0 {
+            Console.warning("no flow passed, so there is no reel")
+        } else if reel {
             try ReelCommand.makeReel(from: manifest, folder: folder, to: folder.appendingPathComponent("reel.mp4"), options: recording)
         }
         let elapsed = (ContinuousClock.now - started)

@@ -15,6 +15,17 @@ struct ReelTests {
         try recorder.finish(stopTime: .milliseconds(Int64(length * 1000)))
     }
 
+    /// Writes the clips (name, width, height, frames, seconds) and a reel of them titled by name.
+    func reel(_ clips: [(String, Int, Int, Int, Double)], in folder: URL, titleDuration: Duration) throws -> (ReelSummary, URL) {
+        for (name, width, height, count, length) in clips {
+            try clip(folder.appendingPathComponent(name), width: width, height: height, count: count, length: length)
+        }
+        let url = folder.appendingPathComponent("reel.mp4")
+        let summary = try Reel.write(clips.map { ReelClip(title: String($0.0.split(separator: ".")[0]), video: folder.appendingPathComponent($0.0)) },
+                                     to: url, titleDuration: titleDuration)
+        return (summary, url)
+    }
+
     func chapterTitles(_ url: URL) throws -> [String] {
         let data = try run("/usr/bin/ffprobe", ["-v", "error", "-show_chapters", "-of", "json", url.path])
         let chapters = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["chapters"] as? [[String: Any]] ?? []
@@ -24,12 +35,8 @@ struct ReelTests {
     @Test("clips of one size and encoder are copied behind title cards, with a chapter each")
     func copies() throws {
         try withTemporaryDirectory { folder in
-            try clip(folder.appendingPathComponent("a.mov"), width: 320, height: 240, count: 5, length: 2)
-            try clip(folder.appendingPathComponent("b.mov"), width: 320, height: 240, count: 3, length: 1)
-            let reel = folder.appendingPathComponent("reel.mp4")
-            let summary = try Reel.write([ReelClip(title: "First", video: folder.appendingPathComponent("a.mov")),
-                                          ReelClip(title: "Second", video: folder.appendingPathComponent("b.mov"))],
-                                         to: reel, titleDuration: .seconds(1))
+            let (summary, reel) = try reel([("First.mov", 320, 240, 5, 2), ("Second.mov", 320, 240, 3, 1)], in: folder,
+                                           titleDuration: .seconds(1))
             #expect(summary.streamCopied)
             #expect(summary.chapters.map(\.title) == ["First", "Second"])
             #expect(abs(summary.chapters[0].end - 3) < 0.01 && abs(summary.chapters[1].end - 5) < 0.01)
@@ -46,12 +53,8 @@ struct ReelTests {
     @Test("clips that differ in size are encoded once at the first one's size; chapters still mark each")
     func encodesOnce() throws {
         try withTemporaryDirectory { folder in
-            try clip(folder.appendingPathComponent("a.mov"), width: 320, height: 240, count: 4, length: 1)
-            try clip(folder.appendingPathComponent("b.mp4"), width: 160, height: 120, count: 4, length: 1.5)
-            let reel = folder.appendingPathComponent("reel.mp4")
-            let summary = try Reel.write([ReelClip(title: "Big", video: folder.appendingPathComponent("a.mov")),
-                                          ReelClip(title: "Small", video: folder.appendingPathComponent("b.mp4"))],
-                                         to: reel, titleDuration: .milliseconds(500))
+            let (summary, reel) = try reel([("Big.mov", 320, 240, 4, 1), ("Small.mp4", 160, 120, 4, 1.5)], in: folder,
+                                           titleDuration: .milliseconds(500))
             #expect(!summary.streamCopied)
             #expect(try chapterTitles(reel) == ["Big", "Small"])
             let info = try MediaProbe.probe(reel)
