@@ -173,6 +173,10 @@ struct FlowRunTests {
         #expect(try MediaProbe.probe(output.appendingPathComponent("fail.mov")).duration > 2, "the video is kept")
         let junit = try String(contentsOf: output.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(junit.contains("failures=\"1\"") && junit.contains("<failure message=\""))
+        let report = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(report.contains("<button type=\"button\" class=\"step failed\""), "the failing step is highlighted")
+        #expect(report.contains("<img src=\"\(screenshot)\""))
+        #expect(report.contains("1 flow: 0 passed, 1 failed"))
     }
 
     /// Runs in the report page: collects errors from the first line on, waits for every video,
