@@ -4,10 +4,11 @@ BIN := .build/debug/showreel
 
 .PHONY: demo test build deps bench clean
 
-## Record the demo on an in-process device into Recordings/ (videos and report).
+## Run the flows in Fixtures/Flows, one in-process device each, into Recordings/
+## (a video per flow, report.html, junit.xml, manifest.json).
 demo: deps
 	$(SWIFT) build --product showreel
-	$(BIN) demo --output Recordings
+	$(BIN) run Fixtures/Flows --output Recordings
 
 ## Build once, then run every test (unit, wire, end to end with real processes).
 test: deps
@@ -21,7 +22,7 @@ deps:
 	@scripts/install-deps
 
 clean:
-	rm -rf .build Recordings/*.mov Recordings/*.mp4 Recordings/*.html
+	rm -rf .build Recordings/*.mov Recordings/*.mp4 Recordings/*.html Recordings/*.png Recordings/*.json Recordings/*.xml
 
 ## Benchmarks (release build): recorder vs the ffmpeg command line, render cost, display stream.
 bench: deps

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -69,17 +70,27 @@ let package = Package(
         ]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
         .target(name: "ShowreelReport"),
+        // YAML flows: parsed and validated before anything runs, then run on in-process devices.
+        .target(name: "ShowreelFlows", dependencies: [
+            "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility",
+            "ShowreelAccessibility", "ShowreelFlows",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
         .executableTarget(name: "showreel-bench", dependencies: [
             "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
+            "ShowreelFlows", "ShowreelReport",
         ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
+        .testTarget(name: "ShowreelFlowsTests", dependencies: [
+            "ShowreelFlows", "ShowreelReport", "ShowreelRecorder", "ShowreelDevice", "ShowcaseApps",
+        ]),
         .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
         .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),
         .testTarget(name: "ShowreelDeviceTests", dependencies: [

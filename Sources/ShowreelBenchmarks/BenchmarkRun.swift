@@ -13,6 +13,7 @@ struct BenchmarkRun {
         var rounds = 3
         var profiles = ["phone", "phone-3x"]
         var displayStream = true
+        var flows = true
         var keep = false
     }
 
@@ -125,6 +126,9 @@ struct BenchmarkRun {
         print(renderBenchmarkReport())
 
         print(HostMemoryBenchmark.report(besides: executable))
+
+        if configuration.flows { printFlows() }
+
         printTargets(results)
 
         FileHandle.standardError.write(Data("[bench] UI suite with and without recording\n".utf8))
@@ -135,6 +139,17 @@ struct BenchmarkRun {
             print("UI suite with and without recording: could not run (\(error))")
         }
         if configuration.keep { print("\nFiles kept in \(work)") }
+    }
+
+    /// `showreel run` throughput (workers 2 against 1), or why it could not run.
+    func printFlows() {
+        FileHandle.standardError.write(Data("[bench] flows\n".utf8))
+        print("")
+        do {
+            for line in try FlowBenchmark.run(rounds: configuration.rounds) { print(line) }
+        } catch {
+            print("Flows: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
+        }
     }
 
     // MARK: - Measuring one size

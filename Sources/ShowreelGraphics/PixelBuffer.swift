@@ -39,6 +39,11 @@ public final class PixelBuffer: @unchecked Sendable {
         storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<storage.count]))
     }
 
+    /// A buffer of its own with the same pixels, to draw on without touching this one.
+    public func copy() -> PixelBuffer {
+        withUnsafeBytes { PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, copying: $0) }
+    }
+
     deinit { FrameMemory.deallocate(storage) }
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

@@ -15,6 +15,18 @@ public enum FrameDecoder {
     /// Decodes the video frames of `url` in presentation order, up to `limit` frames.
     /// A truncated file gives the frames that could be decoded.
     public static func decodeFrames(_ url: URL, limit: Int? = nil) throws(RecorderError) -> [DecodedFrame] {
+        var frames: [DecodedFrame] = []
+        let maximum = limit ?? Int.max
+        try forEachFrame(url) { frame in
+            if frames.count < maximum { frames.append(frame) }
+            return frames.count < maximum
+        }
+        return frames.sorted { $0.time < $1.time }
+    }
+
+    /// Decodes the video frames of `url` one at a time, in the decoder's (presentation) order,
+    /// handing each to `body` until it returns false: a long video never sits in memory whole.
+    public static func forEachFrame(_ url: URL, _ body: (DecodedFrame) -> Bool) throws(RecorderError) {
         let input = try MediaInput(url: url)
         let path = url.path
         let stream = input.stream
@@ -42,25 +54,24 @@ public enum FrameDecoder {
         let converter = PixelConverter(precise: true)
         let timeBase = av_q2d(stream.pointee.time_base)
         let nopts = showreel_nopts_value()
-        let maximum = limit ?? Int.max
-        var frames: [DecodedFrame] = []
+        var count = 0
+        var wantsMore = true
 
         func receive() {
-            while frames.count < maximum {
+            while wantsMore {
                 let r = avcodec_receive_frame(context, frame)
                 guard r >= 0 else { return }
                 defer { av_frame_unref(frame) }
                 let pts = frame.pointee.best_effort_timestamp
-                let time = pts == nopts ? Double(frames.count) : Double(pts) * timeBase
+                let time = pts == nopts ? Double(count) : Double(pts) * timeBase
                 if let pixels = converter.bgraBuffer(from: frame) {
-                    frames.append(DecodedFrame(
-                        pixels: pixels, time: time,
-                        isKeyframe: frame.pointee.key_frame != 0))
+                    count += 1
+                    wantsMore = body(DecodedFrame(pixels: pixels, time: time, isKeyframe: frame.pointee.key_frame != 0))
                 }
             }
         }
 
-        while frames.count < maximum {
+        while wantsMore {
             result = av_read_frame(input.format, packet)
             if result < 0 { break }  // end of file, or a truncated file: decode what we have
             if packet.pointee.stream_index == stream.pointee.index {
@@ -70,10 +81,9 @@ public enum FrameDecoder {
             }
             av_packet_unref(packet)
         }
-        if frames.count < maximum {
+        if wantsMore {
             _ = avcodec_send_packet(context, nil)
             receive()
         }
-        return frames.sorted { $0.time < $1.time }
     }
 }

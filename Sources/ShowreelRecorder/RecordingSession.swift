@@ -71,7 +71,7 @@ public final class RecordingSession: DisplayStreamSink {
         case let .frame(frame):
             var frame = frame
             if let mask {
-                if copiesBeforeMasking { frame = Frame(pixels: frame.pixels.withUnsafeBytes { PixelBuffer(width: frame.pixels.width, height: frame.pixels.height, bytesPerRow: frame.pixels.bytesPerRow, copying: $0) }, presentationTime: frame.presentationTime) }
+                if copiesBeforeMasking { frame = Frame(pixels: frame.pixels.copy(), presentationTime: frame.presentationTime) }
                 mask.apply(to: frame.pixels)
             }
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:

@@ -1,80 +1,163 @@
 import Foundation
 
-/// One recorded test (or demo) in a report.
-public struct ReportEntry: Sendable, Equatable {
-    public enum Outcome: String, Sendable { case passed, failed }
-
-    public var name: String
-    public var outcome: Outcome
-    /// The video, relative to the report's folder.
-    public var videoPath: String
-    public var duration: Double
-    public var frameCount: Int
-    public var codec: String
-    public var width: Int
-    public var height: Int
-    public var message: String?
-
-    public init(name: String, outcome: Outcome, videoPath: String, duration: Double, frameCount: Int, codec: String,
-                width: Int, height: Int, message: String? = nil) {
-        self.name = name; self.outcome = outcome; self.videoPath = videoPath; self.duration = duration
-        self.frameCount = frameCount; self.codec = codec; self.width = width; self.height = height; self.message = message
-    }
-}
-
-/// A self-contained HTML page listing recordings with their videos, for CI artifacts.
+/// The run as one self-contained HTML page beside the videos (no network, no external
+/// scripts): a summary, filters for failed and passed, and per entry its status, duration,
+/// video, and steps; clicking a step seeks the video to it; a failure shows its step, error
+/// and screenshot.
 public struct HTMLReport: Sendable {
-    public var title: String
-    public var entries: [ReportEntry]
+    public var manifest: RunManifest
 
-    public init(title: String, entries: [ReportEntry]) {
-        self.title = title
-        self.entries = entries
+    public static let fileName = "report.html"
+
+    public init(manifest: RunManifest) {
+        self.manifest = manifest
     }
 
     public func render() -> String {
-        let passed = entries.filter { $0.outcome == .passed }.count
-        let rows = entries.map { entry in
-            """
-              <section class="\(entry.outcome.rawValue)">
-                <h2>\(escape(entry.name)) <span>\(entry.outcome.rawValue)</span></h2>
-                <video controls muted playsinline src="\(escape(entry.videoPath))" width="\(entry.width / 4)"></video>
-                <p>\(String(format: "%.3f", entry.duration)) s · \(entry.frameCount) frames · \(escape(entry.codec)) \(entry.width)x\(entry.height)</p>
-                \(entry.message.map { "<pre>\(escape($0))</pre>" } ?? "")
-              </section>
-            """
-        }.joined(separator: "\n")
+        let e = Markup.escape
+        let summary = "\(manifest.entries.count) \(manifest.entries.count == 1 ? "flow" : "flows"): "
+            + "\(manifest.count(.passed)) passed, \(manifest.count(.failed)) failed"
+            + (manifest.count(.skipped) > 0 ? ", \(manifest.count(.skipped)) skipped" : "")
+            + " · \(Markup.seconds(manifest.duration)) s of video"
+        let created = ISO8601DateFormatter().string(from: manifest.createdAt)
         return """
         <!doctype html>
         <html lang="en">
         <head>
-          <meta charset="utf-8">
-          <title>\(escape(title))</title>
-          <style>
-            body { font: 15px/1.4 system-ui, sans-serif; margin: 2rem; color: #111; }
-            section { border: 1px solid #ddd; border-radius: 8px; padding: 1rem; margin: 1rem 0; display: inline-block; vertical-align: top; }
-            section.failed { border-color: #ff3b30; }
-            h2 span { font-size: .8rem; padding: .1rem .4rem; border-radius: 4px; background: #34c759; color: white; }
-            section.failed h2 span { background: #ff3b30; }
-            video { display: block; background: #000; border-radius: 12px; }
-          </style>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(e(manifest.title))</title>
+        <style>\(Self.style)</style>
         </head>
         <body>
-          <h1>\(escape(title))</h1>
-          <p>\(passed) of \(entries.count) passed.</p>
-        \(rows)
+        <header>
+        <h1>\(e(manifest.title))</h1>
+        <p id="summary">\(e(summary))</p>
+        <p class="muted">Recorded \(e(created))</p>
+        <nav id="filters">
+        <button type="button" data-filter="all" class="selected">All (\(manifest.entries.count))</button>
+        <button type="button" data-filter="failed">Failed (\(manifest.count(.failed)))</button>
+        <button type="button" data-filter="passed">Passed (\(manifest.count(.passed)))</button>
+        </nav>
+        </header>
+        <main>
+        \(manifest.entries.enumerated().map { section(for: $1, index: $0) }.joined(separator: "\n"))
+        </main>
+        <script>\(Self.script)</script>
         </body>
         </html>
+
         """
     }
 
-    /// Writes the page atomically, so a reader never sees half of it.
+    private func section(for entry: ManifestEntry, index: Int) -> String {
+        let e = Markup.escape
+        let video = entry.video.map {
+            "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\" src=\"\(e(Self.href($0)))\"></video>"
+        } ?? "<p class=\"muted\">No video.</p>"
+        let steps = entry.steps.map { step in
+            let location = step.location.map { " <span class=\"loc\">\(e($0))</span>" } ?? ""
+            return "<li><button type=\"button\" class=\"step \(step.status.rawValue)\" data-time=\"\(step.time)\">"
+                + "<span class=\"time\">\(Self.clock(step.time))</span> \(e(step.title))\(location)</button></li>"
+        }.joined(separator: "\n")
+        let failures = entry.failures.map { failure in
+            let location = failure.location.map { "<div class=\"loc\">\(e($0))</div>" } ?? ""
+            let time = failure.deviceTime.map { " <button type=\"button\" class=\"step seek\" data-time=\"\($0)\">at \(Self.clock($0))</button>" } ?? ""
+            return "<div class=\"failure\">\(location)<pre>\(e(failure.message))</pre>\(time)</div>"
+        }.joined(separator: "\n")
+        let screenshot = entry.screenshot.map {
+            "<figure><img src=\"\(e(Self.href($0)))\" alt=\"Screen when \(e(entry.name)) failed\"><figcaption>The screen when it failed</figcaption></figure>"
+        } ?? ""
+        let attachments = entry.attachments.isEmpty ? "" : "<p class=\"attachments\">"
+            + entry.attachments.map { "<a href=\"\(e(Self.href($0)))\">\(e($0))</a>" }.joined(separator: " · ") + "</p>"
+        return """
+        <section class="entry \(entry.status.rawValue)" data-status="\(entry.status.rawValue)" id="entry-\(index)">
+        <h2>\(e(entry.name)) <span class="badge">\(entry.status.rawValue)</span></h2>
+        <p class="muted">\(e(entry.id)) · \(Markup.seconds(entry.duration)) s</p>
+        <div class="body">
+        <div class="player">\(video)</div>
+        <div class="details">
+        \(failures)
+        <ol class="steps">
+        \(steps)
+        </ol>
+        \(screenshot)
+        \(attachments)
+        </div>
+        </div>
+        </section>
+        """
+    }
+
+    /// A relative file path as a URL reference (spaces and the like percent-encoded).
+    static func href(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    }
+
+    /// 75.25 -> "1:15.2"
+    static func clock(_ seconds: Double) -> String {
+        let minutes = Int(seconds) / 60
+        return String(format: "%d:%04.1f", minutes, seconds - Double(minutes * 60))
+    }
+
     public func write(to url: URL) throws {
         try Data(render().utf8).write(to: url, options: .atomic)
     }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static let style = """
+    body { font: 15px/1.45 system-ui, -apple-system, "DejaVu Sans", sans-serif; margin: 0; color: #1c1c1e; background: #f2f2f7; }
+    header { padding: 1.5rem 2rem .5rem; }
+    h1 { margin: 0 0 .25rem; }
+    .muted { color: #6e6e73; margin: .2rem 0; font-size: .9rem; }
+    nav button { font: inherit; border: 1px solid #c7c7cc; background: white; border-radius: 16px; padding: .2rem .9rem; margin-right: .3rem; cursor: pointer; }
+    nav button.selected { background: #1c1c1e; color: white; border-color: #1c1c1e; }
+    main { padding: 0 2rem 2rem; }
+    section.entry { background: white; border-radius: 12px; padding: 1rem 1.25rem; margin: 1rem 0; border-left: 6px solid #34c759; }
+    section.entry.failed { border-left-color: #ff3b30; }
+    section.entry.skipped { border-left-color: #8e8e93; }
+    section.hidden { display: none; }
+    h2 { margin: 0; font-size: 1.15rem; }
+    .badge { font-size: .75rem; padding: .1rem .45rem; border-radius: 4px; color: white; background: #34c759; vertical-align: middle; }
+    .failed .badge { background: #ff3b30; }
+    .skipped .badge { background: #8e8e93; }
+    .body { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; margin-top: .75rem; }
+    video { width: 260px; background: black; border-radius: 18px; display: block; }
+    .details { flex: 1; min-width: 280px; }
+    ol.steps { list-style: none; padding: 0; margin: 0; }
+    button.step { font: inherit; text-align: left; width: 100%; border: 0; background: none; padding: .2rem .4rem; border-radius: 6px; cursor: pointer; }
+    button.step:hover { background: #e5e5ea; }
+    button.step.current { background: #d1e7ff; }
+    button.step.failed { background: #ffe5e3; color: #c1121f; font-weight: 600; }
+    button.seek { width: auto; color: #0a84ff; }
+    .time { font-variant-numeric: tabular-nums; color: #6e6e73; display: inline-block; width: 3.5rem; }
+    .loc { color: #8e8e93; font-size: .8rem; }
+    .failure { background: #fff2f1; border: 1px solid #ffc9c4; border-radius: 8px; padding: .5rem .75rem; margin-bottom: .75rem; }
+    .failure pre { white-space: pre-wrap; margin: .25rem 0; font-size: .85rem; }
+    figure { margin: .75rem 0 0; }
+    figure img { width: 200px; border-radius: 14px; border: 1px solid #d1d1d6; }
+    figcaption { font-size: .8rem; color: #6e6e73; }
+    """
+
+    static let script = """
+    "use strict";
+    document.addEventListener("click", function (event) {
+      var step = event.target.closest("button.step");
+      if (step) {
+        var section = step.closest("section");
+        var video = section.querySelector("video");
+        if (!video) return;
+        video.currentTime = parseFloat(step.dataset.time);
+        section.querySelectorAll("button.step.current").forEach(function (b) { b.classList.remove("current"); });
+        step.classList.add("current");
+        return;
+      }
+      var filter = event.target.closest("#filters button");
+      if (filter) {
+        document.querySelectorAll("#filters button").forEach(function (b) { b.classList.toggle("selected", b === filter); });
+        document.querySelectorAll("section.entry").forEach(function (s) {
+          s.classList.toggle("hidden", filter.dataset.filter !== "all" && s.dataset.status !== filter.dataset.filter);
+        });
+      }
+    });
+    """
 }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ShowcaseApps
 import ShowreelDevice
+import ShowreelFlows
 import ShowreelHost
 import ShowreelRecorder
 import ShowreelReport
@@ -12,13 +13,17 @@ import ShowreelUI
 import ShowreelWire
 
 /// The whole workflow on the embedded default: an in-process device, the tunnel host, and
-/// for each scenario a recorder launched through the host's legacy `/launch` and stopped
-/// with `/interrupt`, as an XCUITest suite drives `simctl io booted recordVideo` through
-/// SBTUITestTunnelHost. Writes one video per scenario and an HTML report.
+/// for each flow a recorder launched through the host's legacy `/launch` and stopped with
+/// `/interrupt`, as an XCUITest suite drives `simctl io booted recordVideo` through
+/// SBTUITestTunnelHost. Runs the same flow files as `showreel run` (which records in-process,
+/// a device per flow), one after another on one device. Writes one video per flow and a report.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Record the sample scenarios on an in-process device into Recordings/, with a report.")
+        abstract: "Run flows on one device with recorders started through the tunnel host, as the iOS workflow does.")
+
+    @Argument(help: "Flow files (.yaml) or folders of them.")
+    var paths: [String] = ["Fixtures/Flows"]
 
     @Option(help: "Where videos and the report go.")
     var output = "Recordings"
@@ -32,46 +37,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Draw a circle where the script touches the screen.")
     var showTouches = true
 
-    /// One recorded scenario: an app, what to launch it with, and what to do on screen.
-    struct Scenario: Sendable {
-        let name: String
-        let file: String
-        let app: String
-        var arguments: [String] = []
-        let script: @Sendable (Device) async throws -> Void
-    }
-
-    static let scenarios: [Scenario] = [
-        Scenario(name: "Hello: tap the button three times", file: "hello.mov", app: HelloApp.bundleIdentifier) { device in
-            try await device.wait(.seconds(1))
-            for _ in 0..<3 {
-                try await device.tap(.button("tapButton"))
-                try await device.wait(.seconds(1))
-            }
-        },
-        Scenario(name: "Countries: Canada's details from the mock data source", file: "countries.mov",
-                 app: "dev.showreel.countries", arguments: ["--countries-datasource", "local-mock"]) { device in
-            try await device.wait(.seconds(1))
-            try await device.tap(.cell("Canada"))
-            try await device.wait(.seconds(2))
-            try await device.swipe(AutomationAPI.Swipe(edge: .left))
-            try await device.wait(.seconds(1))
-        },
-        Scenario(name: "Sign-up: typing UITestExample@example.com key by key", file: "signup.mov",
-                 app: "dev.showreel.signup") { device in
-            try await device.wait(.seconds(1))
-            try await device.typeText("UITestExample@example.com", into: .textField("email"),
-                                      keyDelay: .milliseconds(60), jitter: .milliseconds(90))
-            try await device.tapKey("Return")
-            try await device.wait(.seconds(2))
-        },
-    ]
-
     func run() async throws {
         try await reportingFailures { try await demo() }
     }
 
     private func demo() async throws {
+        let flows = try FlowLoading.load(paths, shard: nil)
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // A private device registry, so `booted` means this demo's device whatever else runs.
@@ -96,46 +67,46 @@ struct DemoCommand: AsyncParsableCommand {
         let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(listening)")!)
         Console.status("Tunnel host on 127.0.0.1:\(listening)")
 
-        var entries: [ReportEntry] = []
-        for (index, scenario) in Self.scenarios.enumerated() {
-            Console.status("[\(index + 1)/\(Self.scenarios.count)] \(scenario.name)")
-            entries.append(try await record(scenario, device: device, host: client, folder: folder))
+        var entries: [ManifestEntry] = []
+        let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps))
+        for (index, flow) in flows.enumerated() {
+            Console.status("[\(index + 1)/\(flows.count)] \(flow.name)")
+            entries.append(try await record(flow, runner: runner, device: device, host: client, folder: folder))
         }
         await device.shutdown()
 
-        let report = folder.appendingPathComponent("report.html")
-        try HTMLReport(title: "Showreel demo", entries: entries).write(to: report)
+        try ReportFiles.write(RunManifest(title: "Showreel demo", entries: entries), to: folder, pathPrefix: output)
         for entry in entries {
-            Console.out(String(format: "%@  %.3f s  %d frames  %@ %dx%d", folder.appendingPathComponent(entry.videoPath).path,
-                               entry.duration, entry.frameCount, entry.codec, entry.width, entry.height))
+            Console.out(String(format: "%@  %.3f s", folder.appendingPathComponent(entry.video ?? "").path, entry.duration))
         }
-        Console.out(report.path)
+        Console.out(folder.appendingPathComponent(HTMLReport.fileName).path)
+        if entries.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
     }
 
-    /// Launches the app, starts a recorder through the host, runs the script, interrupts the
-    /// recorder through the host and reads the file back.
-    private func record(_ scenario: Scenario, device: Device, host: TunnelHostClient, folder: URL) async throws -> ReportEntry {
-        let video = folder.appendingPathComponent(scenario.file)
-        try await device.launch(scenario.app, context: LaunchContext(arguments: scenario.arguments))
+    /// Starts a recorder through the host, drives the flow, interrupts the recorder through the
+    /// host and reads the file back.
+    private func record(_ flow: Flow, runner: FlowRunner, device: Device, host: TunnelHostClient, folder: URL) async throws -> ManifestEntry {
+        let name = flow.url.deletingPathExtension().lastPathComponent
+        let file = "\(name).mov"
+        let video = folder.appendingPathComponent(file)
         let commandLine = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
             .map(Self.shellQuoted).joined(separator: " ")
         let id = try await host.launch(commandLine)
         try await waitForRecorder(host: host, id: id)
 
-        var failure: String?
-        do { try await scenario.script(device) } catch { failure = String(describing: error) }
+        let result = await runner.drive(flow, on: device, screenshotPrefix: name)
 
         _ = try await host.interrupt(id)
         let status = try await host.waitUntilFinished(id, timeout: .seconds(60))
         guard case .finished(status: 0, _, _, _) = status else {
-            throw CLIFailure(message: "The recorder for \(scenario.file) failed: \(status)", exitCode: CLIFailure.Code.writeFailed)
+            throw CLIFailure(message: "The recorder for \(file) failed: \(status)", exitCode: CLIFailure.Code.writeFailed)
         }
-        await device.terminate(scenario.app)
+        if let app = await device.foregroundApp { await device.terminate(app) }
         let info = try MediaProbe.probe(video)
-        Console.status(String(format: "      %@: %.2f s, %d frames", scenario.file, info.duration, info.frameCount))
-        return ReportEntry(name: scenario.name, outcome: failure == nil ? .passed : .failed, videoPath: scenario.file,
-                           duration: info.duration, frameCount: info.frameCount, codec: info.codecName,
-                           width: info.width, height: info.height, message: failure)
+        Console.status(String(format: "      %@: %.2f s, %d frames", file, info.duration, info.frameCount))
+        return ManifestEntry(id: flow.id, name: flow.name, suite: "demo", status: result.failure == nil ? .passed : .failed,
+                             duration: info.duration, video: file, screenshot: result.failureScreenshot,
+                             failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
     }
 
     /// Waits for the recorder's readiness line ("Recording started", printed once it has the

@@ -6,10 +6,10 @@ struct Showreel: AsyncParsableCommand {
         commandName: "showreel",
         abstract: "Run UI tests against a scripted app core and record every test as a video.",
         discussion: """
-        Start with `showreel demo`: it boots a device in-process, records each sample scenario
-        through the tunnel host into Recordings/, and writes Recordings/report.html.
+        Start with `showreel run Fixtures/Flows`: each YAML flow runs on its own in-process device
+        and is recorded into Recordings/, with report.html, junit.xml and manifest.json.
         """,
         version: "0.1.0",
-        subcommands: [DemoCommand.self, DeviceCommand.self, IOCommand.self, HostCommand.self]
+        subcommands: [RunCommand.self, ReportCommand.self, ReelCommand.self, DemoCommand.self, DeviceCommand.self, IOCommand.self, HostCommand.self]
     )
 }

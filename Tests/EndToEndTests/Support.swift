@@ -53,7 +53,8 @@ final class ChildProcess: @unchecked Sendable {
     let stdoutURL: URL
     let stderrURL: URL
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String], in workspace: Workspace, name: String) throws {
+    init(_ executable: URL, _ arguments: [String], environment: [String: String], in workspace: Workspace, name: String,
+         directory: URL? = nil) throws {
         stdoutURL = workspace.file("\(name).out")
         stderrURL = workspace.file("\(name).err")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -61,6 +62,7 @@ final class ChildProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()

@@ -1,0 +1,60 @@
+import ShowreelRender
+import ShowreelWire
+import Synchronization
+
+/// Passes a display stream on to a recorder with a caption composited onto each frame: the
+/// app never sees it, the video does. Changing the caption re-sends the current screen with
+/// the new caption at that moment, since the device sends frames only when its screen changes.
+final class CaptionedSink: DisplayStreamSink {
+    private let next: any DisplayStreamSink
+    private let scale: Double
+    private let state = Mutex(State())
+
+    private struct State {
+        var caption: String?
+        var screen: Frame?
+        var lastTime: Duration?
+        var ended = false
+    }
+
+    init(next: any DisplayStreamSink, scale: Double) {
+        self.next = next
+        self.scale = scale
+    }
+
+    func receive(_ event: DisplayStreamEvent) {
+        state.withLock { state in
+            switch event {
+            case let .frame(frame):
+                state.screen = frame
+                send(frame, &state)
+            case .end:
+                state.ended = true
+                next.receive(event)
+            }
+        }
+    }
+
+    /// Shows `text` (nil or empty hides the caption) from device time `now` on.
+    func setCaption(_ text: String?, at now: Duration) {
+        let caption = text?.isEmpty == false ? text : nil
+        state.withLock { state in
+            guard caption != state.caption else { return }
+            state.caption = caption
+            guard !state.ended, let screen = state.screen else { return }
+            send(Frame(pixels: screen.pixels, presentationTime: now), &state)
+        }
+    }
+
+    private func send(_ frame: Frame, _ state: inout State) {
+        var frame = frame.stamped(after: state.lastTime)
+        if let caption = state.caption {
+            // The device's buffer is shared with every subscriber: draw on a copy.
+            let copy = frame.pixels.copy()
+            Caption.draw(caption, on: copy, scale: scale)
+            frame = Frame(pixels: copy, presentationTime: frame.presentationTime)
+        }
+        state.lastTime = frame.presentationTime
+        next.receive(.frame(frame))
+    }
+}

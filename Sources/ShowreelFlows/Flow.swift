@@ -1,0 +1,123 @@
+import Foundation
+import ShowreelAccessibility
+import ShowreelRender
+import ShowreelUI
+
+/// A flow file, parsed and validated: a header (which app, how to launch it, what device) and
+/// the steps, in Maestro's layout. Sub-flows (`runFlow`) are parsed into their step.
+public struct Flow: Sendable {
+    /// Stable across runs: the path as named on the command line (or found in a folder).
+    public var id: String
+    public var url: URL
+    /// The header's `name`, else the file name without its extension.
+    public var name: String
+    public var appId: String?
+    public var arguments: [String]
+    public var environment: [String: String]
+    public var device: DeviceSettings
+    public var tags: [String]
+    public var steps: [FlowStep]
+
+    /// The device a flow runs on: profile, status bar, touch indicators.
+    public struct DeviceSettings: Sendable, Equatable {
+        public var name: String = "Showreel Phone"
+        public var profile: DeviceProfile = .phone
+        /// The demo's clean status bar (9:41, full battery) unless the header says otherwise.
+        public var statusBar = StatusBarValues()
+        public var showsTouches = true
+    }
+}
+
+/// One step, where it is written, and how it reads in the report and in captions.
+public struct FlowStep: Sendable {
+    public var location: SourceLocation
+    public var action: Action
+    /// The step as written, in short: `tapOn: "Canada"`.
+    public var title: String
+
+    /// What an element target names: the `tapOn`/`assertVisible` argument.
+    public enum Target: Sendable, Equatable, CustomStringConvertible {
+        /// An element query (text, id, type, index).
+        case element(ElementQuerySpec)
+        /// A point on screen, in points or as a fraction of the screen.
+        case point(x: Coordinate, y: Coordinate)
+
+        public var description: String {
+            switch self {
+            case let .element(spec): spec.description
+            case let .point(x, y): "\(x),\(y)"
+            }
+        }
+    }
+
+    public enum Coordinate: Sendable, Equatable, CustomStringConvertible {
+        case points(Double)
+        case fraction(Double)
+
+        public func resolve(in length: Double) -> Double {
+            switch self {
+            case let .points(value): value
+            case let .fraction(value): value * length
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case let .points(value): value.formatted()
+            case let .fraction(value): (value * 100).formatted() + "%"
+            }
+        }
+    }
+
+    /// The parts of an element query a flow can name.
+    public struct ElementQuerySpec: Sendable, Equatable, CustomStringConvertible {
+        /// Matches the label or the identifier (XCUITest's subscript).
+        public var text: String?
+        public var id: String?
+        public var type: ElementType?
+        public var index: Int?
+
+        public var description: String {
+            var parts: [String] = []
+            if let text { parts.append("\"\(text)\"") }
+            if let id { parts.append("id \(id)") }
+            if let type { parts.append("type \(type)") }
+            if let index { parts.append("index \(index)") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    public enum Action: Sendable {
+        case launchApp(appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool)
+        case tap(Target, count: Int, hold: Duration?)
+        case inputText(String, into: Target?, keyDelay: Duration, jitter: Duration, seed: UInt64)
+        case pressKey(String)
+        case swipe(Swipe)
+        case scroll(direction: Direction)
+        case scrollUntilVisible(Target, direction: Direction, timeout: Duration)
+        case back
+        case shake
+        case keyCommand(key: String, modifiers: [String])
+        case assertVisible(Target, timeout: Duration)
+        case assertNotVisible(Target, timeout: Duration)
+        case waitFor(Target, timeout: Duration)
+        case wait(Duration)
+        case screenshot(name: String)
+        case statusBar(StatusBarValues)
+        case runFlow(Flow)
+        case repeatSteps(times: Int, steps: [FlowStep])
+        case caption(String)
+    }
+
+    public enum Direction: String, Sendable, CaseIterable { case up, down, left, right }
+    public enum Edge: String, Sendable, CaseIterable { case left, right, top, bottom }
+
+    /// A swipe: across the screen in a direction, on an element, from an edge, or between points.
+    public struct Swipe: Sendable {
+        public var from: Target?
+        public var to: Target?
+        public var direction: Direction?
+        public var edge: Edge?
+        public var duration: Duration
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Which flow files a run takes: files as named, folders' `.yaml`/`.yml` files (not their
+/// sub-folders, where sub-flows for `runFlow` live, as in Maestro), and a shard of them.
+public enum FlowDiscovery {
+    static func isFlowFile(_ name: String) -> Bool {
+        (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !name.hasPrefix(".")
+    }
+
+    /// The flow files under `paths`, each as a path that names it from the current folder,
+    /// in the order given (a folder's files sorted by name), without repeats.
+    public static func files(in paths: [String]) throws(FlowDiscoveryError) -> [String] {
+        var found: [String] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw .missing(path)
+            }
+            if isFolder.boolValue {
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isFlowFile).sorted()
+                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+                found += names.map { base == "." ? $0 : "\(base)/\($0)" }
+                    .filter { var sub: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &sub) && !sub.boolValue }
+            } else {
+                guard isFlowFile(path) else { throw .notAFlow(path) }
+                found.append(path)
+            }
+        }
+        var seen = Set<String>()
+        let unique = found.filter { seen.insert(($0 as NSString).standardizingPath).inserted }
+        guard !unique.isEmpty else { throw .empty(paths) }
+        return unique
+    }
+
+    /// Shard `index` of `count` (1-based): every count-th flow in id order, so each flow is in
+    /// exactly one shard and the same files always give the same shards.
+    public static func shard<T>(_ items: [T], id: (T) -> String, index: Int, count: Int) -> [T] {
+        items.enumerated()
+            .sorted { id($0.element) < id($1.element) }
+            .enumerated()
+            .filter { $0.offset % count == index - 1 }
+            .sorted { $0.element.offset < $1.element.offset }
+            .map(\.element.element)
+    }
+}
+
+public enum FlowDiscoveryError: Error, Equatable, CustomStringConvertible {
+    case missing(String)
+    case notAFlow(String)
+    case empty([String])
+
+    public var description: String {
+        switch self {
+        case let .missing(path): "no such file or folder: \(path)"
+        case let .notAFlow(path): "\(path) is not a flow file: flows end in .yaml or .yml"
+        case let .empty(paths): "no flow files (.yaml or .yml) in \(paths.joined(separator: ", "))"
+        }
+    }
+}

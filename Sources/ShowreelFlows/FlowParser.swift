@@ -1,0 +1,296 @@
+import Foundation
+import ShowreelRender
+import ShowreelUI
+import Yams
+
+/// Reads flow files: YAML through Yams, then every field checked against the step vocabulary,
+/// with each problem reported at its `file:line:column` and the nearest valid spelling.
+/// Collects all the problems of a file instead of stopping at the first.
+public struct FlowParser: Sendable {
+    /// The bundle identifiers a flow may launch.
+    public var knownApps: [String]
+
+    public init(knownApps: [String]) {
+        self.knownApps = knownApps
+    }
+
+    /// Parses and validates the flow at `url`; `id` is the path as the user named it, used in
+    /// messages and as the flow's stable id. Throws `FlowValidationError` with every problem.
+    public func parse(fileAt url: URL, id: String) throws(FlowValidationError) -> Flow {
+        var problems: [FlowDiagnostic] = []
+        let flow = parse(url, id: id, chain: [], problems: &problems, requiresApp: true)
+        guard problems.isEmpty, let flow else { throw FlowValidationError(problems) }
+        return flow
+    }
+
+    /// One file; `chain` holds the files that `runFlow` came through, to catch cycles.
+    func parse(_ url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool) -> Flow? {
+        let start = SourceLocation(file: id, line: 1, column: 1)
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            problems.append(FlowDiagnostic(start, "cannot read the flow file (\(error.localizedDescription))"))
+            return nil
+        }
+        let documents: [Node]
+        do {
+            // The sequence is lazy: a syntax error in a later document ends it and is kept in `error`.
+            var sequence = try Yams.compose_all(yaml: text)
+            var nodes: [Node] = []
+            while let node = sequence.next() { nodes.append(node) }
+            if let error = sequence.error { throw error }
+            documents = nodes
+        } catch {
+            problems.append(Self.diagnostic(for: error, file: id))
+            return nil
+        }
+        let file = FileParser(id: id, url: url, parser: self, chain: chain + [url.standardizedFileURL])
+        let flow = file.flow(documents, requiresApp: requiresApp)
+        problems += file.problems
+        return flow
+    }
+
+    /// A YAML syntax error at its place in the file.
+    static func diagnostic(for error: any Error, file: String) -> FlowDiagnostic {
+        if let yaml = error as? YamlError {
+            switch yaml {
+            case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+                 let .composer(context, problem, mark, _):
+                let detail = context.map { "\(problem) \($0.text) (which starts at \(file):\($0.mark.line):\($0.mark.column))" } ?? problem
+                return FlowDiagnostic(SourceLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(detail)")
+            default: break
+            }
+        }
+        return FlowDiagnostic(SourceLocation(file: file, line: 1, column: 1), "invalid YAML: \(error)")
+    }
+}
+
+/// The parse of one file: its diagnostics and the helpers that read typed fields.
+final class FileParser {
+    let id: String
+    let url: URL
+    let parser: FlowParser
+    let chain: [URL]
+    var problems: [FlowDiagnostic] = []
+
+    static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags"]
+    static let deviceKeys = ["name", "profile", "statusBar", "showTouches"]
+
+    init(id: String, url: URL, parser: FlowParser, chain: [URL]) {
+        self.id = id
+        self.url = url
+        self.parser = parser
+        self.chain = chain
+    }
+
+    func flow(_ documents: [Node], requiresApp: Bool) -> Flow? {
+        let top = SourceLocation(file: id, line: 1, column: 1)
+        guard let first = documents.first else {
+            fail(top, "the file is empty: write a header (appId: ...), a '---' line, then the steps")
+            return nil
+        }
+        if documents.count == 1 {
+            // A sub-flow may be steps alone; it runs with its caller's app.
+            if first.sequence != nil, !requiresApp {
+                return Flow(id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
+                            environment: [:], device: Flow.DeviceSettings(), tags: [], steps: steps(first, field: "steps"))
+            }
+            if first.sequence != nil {
+                fail(top, "a flow starts with a header (appId: ...) and a '---' line before its steps")
+            } else {
+                fail(location(first), "no steps: add a '---' line after the header, then the steps as a list")
+            }
+            return nil
+        }
+        if documents.count > 2 {
+            fail(location(documents[2]), "a flow has one header and one list of steps: remove the extra '---' document")
+        }
+        var flow = Flow(id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
+                        environment: [:], device: Flow.DeviceSettings(), tags: [], steps: [])
+        header(first, into: &flow, requiresApp: requiresApp)
+        flow.steps = steps(documents[1], field: "steps")
+        return flow
+    }
+
+    // MARK: Header
+
+    private func header(_ node: Node, into flow: inout Flow, requiresApp: Bool) {
+        guard let fields = mapping(node, field: "the header", allowed: Self.headerKeys) else { return }
+        if let value = fields["appId"] {
+            if let app = string(value, field: "appId"), checkApp(app, at: value) { flow.appId = app }
+        } else if requiresApp {
+            fail(location(node), "missing field 'appId': the bundle identifier of the app to launch, one of \(parser.knownApps.joined(separator: ", "))")
+        }
+        if let value = fields["name"] { flow.name = string(value, field: "name") ?? flow.name }
+        if let value = fields["arguments"] { flow.arguments = strings(value, field: "arguments") ?? [] }
+        if let value = fields["env"] { flow.environment = environment(value, field: "env") ?? [:] }
+        if let value = fields["tags"] { flow.tags = strings(value, field: "tags") ?? [] }
+        if let value = fields["device"] { device(value, into: &flow.device) }
+    }
+
+    private func device(_ node: Node, into settings: inout Flow.DeviceSettings) {
+        guard let fields = mapping(node, field: "device", allowed: Self.deviceKeys) else { return }
+        if let value = fields["name"], let name = string(value, field: "device name") { settings.name = name }
+        if let value = fields["profile"], let name = string(value, field: "profile") {
+            if let profile = DeviceProfile.named(name) { settings.profile = profile } else {
+                let names = DeviceProfile.all.map(\.name)
+                fail(location(value), "unknown device profile '\(name)'\(Spelling.hint(for: name, in: names)) (profiles: \(names.joined(separator: ", ")))")
+            }
+        }
+        if let value = fields["showTouches"], let shows = bool(value, field: "showTouches") { settings.showsTouches = shows }
+        if let value = fields["statusBar"], let values = statusBar(value, base: settings.statusBar) { settings.statusBar = values }
+    }
+
+    /// Status bar fields as `simctl status_bar override` takes them, applied over `base`.
+    func statusBar(_ node: Node, base: StatusBarValues) -> StatusBarValues? {
+        let keys = ["time", "dataNetwork", "wifiBars", "cellularBars", "operatorName", "batteryState", "batteryLevel"]
+        guard let fields = mapping(node, field: "statusBar", allowed: keys) else { return nil }
+        var values = base
+        if let value = fields["time"], let time = string(value, field: "time") { values.time = time }
+        if let value = fields["operatorName"], let name = string(value, field: "operatorName") { values.operatorName = name }
+        if let value = fields["dataNetwork"], let network: StatusBarValues.DataNetwork = choice(value, field: "dataNetwork") {
+            values.dataNetwork = network
+        }
+        if let value = fields["batteryState"], let state: StatusBarValues.BatteryState = choice(value, field: "batteryState") {
+            values.batteryState = state
+        }
+        if let value = fields["wifiBars"], let bars = int(value, field: "wifiBars", in: 0...3) { values.wifiBars = bars }
+        if let value = fields["cellularBars"], let bars = int(value, field: "cellularBars", in: 0...4) { values.cellularBars = bars }
+        if let value = fields["batteryLevel"], let level = int(value, field: "batteryLevel", in: 0...100) { values.batteryLevel = level }
+        return values
+    }
+
+    func checkApp(_ app: String, at node: Node) -> Bool {
+        guard parser.knownApps.contains(app) else {
+            fail(location(node), "unknown app '\(app)'\(Spelling.hint(for: app, in: parser.knownApps)) (installed: \(parser.knownApps.joined(separator: ", ")))")
+            return false
+        }
+        return true
+    }
+
+    // MARK: Typed fields
+
+    func location(_ node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: id, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    func fail(_ location: SourceLocation, _ message: String) {
+        problems.append(FlowDiagnostic(location, message))
+    }
+
+    static func kind(of node: Node) -> String {
+        switch node {
+        case .scalar: isNull(node) ? "nothing" : "'\(node.string ?? "")'"
+        case .mapping: "a map"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    static func isNull(_ node: Node) -> Bool {
+        guard case let .scalar(scalar) = node, scalar.style == .plain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// A map's fields by name, after checking every key is one of `allowed` (with a spelling
+    /// hint) and none is repeated.
+    func mapping(_ node: Node, field: String, allowed: [String]) -> [String: Node]? {
+        guard case let .mapping(map) = node else {
+            fail(location(node), "\(field) must be a map of \(allowed.joined(separator: ", ")), got \(Self.kind(of: node))")
+            return nil
+        }
+        var fields: [String: Node] = [:]
+        for (keyNode, value) in map {
+            guard let key = keyNode.scalar?.string else {
+                fail(location(keyNode), "\(field) has a key that is not a name")
+                continue
+            }
+            if !allowed.contains(key) {
+                fail(location(keyNode), "unknown field '\(key)' in \(field)\(Spelling.hint(for: key, in: allowed)) (fields: \(allowed.joined(separator: ", ")))")
+            } else if fields[key] != nil {
+                fail(location(keyNode), "'\(key)' is given twice in \(field)")
+            } else {
+                fields[key] = value
+            }
+        }
+        return fields
+    }
+
+    func string(_ node: Node, field: String) -> String? {
+        guard case let .scalar(scalar) = node, !Self.isNull(node) else {
+            fail(location(node), "'\(field)' must be text, got \(Self.kind(of: node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    func strings(_ node: Node, field: String) -> [String]? {
+        guard case let .sequence(list) = node else {
+            fail(location(node), "'\(field)' must be a list of text, got \(Self.kind(of: node))")
+            return nil
+        }
+        let items = list.map { string($0, field: "\(field) item") }
+        return items.contains(nil) ? nil : items.compactMap { $0 }
+    }
+
+    func environment(_ node: Node, field: String) -> [String: String]? {
+        guard case let .mapping(map) = node else {
+            fail(location(node), "'\(field)' must be a map of names to values, got \(Self.kind(of: node))")
+            return nil
+        }
+        var values: [String: String] = [:]
+        for (key, value) in map {
+            guard let name = string(key, field: "\(field) name"), let text = string(value, field: "\(field).\(key.string ?? "")") else { continue }
+            values[name] = text
+        }
+        return values
+    }
+
+    func bool(_ node: Node, field: String) -> Bool? {
+        guard case .scalar = node, let value = node.bool else {
+            fail(location(node), "'\(field)' must be true or false, got \(Self.kind(of: node))")
+            return nil
+        }
+        return value
+    }
+
+    func int(_ node: Node, field: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .scalar = node, let value = node.int else {
+            fail(location(node), "'\(field)' must be a whole number, got \(Self.kind(of: node))")
+            return nil
+        }
+        guard range.contains(value) else {
+            fail(location(node), "'\(field)' must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
+            return nil
+        }
+        return value
+    }
+
+    /// One of an enumeration's names, any case, with a spelling hint.
+    func choice<T: RawRepresentable & CaseIterable>(_ node: Node, field: String) -> T? where T.RawValue == String {
+        guard let text = string(node, field: field) else { return nil }
+        if let value = T.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return value }
+        let names = T.allCases.map(\.rawValue)
+        fail(location(node), "'\(field)' must be one of \(names.joined(separator: ", ")), got '\(text)'\(Spelling.hint(for: text, in: names))")
+        return nil
+    }
+
+    /// Seconds as a number (`1.5`), or text with a unit (`500ms`, `2s`); at most an hour.
+    func duration(_ node: Node, field: String) -> Duration? {
+        var seconds: Double?
+        if case .scalar = node, let number = node.float { seconds = number }
+        if seconds == nil, case let .scalar(scalar) = node {
+            let text = scalar.string.trimmingCharacters(in: .whitespaces).lowercased()
+            if text.hasSuffix("ms"), let value = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces)) {
+                seconds = value / 1000
+            } else if text.hasSuffix("s"), let value = Double(text.dropLast().trimmingCharacters(in: .whitespaces)) {
+                seconds = value
+            }
+        }
+        guard let seconds, seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+            fail(location(node), "'\(field)' must be a time from 0 to 3600 seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))")
+            return nil
+        }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+}

@@ -1,0 +1,197 @@
+import ArgumentParser
+import Foundation
+import ShowcaseApps
+import ShowreelFlows
+import ShowreelRecorder
+import ShowreelReport
+
+/// `showreel run`: YAML flows in, one video per flow, a manifest, JUnit and an HTML report out.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run YAML flows on in-process devices and record each one as a video, with a report and JUnit.",
+        discussion: """
+        Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov.
+        The output folder also gets manifest.json, junit.xml and report.html. Exit status: 0 when
+        every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs).
+        """)
+
+    @Argument(help: "Flow files (.yaml) or folders of them.")
+    var paths: [String]
+
+    @Option(help: "Where videos, manifest.json, junit.xml and report.html go.")
+    var output = "Recordings"
+
+    @Option(help: "How many flows run at once (default: the number of cores).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Run only shard i of n (1-based), e.g. 2/4: a stable subset for CI matrix jobs.")
+    var shard: Shard?
+
+    @Flag(help: "Only validate the flows; run nothing.")
+    var check = false
+
+    @Option(help: "none, or steps: caption every step of the videos with what it does.")
+    var captions: CaptionMode = .none
+
+    @Option(help: "Video container: mov or mp4.")
+    var container: VideoContainer = .mov
+
+    @Option(help: "Video codec: h264 or hevc.")
+    var codec: VideoCodec = .h264
+
+    @Option(help: "Scale the videos relative to the screen's pixels, e.g. 0.5.")
+    var scale: Double = 1
+
+    @Flag(help: "Also join the passing flows' videos into <output>/reel.mp4 with title cards and chapters.")
+    var reel = false
+
+    @Option(help: "The report's title.")
+    var title = "Showreel flows"
+
+    enum CaptionMode: String, ExpressibleByArgument, CaseIterable { case none, steps }
+
+    func validate() throws {
+        guard workers >= 1 else { throw ValidationError("--workers must be 1 or more, got \(workers)") }
+        guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
+    }
+
+    func run() async throws {
+        try await reportingFailures { try await runFlows() }
+    }
+
+    private func runFlows() async throws {
+        let flows = try FlowLoading.load(paths, shard: shard)
+        if check {
+            Console.out("\(flows.count) \(flows.count == 1 ? "flow is" : "flows are") valid.")
+            return
+        }
+        guard !flows.isEmpty else {
+            Console.out("Shard \(shard!) has no flows (there are fewer flows than shards): nothing to run.")
+            return
+        }
+        let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
+        let recording = RecordingOptions(codec: codec, scale: scale)
+        let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
+                                                        container: container, captionsSteps: captions == .steps))
+        let progress = ProgressLine(total: flows.count)
+        Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(min(workers, flows.count)) \(workers == 1 ? "worker" : "workers") into \(output)/")
+        let started = ContinuousClock.now
+        let entries = await runner.run(flows, workers: workers) { progress.finished($0) }
+        progress.end()
+
+        let manifest = RunManifest(title: title, entries: entries)
+        try ReportFiles.write(manifest, to: folder, pathPrefix: output)
+        if reel, manifest.count(.passed) == 0 {
+            Console.warning("no flow passed, so there is no reel")
+        } else if reel {
+            try ReelCommand.makeReel(from: manifest, folder: folder, to: folder.appendingPathComponent("reel.mp4"), options: recording)
+        }
+        let elapsed = (ContinuousClock.now - started)
+        let failed = manifest.count(.failed)
+        Console.out("\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.count(.passed)) passed, \(failed) failed "
+            + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s; "
+            + "report: \(output)/\(HTMLReport.fileName)")
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// `--shard i/n`.
+struct Shard: ExpressibleByArgument, CustomStringConvertible {
+    let index: Int
+    let count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    var description: String { "\(index)/\(count)" }
+}
+
+/// Finding, parsing and sharding flows, with the CLI's errors (exit 64, nothing runs).
+enum FlowLoading {
+    static func load(_ paths: [String], shard: Shard?) throws -> [Flow] {
+        let files: [String]
+        do { files = try FlowDiscovery.files(in: paths) } catch {
+            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
+        }
+        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+        var flows: [Flow] = []
+        var problems: [FlowDiagnostic] = []
+        for file in files {
+            do { flows.append(try parser.parse(fileAt: URL(fileURLWithPath: file), id: file)) } catch {
+                problems += error.diagnostics
+            }
+        }
+        guard problems.isEmpty else {
+            for problem in problems { Console.status("\(problem.location): error: \(problem.message)") }
+            let count = Set(problems.map(\.location.file)).count
+            throw CLIFailure(message: "\(problems.count) \(problems.count == 1 ? "problem" : "problems") in \(count) \(count == 1 ? "file" : "files"); nothing ran.",
+                             exitCode: CLIFailure.Code.usage)
+        }
+        guard let shard else { return flows }
+        return FlowDiscovery.shard(flows, id: \.id, index: shard.index, count: shard.count)
+    }
+}
+
+/// Done/total, failures and an estimate of the time left: one line redrawn on a terminal,
+/// plain lines otherwise (pipes, CI=true).
+final class ProgressLine: @unchecked Sendable {
+    private let total: Int
+    private let started = ContinuousClock.now
+    private let interactive: Bool
+    private let lock = NSLock()
+    private var done = 0
+    private var failed = 0
+
+    init(total: Int) {
+        self.total = total
+        let ci = ProcessInfo.processInfo.environment["CI"].map { ["true", "1", "yes"].contains($0.lowercased()) } ?? false
+        interactive = isatty(STDERR_FILENO) == 1 && !ci
+    }
+
+    func finished(_ entry: ManifestEntry) {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        if entry.status == .failed { failed += 1 }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let eta = seconds / Double(done) * Double(total - done)
+        if interactive {
+            let line = "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(entry.status == .failed ? "✗" : "✓") \(entry.name)"
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+        } else {
+            Console.status("[\(done)/\(total)] \(entry.status.rawValue) \(entry.id) (\(String(format: "%.1f", entry.duration)) s of video)")
+        }
+        for failure in entry.failures {
+            if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+            Console.status("  \(failure.location.map { "\($0): " } ?? "")error: \(failure.message)")
+        }
+    }
+
+    func end() {
+        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
+
+/// manifest.json, junit.xml and report.html for a run, side by side.
+enum ReportFiles {
+    static func write(_ manifest: RunManifest, to folder: URL, pathPrefix: String) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try manifest.write(to: folder.appendingPathComponent(RunManifest.fileName))
+            try JUnitReport(manifest: manifest, pathPrefix: pathPrefix).write(to: folder.appendingPathComponent(JUnitReport.fileName))
+            try HTMLReport(manifest: manifest).write(to: folder.appendingPathComponent(HTMLReport.fileName))
+        } catch {
+            throw CLIFailure(message: "Could not write the report into \(folder.path): \(error.localizedDescription)",
+                             exitCode: CLIFailure.Code.unwritable)
+        }
+    }
+}
+
+extension VideoContainer: ExpressibleByArgument {}
+extension VideoCodec: ExpressibleByArgument {}

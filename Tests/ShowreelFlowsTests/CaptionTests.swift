@@ -1,0 +1,49 @@
+import Foundation
+import ShowcaseApps
+import ShowreelFlows
+import ShowreelRecorder
+import Testing
+
+@Suite("Captions on the recorded frames")
+struct CaptionTests {
+    @Test("a caption step draws a band on the video from its time until the next caption, and only on the video")
+    func captionStep() async throws {
+        let folder = try FlowFolder()
+        let file = try folder.write("captioned.yaml", """
+            appId: dev.showreel.hello
+            ---
+            - launchApp
+            - caption: "Hello captions"
+            - screenshot: during
+            - wait: 0.5
+            - caption: ""
+            - wait: 0.5
+            """)
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "captioned.yaml")
+        let runner = FlowRunner(options: FlowRunOptions(output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
+                                                        recording: RecordingOptions(quality: 10, scale: 0.5)))
+        let entry = await runner.run(flow, videoName: "captioned")
+        #expect(entry.status == .passed, "\(entry.failures)")
+        #expect(abs(entry.duration - 1) < 0.01)
+        let video = try #require(entry.video)
+
+        let frames = try FrameDecoder.decodeFrames(folder.url.appendingPathComponent("out").appendingPathComponent(video))
+        func frame(at time: Double) throws -> DecodedFrame { try #require(frames.last { $0.time <= time + 0.0005 }) }
+        // The band's left part (no text there; the blue button under it) at 390x844: darkened
+        // while captioned, back to the app's own pixels once the caption is cleared.
+        let (x, y) = (40, 710)
+        let during = try frame(at: 0.25).pixels.pixel(x: x, y: y)
+        let after = try frame(at: 0.75).pixels.pixel(x: x, y: y)
+        #expect(after.blue > 200, "the button under the band: \(after)")
+        #expect(Int(during.blue) < Int(after.blue) - 100, "captioned \(during) vs \(after)")
+        let before = after
+
+        // The app never saw it: the device's own screenshot, taken while captioned, has no band.
+        let screenshot = try #require(entry.attachments.first)
+        #expect(screenshot == "captioned-during.png")
+        let png = try FrameDecoder.decodeFrames(folder.url.appendingPathComponent("out").appendingPathComponent(screenshot))
+        let shot = try #require(png.first).pixels
+        let screenPixel = shot.pixel(x: x * 2, y: y * 2)
+        #expect(abs(Int(screenPixel.green) - Int(before.green)) < 12, "screenshot \(screenPixel) vs video \(before)")
+    }
+}
