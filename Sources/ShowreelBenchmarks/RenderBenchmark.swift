@@ -143,7 +143,7 @@ struct RenderBenchmark {
 
     // MARK: Driving a scene
 
-    static let frameInterval: Duration = .nanoseconds(16_666_667)
+    static let frameInterval = Frame.refreshInterval
 
     static func launch(_ app: AppDefinition, in scene: WindowScene) throws {
         scene.setAppRootScreen(try app.makeRootScreen(LaunchContext()))

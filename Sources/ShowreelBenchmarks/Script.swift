@@ -64,7 +64,7 @@ struct ScriptedSession {
         }
     }
 
-    static let frameInterval = Duration.microseconds(16_667)
+    static let frameInterval = Frame.refreshInterval
 
     static var segments: [Segment] {
         [

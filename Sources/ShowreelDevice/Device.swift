@@ -30,7 +30,7 @@ public actor Device {
     /// How long a tap keeps the finger down: it shows the highlight on the virtual clock too.
     public static let tapDuration: Duration = .milliseconds(100)
     /// The step at which time advances while something moves on screen (60 frames a second).
-    public static let frameInterval: Duration = .nanoseconds(16_666_667)
+    public static let frameInterval = Frame.refreshInterval
 
     /// Boots a device: registers it, opens its display stream and shows the home screen.
     public init(name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,

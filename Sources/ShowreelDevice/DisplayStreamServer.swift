@@ -65,7 +65,7 @@ public final class DisplayStreamServer: Sendable {
         }
         // A sink in this process applies its own backpressure (see `DisplayStreamSink`).
         for local in locals { local.deliver(.frame(frame)) }
-        if clock.kind == .virtual {
+        if clock.kind.waitsForSlowConsumers {
             let deadline = Date(timeIntervalSinceNow: Self.backpressureTimeout)
             for subscriber in subscribers { subscriber.waitForRoom(until: deadline) }
         }
@@ -123,7 +123,7 @@ public final class DisplayStreamServer: Sendable {
                 guard !state.isShutDown else { return nil }
                 let id = state.nextID
                 state.nextID += 1
-                let subscriber = Subscriber(id: id, socket: connection, server: self, dropsWhenBehind: clock.kind == .real,
+                let subscriber = Subscriber(id: id, socket: connection, server: self, dropsWhenBehind: !clock.kind.waitsForSlowConsumers,
                                             limit: queueLimit)
                 state.subscribers[id] = subscriber
                 state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)

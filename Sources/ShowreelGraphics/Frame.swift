@@ -13,6 +13,10 @@ public struct Frame: Sendable {
 }
 
 extension Frame {
+    /// One refresh of a 60 Hz display: the step at which animations are drawn, time moves
+    /// while something moves on a virtual clock, and the shortest a frame lasts in a video.
+    public static let refreshInterval: Duration = .nanoseconds(16_666_667)
+
     /// The smallest step between two frames' timestamps (a millisecond, the video time base).
     public static let minimumGap: Duration = .milliseconds(1)
 

@@ -53,7 +53,7 @@ public final class RecordingSession: DisplayStreamSink {
         recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
                                           options: options, keepAlive: keepAlive, onFailure: onFailure, logger: logger)
         self.mask = mask
-        waitsForEncoder = info.clock == .virtual
+        waitsForEncoder = info.clock.waitsForSlowConsumers
         copiesBeforeMasking = framesAreShared
     }
 

@@ -36,7 +36,7 @@ public final class VideoRecorder {
     static let timescale: Int64 = 90_000
     private static let encoderTimeBase = AVRational(num: 1, den: Int32(timescale))
     /// How long the last frame lasts when the stop time is not after it: one frame at 60 Hz.
-    private static let minimumLastFrameTicks: Int64 = timescale / 60
+    private static let minimumLastFrameTicks = Frame.refreshInterval.nanoseconds * timescale / 1_000_000_000
 
     private let logger: Logger
     private let resources = EncoderResources()

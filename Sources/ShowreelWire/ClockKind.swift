@@ -8,4 +8,10 @@ public enum ClockKind: String, Sendable, CaseIterable, Codable, CustomStringConv
     case virtual
 
     public var description: String { rawValue }
+
+    /// Whether frames are waited for rather than dropped when a consumer (a recorder, its
+    /// encoder) falls behind. The one place this rule is decided: a virtual clock can stop
+    /// while a recorder catches up, and must, since the same run has to give the same video;
+    /// wall time cannot stop, so a real-clock consumer loses intermediate frames instead.
+    public var waitsForSlowConsumers: Bool { self == .virtual }
 }
