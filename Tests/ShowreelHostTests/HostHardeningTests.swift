@@ -158,6 +158,20 @@ struct HostHardeningTests {
             connection.close()
             #expect(await eventually(timeout: .seconds(10)) { !isAlive(pid) }, "sleep 300 (pid \(pid)) outlived its client")
             #expect(await eventually { (try? await v1("GET", base, "/v1/commands").jsonObject()["commands"] as? [Any])?.isEmpty == true })
+
+            // The same for POST /v1/commands with wait: true.
+            let waiting = try RawHTTPConnection.connect("127.0.0.1", port)
+            let json = #"{"argv": ["sleep", "301"], "wait": true}"#
+            try waiting.send(Array("POST /v1/commands HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8))
+            var waitedPID: Int32 = 0
+            #expect(try await eventually {
+                let commands = try await v1("GET", base, "/v1/commands").jsonObject()["commands"] as? [[String: Any]] ?? []
+                waitedPID = Int32(commands.first { ($0["argv"] as? [String]) == ["sleep", "301"] }?["pid"] as? Int ?? 0)
+                return waitedPID > 0
+            })
+            try await Task.sleep(for: .milliseconds(500))
+            waiting.close()
+            #expect(await eventually(timeout: .seconds(10)) { !isAlive(waitedPID) }, "sleep 301 (pid \(waitedPID)) outlived its client")
         }
     }
 

@@ -284,15 +284,19 @@ struct HostProcess {
         return HostProcess(process: process, port: port, listeningLine: line)
     }
 
-    /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and stderr.
+    /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and
+    /// stderr. A host still running after 10 s is killed and reported as status -1.
     static func runToExit(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
         let process = try launch(arguments)
-        let errors = await offThePool {
-            let data = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        return await offThePool {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            let timedOut = process.isRunning
+            if timedOut { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            return data
+            let errors = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            return (timedOut ? -1 : process.terminationStatus, String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 10 s)" : ""))
         }
-        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
     }
 
     private static func launch(_ arguments: [String]) throws -> Process {
