@@ -274,8 +274,8 @@ struct HostProcess {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts `showreel host --port 0` with `arguments` and waits for its listening line.
-    static func start(_ arguments: [String]) async throws -> HostProcess {
-        let process = try launch(arguments)
+    static func start(_ arguments: [String], home: String? = nil) async throws -> HostProcess {
+        let process = try launch(arguments, home: home)
         let line = await firstStderrLine(process)
         guard let line, line.hasPrefix("Tunnel host listening on "), let port = Int(line.split(separator: ":").last ?? "") else {
             kill(process.processIdentifier, SIGKILL)
@@ -299,11 +299,16 @@ struct HostProcess {
         }
     }
 
-    private static func launch(_ arguments: [String]) throws -> Process {
+    /// `home` is the SHOWREEL_HOME the host keeps its session ledger in (default: one folder
+    /// for this test process, so tests never touch the user's).
+    private static func launch(_ arguments: [String], home: String? = nil) throws -> Process {
         guard let binary else { throw TestFailure("no showreel binary beside the test bundle: run `swift build --build-tests` first") }
         let process = Process()
         process.executableURL = binary
         process.arguments = ["host", "--port", "0"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SHOWREEL_HOME"] = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("showreel-host-tests-\(getpid())").path
+        process.environment = environment
         process.standardError = Pipe()
         process.standardOutput = FileHandle.nullDevice
         try process.run()
