@@ -125,11 +125,14 @@ actor CommandTable {
     private var deathSignalLauncher: String??
     /// Files holding finished commands' output beyond `retainedOutputMemory`.
     private let spool: OutputSpool
+    /// Sessions of the commands started, for the next host should this one be killed.
+    private let ledger: SessionLedger?
 
     init(configuration: TunnelHostConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         spool = OutputSpool(logger: logger)
+        ledger = configuration.stateDirectory.flatMap { SessionLedger(directory: $0, logger: logger) }
     }
 
     // MARK: Starting
@@ -281,6 +284,7 @@ actor CommandTable {
 
     private func markRunning(_ id: UUID, pid: Int32) {
         groups.insert(pid)
+        ledger?.record(session: pid)
         records[id]?.pid = pid
         if let continuation = records[id]?.startContinuation {
             records[id]?.startContinuation = nil
@@ -547,6 +551,7 @@ actor CommandTable {
         isShuttingDown = true
         defer {
             spool.removeAll()
+            ledger?.close()
             shutdownFinished = true
         }
         let running = records.values.filter { !$0.isFinished && $0.pid != nil }

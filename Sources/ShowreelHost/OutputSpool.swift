@@ -57,7 +57,7 @@ public enum MemoryRelease {
     static let worthTrimming = 1024 * 1024
 
     static func returnFreedMemory() {
-        trim?(0)
+        _ = trim?(0)
     }
 
     /// For a process that is only a tunnel host (the CLI): allocations of 1 MiB and more get

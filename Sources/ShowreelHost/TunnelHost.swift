@@ -147,7 +147,10 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
         do {
             try await app.run()
         } catch {
-            logger.warning("cannot also listen on \(address) port \(port); clients that resolve localhost to it will fail to connect", metadata: ["error": "\(error)"])
+            // Without IPv6 loopback, localhost never resolves to ::1 either: nothing is lost. Taken
+            // by another program, clients that try ::1 first would reach that program instead.
+            let taken = "\(error)".contains("already in use")
+            logger.log(level: taken ? .warning : .info, "cannot also listen on \(address) port \(port)\(taken ? "; clients that resolve localhost to it will reach whatever holds it" : "")", metadata: ["error": "\(error)"])
             await startup.extraSettled()
             try? await gracefulShutdown()
         }

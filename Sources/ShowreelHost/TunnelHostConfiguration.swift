@@ -27,6 +27,10 @@ public struct TunnelHostConfiguration: Sendable {
     /// Bytes of finished commands' output kept in memory, all together; older output moves to
     /// files in a private temporary folder and is read back when asked for.
     public var retainedOutputMemory: Int
+    /// Where the host records its commands' sessions, so that the next host started with the same
+    /// folder ends what a killed one left behind (Linux); nil records nothing. The CLI uses
+    /// `$SHOWREEL_HOME/host`.
+    public var stateDirectory: String?
     /// Shut down gracefully on SIGINT and SIGTERM (the CLI); tests running the host
     /// in-process turn this off and cancel the task instead.
     public var handlesSignals: Bool
@@ -42,6 +46,7 @@ public struct TunnelHostConfiguration: Sendable {
         outputLimit: Int = 16 * 1024 * 1024,
         retainedFinishedCommands: Int = 256,
         retainedOutputMemory: Int = 32 * 1024 * 1024,
+        stateDirectory: String? = nil,
         handlesSignals: Bool = true
     ) {
         self.bindAddress = bindAddress
@@ -54,6 +59,7 @@ public struct TunnelHostConfiguration: Sendable {
         self.outputLimit = outputLimit
         self.retainedFinishedCommands = retainedFinishedCommands
         self.retainedOutputMemory = retainedOutputMemory
+        self.stateDirectory = stateDirectory
         self.handlesSignals = handlesSignals
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ShowreelHost
+import ShowreelWire
 
 /// `showreel host`: the tunnel host that runs commands for test runners.
 struct HostCommand: AsyncParsableCommand {
@@ -14,7 +15,8 @@ struct HostCommand: AsyncParsableCommand {
             (GET /v1/health, POST /v1/commands, ...). Commands run without a shell, each in its \
             own process group. On SIGINT or SIGTERM the host terminates the commands it started \
             (SIGTERM, then SIGKILL after the grace period) and exits 0; if the host is killed, \
-            its commands get SIGKILL from the kernel (Linux). With a token, every endpoint but \
+            its commands get SIGKILL from the kernel (Linux) and the next host ends what they \
+            started themselves (recorded under $SHOWREEL_HOME/host). With a token, every endpoint but \
             GET /v1/health requires it. Binding beyond loopback needs --token and --allow-from.
             """
     )
@@ -68,7 +70,8 @@ struct HostCommand: AsyncParsableCommand {
             token: token ?? environmentToken,
             allowedPrograms: allow.isEmpty ? nil : allow,
             allowedClients: allowFrom.isEmpty ? nil : allowFrom,
-            gracePeriod: .milliseconds(Int((grace * 1000).rounded()))
+            gracePeriod: .milliseconds(Int((grace * 1000).rounded())),
+            stateDirectory: DeviceRegistry.defaultHome().appendingPathComponent("host", isDirectory: true).path
         )
         do {
             try configuration.validate()

@@ -159,6 +159,20 @@ struct HostHardeningTests {
             connection.close()
             #expect(await eventually(timeout: .seconds(10)) { !isAlive(pid) }, "sleep 300 (pid \(pid)) outlived its client")
             #expect(await eventually { (try? await v1("GET", base, "/v1/commands").jsonObject()["commands"] as? [Any])?.isEmpty == true })
+
+            // The same for POST /v1/commands with wait: true.
+            let waiting = try RawHTTPConnection.connect("127.0.0.1", port)
+            let json = #"{"argv": ["sleep", "301"], "wait": true}"#
+            try waiting.send(Array("POST /v1/commands HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8))
+            var waitedPID: Int32 = 0
+            #expect(try await eventually {
+                let commands = try await v1("GET", base, "/v1/commands").jsonObject()["commands"] as? [[String: Any]] ?? []
+                waitedPID = Int32(commands.first { ($0["argv"] as? [String]) == ["sleep", "301"] }?["pid"] as? Int ?? 0)
+                return waitedPID > 0
+            })
+            try await Task.sleep(for: .milliseconds(500))
+            waiting.close()
+            #expect(await eventually(timeout: .seconds(10)) { !isAlive(waitedPID) }, "sleep 301 (pid \(waitedPID)) outlived its client")
         }
     }
 
@@ -183,5 +197,32 @@ struct HostHardeningTests {
         let left = pids.filter(isAlive)
         for pid in left { kill(pid, SIGKILL) }
         #expect(gone, "\(left.count) of 20 children outlived the host: \(left)")
+    }
+
+    @Test("what a killed host's commands started themselves is ended by the next host")
+    func nextHostReapsLeftovers() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-home-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let first = try await HostProcess.start([], home: home)
+        defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGKILL) } }
+        let client = TunnelHostClient(baseURL: first.baseURL)
+        let shell = try await client.run(argv: ["sh", "-c", "sleep 302 & echo $!; wait"])
+        #expect(await eventually { ((try? await client.output(shell.id)) ?? "").hasSuffix("\n") })
+        let grandchild = try #require(Int32(try await client.output(shell.id).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { if isAlive(grandchild) { kill(grandchild, SIGKILL) } }
+
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        // The shell got the parent-death signal; its background job is not the host's child.
+        #expect(await eventually { !isAlive(shell.pid!) })
+        #expect(isAlive(grandchild))
+
+        let second = try await HostProcess.start([], home: home)
+        defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
+        #expect(await eventually(timeout: .seconds(5)) { !isAlive(grandchild) }, "sleep 302 (pid \(grandchild)) survived the next host's start")
+        kill(second.process.processIdentifier, SIGTERM)
+        second.process.waitUntilExit()
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: home + "/host")) ?? []
+        #expect(left.isEmpty, "a cleanly stopped host leaves no ledger: \(left)")
     }
 }

@@ -274,8 +274,8 @@ struct HostProcess {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts `showreel host --port 0` with `arguments` and waits for its listening line.
-    static func start(_ arguments: [String]) async throws -> HostProcess {
-        let process = try launch(arguments)
+    static func start(_ arguments: [String], home: String? = nil) async throws -> HostProcess {
+        let process = try launch(arguments, home: home)
         let line = await firstStderrLine(process)
         guard let line, line.hasPrefix("Tunnel host listening on "), let port = Int(line.split(separator: ":").last ?? "") else {
             kill(process.processIdentifier, SIGKILL)
@@ -284,22 +284,31 @@ struct HostProcess {
         return HostProcess(process: process, port: port, listeningLine: line)
     }
 
-    /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and stderr.
+    /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and
+    /// stderr. A host still running after 10 s is killed and reported as status -1.
     static func runToExit(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
         let process = try launch(arguments)
-        let errors = await offThePool {
-            let data = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        return await offThePool {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            let timedOut = process.isRunning
+            if timedOut { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            return data
+            let errors = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            return (timedOut ? -1 : process.terminationStatus, String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 10 s)" : ""))
         }
-        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
     }
 
-    private static func launch(_ arguments: [String]) throws -> Process {
+    /// `home` is the SHOWREEL_HOME the host keeps its session ledger in (default: one folder
+    /// for this test process, so tests never touch the user's).
+    private static func launch(_ arguments: [String], home: String? = nil) throws -> Process {
         guard let binary else { throw TestFailure("no showreel binary beside the test bundle: run `swift build --build-tests` first") }
         let process = Process()
         process.executableURL = binary
         process.arguments = ["host", "--port", "0"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SHOWREEL_HOME"] = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("showreel-host-tests-\(getpid())").path
+        process.environment = environment
         process.standardError = Pipe()
         process.standardOutput = FileHandle.nullDevice
         try process.run()
