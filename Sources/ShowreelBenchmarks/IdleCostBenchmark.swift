@@ -1,6 +1,8 @@
 import Foundation
 import ShowreelRecorder
+import ShowcaseApps
 import ShowreelRender
+import ShowreelUI
 
 /// What an idle minute costs a fragmented recording on a real clock, where the recorder keeps
 /// the file current for `kill -9` (`FrameQueueRecorder.KeepAlive`): the held frame encoded again
@@ -8,16 +10,11 @@ import ShowreelRender
 /// 25 frames/s (what a CFR recorder writes while nothing moves), measured in the same run.
 enum IdleCostBenchmark {
     static func run(work: String, profile: DeviceProfile = .phone) throws -> [String] {
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight)
-        pixels.withUnsafeMutableBytes { bytes in
-            for index in stride(from: 0, to: bytes.count, by: 4) {
-                let pixel = index / 4
-                bytes[index] = UInt8(truncatingIfNeeded: pixel % profile.pixelWidth)
-                bytes[index + 1] = UInt8(truncatingIfNeeded: pixel / profile.pixelWidth)
-                bytes[index + 2] = 128
-                bytes[index + 3] = 255
-            }
-        }
+        // The Hello app's screen, as a device would hold it while nobody touches it.
+        let scene = WindowScene(profile: profile)
+        try RenderBenchmark.launch(HelloApp.definition, in: scene)
+        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
+        scene.render(into: pixels)
         let minute = Duration.seconds(60)
         let interval = FrameQueueRecorder.KeepAlive().interval
 
