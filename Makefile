@@ -27,5 +27,6 @@ clean:
 ## Benchmarks (release build): recorder vs the ffmpeg command line, render cost, display stream.
 bench: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build -c release --product showreel
 	$(SWIFT) build -c release --product showreel-bench
 	.build/release/showreel-bench
