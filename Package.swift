@@ -56,6 +56,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .target(name: "ShowreelHost", dependencies: [
+            "ShowreelWire",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "Logging", package: "swift-log"),

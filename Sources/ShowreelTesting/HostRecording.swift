@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// A screen recorder run through a tunnel host, as an iOS suite runs `xcrun simctl io booted
 /// recordVideo` through SBTUITestTunnelHost: launched asynchronously, ready once it says it
@@ -11,41 +12,67 @@ public struct HostRecording: Sendable {
     /// What a recorder prints once it has the first frame: the recording has started.
     public static let readyLine = "Recording started"
 
+    /// Which of the host's APIs runs the recorder.
+    public enum HostAPI: Sendable {
+        /// `/v1`: argv, environment, an interrupt that waits for the exit.
+        case v1
+        /// SBTUITestTunnelHost's `/launch`, `/interrupt` and `/status`, exactly as an iOS
+        /// suite calls them (argv joined into a command line, no environment).
+        case legacy
+    }
+
     public let host: TunnelHostClient
     public let id: UUID
+    public let api: HostAPI
 
-    /// Starts `argv` on the host (no shell; `environment` added to the host's) and waits, up
-    /// to `timeout`, for the recorder to print `readyLine`. A recorder that exits first, or
-    /// never gets ready, is stopped and reported with what it printed.
+    /// Starts `argv` on the host (no shell; `environment` added to the host's, v1 only) and
+    /// waits, up to `timeout`, for the recorder to print `readyLine`. A recorder that exits
+    /// first, or never gets ready, is stopped and reported with what it printed.
     public static func start(host: TunnelHostClient, argv: [String], environment: [String: String]? = nil,
-                             timeout: Duration = .seconds(30)) async throws -> HostRecording {
-        let command = try await host.run(argv: argv, environment: environment)
-        let recording = HostRecording(host: host, id: command.id)
+                             api: HostAPI = .v1, timeout: Duration = .seconds(30)) async throws -> HostRecording {
+        let id: UUID
+        switch api {
+        case .v1: id = try await host.run(argv: argv, environment: environment).id
+        case .legacy:
+            guard environment == nil else {
+                throw TunnelHostClient.HostError(statusCode: 0, message: "the legacy protocol cannot pass an environment; use the v1 API")
+            }
+            id = try await host.launch(ShellWords.join(argv))
+        }
+        let recording = HostRecording(host: host, id: id, api: api)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if try await host.output(command.id).contains(readyLine) { return recording }
-            let info = try await host.command(command.id)
+            if try await host.output(id).contains(readyLine) { return recording }
+            let info = try await host.command(id)
             if !info.isRunning {
                 throw TunnelHostClient.HostError(statusCode: 0, message:
-                    "The recorder exited (\(info.terminationSummary)) before recording: \(try await host.output(command.id))")
+                    "The recorder exited (\(info.terminationSummary)) before recording: \(try await host.output(id))")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        _ = try? await host.terminate(command.id, wait: true)
+        _ = try? await host.terminate(id, wait: true)
         throw TunnelHostClient.HostError(statusCode: 0, message:
-            "The recorder did not start within \(timeout): \(try await host.output(command.id))")
+            "The recorder did not start within \(timeout): \(try await host.output(id))")
     }
 
     /// Interrupts the recorder (SIGINT, as Ctrl-C) and waits until it has exited, so the file
-    /// is complete. Throws with the recorder's output when it did not exit cleanly.
-    @discardableResult
-    public func stop(timeout: Duration = .seconds(60)) async throws -> TunnelHostClient.CommandInfo {
-        let info = try await host.interrupt(id, wait: true, timeout: timeout)
-        guard info.terminationReason == "exit", info.exitCode == 0 else {
-            throw TunnelHostClient.HostError(statusCode: 0, message:
-                "The recorder did not finish cleanly (\(info.terminationSummary)): \(info.stderr ?? "")\(info.stdout ?? "")")
+    /// is complete (the legacy API polls `/status` for that). Throws with the recorder's output
+    /// when it did not exit cleanly.
+    public func stop(timeout: Duration = .seconds(60)) async throws {
+        switch api {
+        case .v1:
+            let info = try await host.interrupt(id, wait: true, timeout: timeout)
+            guard info.terminationReason == "exit", info.exitCode == 0 else {
+                throw TunnelHostClient.HostError(statusCode: 0, message:
+                    "The recorder did not finish cleanly (\(info.terminationSummary)): \(info.stderr ?? "")\(info.stdout ?? "")")
+            }
+        case .legacy:
+            _ = try await host.interrupt(id)
+            let status = try await host.waitUntilFinished(id, timeout: timeout)
+            guard case .finished(status: 0, reason: .exit, _, _) = status else {
+                throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not finish cleanly: \(status)")
+            }
         }
-        return info
     }
 }
 

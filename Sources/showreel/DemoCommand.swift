@@ -89,17 +89,17 @@ struct DemoCommand: AsyncParsableCommand {
         let name = flow.url.deletingPathExtension().lastPathComponent
         let file = "\(name).mov"
         let video = folder.appendingPathComponent(file)
-        let commandLine = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
-            .map(Self.shellQuoted).joined(separator: " ")
-        let id = try await host.launch(commandLine)
-        try await waitForRecorder(host: host, id: id)
+        // As an iOS suite does: the legacy /launch, then /interrupt and /status until it exited.
+        let argv = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
+        let recording: HostRecording
+        do { recording = try await HostRecording.start(host: host, argv: argv, api: .legacy) } catch {
+            throw CLIFailure(message: "The recorder for \(file) did not start: \(error)", exitCode: CLIFailure.Code.streamFailed)
+        }
 
         let result = await runner.drive(flow, on: device, screenshotPrefix: name)
 
-        _ = try await host.interrupt(id)
-        let status = try await host.waitUntilFinished(id, timeout: .seconds(60))
-        guard case .finished(status: 0, _, _, _) = status else {
-            throw CLIFailure(message: "The recorder for \(file) failed: \(status)", exitCode: CLIFailure.Code.writeFailed)
+        do { try await recording.stop() } catch {
+            throw CLIFailure(message: "The recorder for \(file) failed: \(error)", exitCode: CLIFailure.Code.writeFailed)
         }
         if let app = await device.foregroundApp { await device.terminate(app) }
         let info = try MediaProbe.probe(video)
@@ -109,29 +109,8 @@ struct DemoCommand: AsyncParsableCommand {
                              failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
     }
 
-    /// Waits for the recorder's readiness line ("Recording started", printed once it has the
-    /// first frame), read through the host while the recorder runs; fails with what it printed.
-    private func waitForRecorder(host: TunnelHostClient, id: UUID) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if try await host.output(id).contains("Recording started") { return }
-            if case let .finished(status, _, stdout, stderr) = try await host.status(id) {
-                throw CLIFailure(message: "The recorder exited with status \(status) before recording: \(stdout)\(stderr)",
-                                 exitCode: CLIFailure.Code.streamFailed)
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw CLIFailure(message: "The recorder did not start within 30 s.", exitCode: CLIFailure.Code.streamFailed)
-    }
-
     /// This executable's absolute path, so the host runs the same build of `showreel`.
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    /// Quotes an argument for the legacy protocol's command line (POSIX shell words).
-    static func shellQuoted(_ argument: String) -> String {
-        let safe = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0) }
-        return safe && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

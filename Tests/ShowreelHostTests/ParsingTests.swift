@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 import Testing
 @testable import ShowreelHost
 

@@ -6,17 +6,18 @@ import Foundation
 /// Characters that a shell would treat as syntax (pipes, redirections, `;`, `&`, command
 /// substitution, variables, globs, `~`, comments) are rejected with an error instead of being
 /// passed on literally, because silently running `echo hi > file` as `echo "hi" ">" "file"`
-/// would do something other than what the caller meant.
-enum ShellWords {
-    struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+/// would do something other than what the caller meant. The host splits with it; clients
+/// of the legacy protocol join argv with it, so both sides agree on every quote.
+public enum ShellWords {
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
     private static let noShell =
         "The tunnel host runs programs directly, without a shell: the command line is split into arguments like a POSIX shell (quotes and backslashes) but nothing is expanded."
 
-    static func split(_ line: String) throws(ParseError) -> [String] {
+    public static func split(_ line: String) throws(ParseError) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false
@@ -128,11 +129,11 @@ enum ShellWords {
     }
 
     /// Quotes argv back into a command line that `split` turns into the same argv.
-    static func join(_ argv: [String]) -> String {
+    public static func join(_ argv: [String]) -> String {
         argv.map(quote).joined(separator: " ")
     }
 
-    static func quote(_ word: String) -> String {
+    public static func quote(_ word: String) -> String {
         if word.isEmpty { return "''" }
         let safe = word.allSatisfy { c in
             c.isASCII && (c.isLetter || c.isNumber || "-_./:=,+@%^".contains(c))
