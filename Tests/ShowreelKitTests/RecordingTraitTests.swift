@@ -27,7 +27,8 @@ struct RecordingTraitTests {
     @Test("failing tests (an expectation, a thrown device error, cancellation) keep complete videos that end on the failing screen")
     func failingTestsKeepTheirVideos() async throws {
         let folder = Folder()
-        let run = try FixtureRun(folder: folder.url)
+        let url = folder.url
+        let run = try await offPool { try FixtureRun(folder: url) }
         #expect(run.status != 0, "the fixtures fail on purpose")
         let manifest = try folder.manifest()
         func entry(_ id: String) throws -> ManifestEntry {
@@ -169,7 +170,7 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 }
 
 /// The failing fixtures, run for real in a child test process (the test bundle itself).
-struct FixtureRun {
+struct FixtureRun: Sendable {
     let status: Int32
     let output: String
 
@@ -199,4 +200,12 @@ struct FixtureRun {
 
 func decodePNG(_ url: URL) throws -> PixelBuffer {
     try PixelBuffer(pngData: Array(Data(contentsOf: url)))
+}
+
+/// Runs blocking work (a child process) on a thread of its own: Swift's concurrency pool has
+/// only as many threads as cores, and a test that blocks one for long starves the others.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
 }
