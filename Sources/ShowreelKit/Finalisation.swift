@@ -17,28 +17,24 @@ enum Finalisation {
                     configuration: RecordingConfiguration) async -> Result {
         var result = Result()
         var problems: [String] = []
-        // The end state, held long enough to see; and the last screen as a picture.
-        let tail = configuration.tail.seconds
-        if tail > 0 { try? await testDevice.client.wait(seconds: tail) }
-        let screenshot = artifacts.file(".png")
-        do { try await testDevice.client.screenshot().write(to: screenshot, options: .atomic) } catch {
-            problems.append("the last screen could not be captured (\(error))")
-        }
-        var duration = 0.0
-        do {
-            try await recording.stop()
-            duration = try MediaProbe.probe(recording.video).duration
-        } catch {
-            problems.append("the video \(recording.video.path) could not be finished: \(error)")
-        }
         let status = issues.status
         let passed = status == .passed
         // A cancelled test's video is kept too: nobody knows yet whether it would have passed.
         let keep = configuration.policy == .on || !passed
-        if !keep {
-            try? FileManager.default.removeItem(at: recording.video)
-            try? FileManager.default.removeItem(at: screenshot)
+        let screenshot = artifacts.file(".png")
+        if keep {
+            // The end state, held long enough to see; and the last screen as a picture.
+            let tail = configuration.tail.seconds
+            if tail > 0 { try? await testDevice.client.wait(seconds: tail) }
+            do { try await testDevice.client.screenshot().write(to: screenshot, options: .atomic) } catch {
+                problems.append("the last screen could not be captured (\(error))")
+            }
         }
+        var duration = 0.0
+        do { duration = try await recording.stop() } catch {
+            problems.append("the video \(recording.video.path) could not be finished: \(error)")
+        }
+        if !keep { try? FileManager.default.removeItem(at: recording.video) }
         let screenshots = artifacts.settleScreenshots(passed: passed)
         if keep { result.attachments = [recording.video, screenshot].filter { FileManager.default.fileExists(atPath: $0.path) } }
 

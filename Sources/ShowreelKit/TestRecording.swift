@@ -60,21 +60,23 @@ final class TestRecording: Sendable {
         }
     }
 
-    /// Ends the recording and waits until the file is complete.
-    func stop() async throws {
+    /// Ends the recording and waits until the file is complete; returns the video's duration
+    /// in seconds (read back from the file when another process wrote it).
+    func stop() async throws -> Double {
         switch stopper {
         case let .subscription(subscription, session):
             subscription.stop()
-            try await Blocking.run { _ = try session.finish() }
+            return try await Blocking.run { try session.finish().duration.seconds }
         case let .stream(stream, session, done):
             try? stream.requestStop()
-            try await Blocking.run {
+            return try await Blocking.run {
                 done.wait(timeout: 30)
                 stream.close()
-                _ = try session.finish()
+                return try session.finish().duration.seconds
             }
         case let .host(recording):
             try await recording.stop()
+            return try MediaProbe.probe(video).duration
         }
     }
 }
@@ -82,8 +84,8 @@ final class TestRecording: Sendable {
 /// Runs blocking work (finalising a video waits for its encoder thread) on a thread of its
 /// own, not on the few threads Swift's concurrency pool shares between parallel tests.
 enum Blocking {
-    static func run(_ work: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let thread = Thread { continuation.resume(with: Result { try work() }) }
             thread.name = "showreel.finalise"
             thread.start()

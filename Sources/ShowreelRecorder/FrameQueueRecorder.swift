@@ -72,11 +72,13 @@ public final class FrameQueueRecorder: Sendable {
 
     /// Opens a `VideoRecorder` (see its initialiser) behind a queue.
     public convenience init(
-        url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), capacity: Int = 8,
+        url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
+        masksCopies: Bool = false, capacity: Int = 8,
         maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes, keepAlive: KeepAlive = KeepAlive(),
         onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
-        let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, logger: logger)
+        let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, mask: mask,
+                                         masksCopies: masksCopies, logger: logger)
         self.init(recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, keepAlive: keepAlive,
                   onFailure: onFailure, logger: logger)
     }

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The record loop that every recorder shares: `showreel io … recordVideo` feeds it the events
 /// it reads off a device's socket, and a test or a flow subscribes it to an in-process device
-/// (`DisplayStreamServer.subscribe`). It masks frames outside the screen shape, waits for the
+/// (`DisplayStreamServer.subscribe`). It has frames outside the screen shape masked, waits for the
 /// encoder on a virtual clock (the same run gives the same video) and drops intermediate
 /// frames on a real one, and holds the last frame until the stream's stop time.
 ///
@@ -21,9 +21,7 @@ import Synchronization
 public final class RecordingSession: DisplayStreamSink {
     public let url: URL
     private let recorder: FrameQueueRecorder
-    private let mask: ScreenMask?
     private let waitsForEncoder: Bool
-    private let copiesBeforeMasking: Bool
     private let state = Mutex(State())
     private let sourceClock: SourceClock
 
@@ -39,6 +37,7 @@ public final class RecordingSession: DisplayStreamSink {
     ///   - mask: paints pixels outside the screen shape black (`--mask=black`), or nil.
     ///   - framesAreShared: true when frames are the device's own buffers (an in-process
     ///     subscription): masking then works on a copy, so the device's screen is untouched.
+    ///     Masking happens on the encoding thread, off the device's path.
     ///   - onFailure: called once, on the encoding thread, when writing or encoding fails: the
     ///     recording cannot go on, so the caller should stop the stream and `finish()` at once.
     public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
@@ -51,10 +50,9 @@ public final class RecordingSession: DisplayStreamSink {
         let now: (@Sendable () -> Duration?)? = info.clock == .real ? { @Sendable in clock.estimatedNow() } : nil
         let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
         recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
-                                          options: options, keepAlive: keepAlive, onFailure: onFailure, logger: logger)
-        self.mask = mask
+                                          options: options, mask: mask, masksCopies: framesAreShared, keepAlive: keepAlive,
+                                          onFailure: onFailure, logger: logger)
         waitsForEncoder = info.clock.waitsForSlowConsumers
-        copiesBeforeMasking = framesAreShared
     }
 
     /// Whether a frame has arrived: the recording has started.
@@ -69,11 +67,6 @@ public final class RecordingSession: DisplayStreamSink {
     public func receive(_ event: DisplayStreamEvent) {
         switch event {
         case let .frame(frame):
-            var frame = frame
-            if let mask {
-                if copiesBeforeMasking { frame = Frame(pixels: frame.pixels.copy(), presentationTime: frame.presentationTime) }
-                mask.apply(to: frame.pixels)
-            }
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
             // the same run gives the same video. A real clock cannot wait.
             sourceClock.observe(frame.presentationTime)

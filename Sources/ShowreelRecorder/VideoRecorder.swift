@@ -62,6 +62,12 @@ public final class VideoRecorder {
     private var finished = false
     private var opened = false
     private var warnedAboutSize = false
+    /// Paints what lies outside the screen's shape black before encoding (`--mask=black`).
+    private let mask: ScreenMask?
+    /// Frames are someone else's (an in-process device's own buffers): mask a copy, kept here
+    /// and reused, so the device's screen is untouched and no frame-sized buffer is allocated per frame.
+    private let masksCopies: Bool
+    private var maskScratch: PixelBuffer?
 
     /// Opens the encoder and creates the file at `url` (its extension picks the container).
     public init(
@@ -69,9 +75,13 @@ public final class VideoRecorder {
         width: Int,
         height: Int,
         options: RecordingOptions = RecordingOptions(),
+        mask: ScreenMask? = nil,
+        masksCopies: Bool = false,
         logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
+        self.mask = mask
+        self.masksCopies = masksCopies
         try options.validate()
         let container = try VideoContainer(fileURL: url)
         installFFmpegLogging()
@@ -200,6 +210,22 @@ public final class VideoRecorder {
         }
     }
 
+    /// `pixels` with the mask applied: in place, or on the scratch copy when they are shared.
+    private func masked(_ pixels: PixelBuffer) -> PixelBuffer {
+        guard let mask, mask.width == pixels.width, mask.height == pixels.height else { return pixels }
+        guard masksCopies else {
+            mask.apply(to: pixels)
+            return pixels
+        }
+        if maskScratch?.byteCount != pixels.byteCount || maskScratch?.bytesPerRow != pixels.bytesPerRow {
+            maskScratch = PixelBuffer(width: pixels.width, height: pixels.height, bytesPerRow: pixels.bytesPerRow, zeroed: false)
+        }
+        let scratch = maskScratch!
+        pixels.withUnsafeBytes { source in scratch.withUnsafeMutableBytes { $0.copyMemory(from: source) } }
+        mask.apply(to: scratch)
+        return scratch
+    }
+
     /// Encodes `frame`, stamped with its presentation time relative to the first appended frame.
     ///
     /// A frame whose time is before the previous frame's is dropped (counted in
@@ -223,7 +249,7 @@ public final class VideoRecorder {
             warnedAboutSize = true
             logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
         }
-        guard converter.convert(frame.pixels, into: avFrame, colour: colour) else {
+        guard converter.convert(masked(frame.pixels), into: avFrame, colour: colour) else {
             throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
         }
         avFrame.pointee.pts = pts
