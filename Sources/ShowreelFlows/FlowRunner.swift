@@ -90,15 +90,18 @@ public struct FlowRunner: Sendable {
         do {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
                                 registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches, logger: options.logger)
-            await device.overrideStatusBar(flow.device.statusBar)
+        } catch {
+            return entry.failing("Could not boot the device: \(error)")
+        }
+        await device.overrideStatusBar(flow.device.statusBar)
+        do {
             try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
             session = try RecordingSession(url: options.output.appendingPathComponent(videoFile), info: device.display.info,
                                            options: options.recording, mask: ScreenMask(profile: flow.device.profile),
                                            framesAreShared: true, logger: options.logger)
         } catch {
-            entry.status = .failed
-            entry.failures = [ManifestEntry.Failure(message: "Could not start the device or the recorder: \(error)")]
-            return entry
+            await device.shutdown()
+            return entry.failing("Could not start the recorder: \(error)")
         }
         let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
         let subscription = device.display.subscribe(sink)
@@ -123,6 +126,16 @@ public struct FlowRunner: Sendable {
             entry.status = .failed
             entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(error)"))
         }
+        return entry
+    }
+}
+
+extension ManifestEntry {
+    /// This entry, failed with `message` before any step ran.
+    func failing(_ message: String) -> ManifestEntry {
+        var entry = self
+        entry.status = .failed
+        entry.failures = [Failure(message: message)]
         return entry
     }
 }
