@@ -39,7 +39,8 @@ public struct FlowRunner: Sendable {
     public init(options: FlowRunOptions) { self.options = options }
 
     /// Runs `flows` with up to `workers` at a time; calls `progress` as each one finishes.
-    /// Entries come back in the order of `flows`.
+    /// Entries come back in the order of `flows`. When the task is cancelled (Ctrl-C), running
+    /// flows stop before their next step and keep their videos; flows not started are skipped.
     public func run(_ flows: [Flow], workers: Int,
                     progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> [ManifestEntry] {
         let names = Self.videoNames(for: flows)
@@ -47,7 +48,7 @@ public struct FlowRunner: Sendable {
         await withTaskGroup(of: (Int, ManifestEntry).self) { group in
             var next = 0
             func startNext() {
-                guard next < flows.count else { return }
+                guard next < flows.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1
                 group.addTask { (index, await run(flows[index], videoName: names[index])) }
@@ -59,7 +60,10 @@ public struct FlowRunner: Sendable {
                 startNext()
             }
         }
-        return results.compactMap { $0 }
+        return zip(flows, results).map { flow, entry in
+            entry ?? ManifestEntry(id: flow.id, name: flow.name, status: .skipped, duration: 0,
+                                   failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")])
+        }
     }
 
     /// File names without extension, one per flow: the file's base name, with "-2", "-3"...
@@ -199,6 +203,11 @@ final class FlowExecution: @unchecked Sendable {
 
     private func run(_ steps: [FlowStep]) async throws {
         for step in steps {
+            if Task.isCancelled {
+                failure = ManifestEntry.Failure(message: "Interrupted before \(step.title)", location: step.location.description,
+                                                deviceTime: videoTime)
+                throw NestedFailure()
+            }
             let index = self.steps.count
             self.steps.append(ManifestEntry.Step(title: step.title, time: videoTime, location: step.location.description, status: .passed))
             if options.captionsSteps, !step.isCaption { sink?.setCaption(step.summary, at: device.clock.now) }
