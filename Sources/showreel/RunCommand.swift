@@ -76,8 +76,9 @@ struct RunCommand: AsyncParsableCommand {
         let recording = RecordingOptions(codec: codec, scale: scale)
         let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
                                                         container: container, captionsSteps: captions == .steps))
+        let used = min(workers, flows.count)
+        Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
         let progress = ProgressLine(total: flows.count)
-        Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(min(workers, flows.count)) \(workers == 1 ? "worker" : "workers") into \(output)/")
         let started = ContinuousClock.now
         // Ctrl-C or SIGTERM: running flows stop before their next step and keep their videos,
         // the rest are skipped, and the report is still written.
@@ -165,6 +166,7 @@ final class ProgressLine: @unchecked Sendable {
         self.total = total
         let ci = ProcessInfo.processInfo.environment["CI"].map { ["true", "1", "yes"].contains($0.lowercased()) } ?? false
         interactive = isatty(STDERR_FILENO) == 1 && !ci
+        if interactive { FileHandle.standardError.write(Data("[0/\(total)] running…".utf8)) }
     }
 
     func finished(_ entry: ManifestEntry) {
