@@ -48,13 +48,17 @@ enum FlowBenchmark {
         return [
             String(format: "Flows: %@ x%d = %d flows, %.1f s of video (780x1688 H.264, virtual clock, in-process devices; fastest of %d)",
                    folder, copies, flows.count, video, rounds),
-            String(format: "  --workers 1: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU", best[1]!, rate1, cpu[1]!),
-            String(format: "  --workers 2: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU  (%.2fx --workers 1)", best[2]!, rate2, cpu[2]!, rate2 / rate1),
+            // x264 and swscale run threads of their own, so one worker already keeps cores busy.
+            String(format: "  --workers 1: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU (%.1f cores busy)", best[1]!, rate1, cpu[1]!, cpu[1]! / best[1]!),
+            String(format: "  --workers 2: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU (%.1f cores busy)  %.2fx --workers 1",
+                   best[2]!, rate2, cpu[2]!, cpu[2]! / best[2]!, rate2 / rate1),
             String(format: "  --workers 2 --scale 0.5 (390x844): %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU", best[0]!, video / best[0]!, cpu[0]!),
             String(format: "  a minute of flow video costs %.1f s of CPU at 780x1688 (%.1f s at 390x844): at best %.1f s (%.1f s) wall on 2 idle cores",
                    cpuFor60, cpu[0]! / video * videoTarget, cpuFor60 / 2, cpu[0]! / video * videoTarget / 2),
             String(format: "  %@  60 s of flow video in <= %.0f s wall with 2 workers: %.2f s (load average %@ on %d cores)",
                    wallFor60 <= wallTarget ? "PASS" : "FAIL", wallTarget, wallFor60, load, ProcessInfo.processInfo.activeProcessorCount),
+            String(format: "  %@  the same at --scale 0.5 (390x844): %.2f s", videoTarget / (video / best[0]!) <= wallTarget ? "PASS" : "FAIL",
+                   videoTarget / (video / best[0]!)),
         ]
     }
 
