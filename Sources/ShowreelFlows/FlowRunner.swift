@@ -210,7 +210,7 @@ final class FlowExecution: @unchecked Sendable {
             }
             let index = self.steps.count
             self.steps.append(ManifestEntry.Step(title: step.title, time: videoTime, location: step.location.description, status: .passed))
-            if options.captionsSteps, !step.isCaption { sink?.setCaption(step.summary, at: device.clock.now) }
+            if options.captionsSteps, !step.isCaption { await showCaption(step.summary) }
             do {
                 try await perform(step)
             } catch let nested as NestedFailure {
@@ -314,8 +314,15 @@ final class FlowExecution: @unchecked Sendable {
         case let .repeatSteps(times, steps):
             for _ in 0..<times { try await run(steps) }
         case let .caption(text):
-            sink?.setCaption(text, at: device.clock.now)
+            await showCaption(text)
         }
+    }
+
+    /// Captions the video from now on, above the keyboard when one is showing.
+    private func showCaption(_ text: String) async {
+        guard let sink else { return }
+        let keyboard = await device.elements(.descendants(type: "keyboard")).first?.frame.minY
+        sink.setCaption(text, at: device.clock.now, above: keyboard)
     }
 
     /// Lets what the last step started (a push, an alert) finish, at most a second.
