@@ -12,6 +12,8 @@ final class CaptionedSink: DisplayStreamSink {
 
     private struct State {
         var caption: String?
+        /// Where the caption's band ends, in points (nil: near the bottom of the screen).
+        var bottom: Double?
         var screen: Frame?
         var lastTime: Duration?
         var ended = false
@@ -35,12 +37,14 @@ final class CaptionedSink: DisplayStreamSink {
         }
     }
 
-    /// Shows `text` (nil or empty hides the caption) from device time `now` on.
-    func setCaption(_ text: String?, at now: Duration) {
+    /// Shows `text` (nil or empty hides the caption) from device time `now` on, ending above
+    /// `bottom` (points) when given.
+    func setCaption(_ text: String?, at now: Duration, above bottom: Double? = nil) {
         let caption = text?.isEmpty == false ? text : nil
         state.withLock { state in
-            guard caption != state.caption else { return }
+            guard caption != state.caption || bottom != state.bottom else { return }
             state.caption = caption
+            state.bottom = bottom
             guard !state.ended, let screen = state.screen else { return }
             send(Frame(pixels: screen.pixels, presentationTime: now), &state)
         }
@@ -51,7 +55,7 @@ final class CaptionedSink: DisplayStreamSink {
         if let caption = state.caption {
             // The device's buffer is shared with every subscriber: draw on a copy.
             let copy = frame.pixels.copy()
-            Caption.draw(caption, on: copy, scale: scale)
+            Caption.draw(caption, on: copy, scale: scale, bottom: state.bottom)
             frame = Frame(pixels: copy, presentationTime: frame.presentationTime)
         }
         state.lastTime = frame.presentationTime

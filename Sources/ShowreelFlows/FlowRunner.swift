@@ -39,7 +39,8 @@ public struct FlowRunner: Sendable {
     public init(options: FlowRunOptions) { self.options = options }
 
     /// Runs `flows` with up to `workers` at a time; calls `progress` as each one finishes.
-    /// Entries come back in the order of `flows`.
+    /// Entries come back in the order of `flows`. When the task is cancelled (Ctrl-C), running
+    /// flows stop before their next step and keep their videos; flows not started are skipped.
     public func run(_ flows: [Flow], workers: Int,
                     progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> [ManifestEntry] {
         let names = Self.videoNames(for: flows)
@@ -47,7 +48,7 @@ public struct FlowRunner: Sendable {
         await withTaskGroup(of: (Int, ManifestEntry).self) { group in
             var next = 0
             func startNext() {
-                guard next < flows.count else { return }
+                guard next < flows.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1
                 group.addTask { (index, await run(flows[index], videoName: names[index])) }
@@ -59,7 +60,10 @@ public struct FlowRunner: Sendable {
                 startNext()
             }
         }
-        return results.compactMap { $0 }
+        return zip(flows, results).map { flow, entry in
+            entry ?? ManifestEntry(id: flow.id, name: flow.name, status: .skipped, duration: 0,
+                                   failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")])
+        }
     }
 
     /// File names without extension, one per flow: the file's base name, with "-2", "-3"...
@@ -90,15 +94,18 @@ public struct FlowRunner: Sendable {
         do {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
                                 registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches, logger: options.logger)
-            await device.overrideStatusBar(flow.device.statusBar)
+        } catch {
+            return entry.failing("Could not boot the device: \(error)")
+        }
+        await device.overrideStatusBar(flow.device.statusBar)
+        do {
             try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
             session = try RecordingSession(url: options.output.appendingPathComponent(videoFile), info: device.display.info,
                                            options: options.recording, mask: ScreenMask(profile: flow.device.profile),
                                            framesAreShared: true, logger: options.logger)
         } catch {
-            entry.status = .failed
-            entry.failures = [ManifestEntry.Failure(message: "Could not start the device or the recorder: \(error)")]
-            return entry
+            await device.shutdown()
+            return entry.failing("Could not start the recorder: \(error)")
         }
         let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
         let subscription = device.display.subscribe(sink)
@@ -123,6 +130,16 @@ public struct FlowRunner: Sendable {
             entry.status = .failed
             entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(error)"))
         }
+        return entry
+    }
+}
+
+extension ManifestEntry {
+    /// This entry, failed with `message` before any step ran.
+    func failing(_ message: String) -> ManifestEntry {
+        var entry = self
+        entry.status = .failed
+        entry.failures = [Failure(message: message)]
         return entry
     }
 }
@@ -186,9 +203,14 @@ final class FlowExecution: @unchecked Sendable {
 
     private func run(_ steps: [FlowStep]) async throws {
         for step in steps {
+            if Task.isCancelled {
+                failure = ManifestEntry.Failure(message: "Interrupted before \(step.title)", location: step.location.description,
+                                                deviceTime: videoTime)
+                throw NestedFailure()
+            }
             let index = self.steps.count
             self.steps.append(ManifestEntry.Step(title: step.title, time: videoTime, location: step.location.description, status: .passed))
-            if options.captionsSteps, !step.isCaption { sink?.setCaption(step.summary, at: device.clock.now) }
+            if options.captionsSteps, !step.isCaption { await showCaption(step.summary) }
             do {
                 try await perform(step)
             } catch let nested as NestedFailure {
@@ -292,8 +314,15 @@ final class FlowExecution: @unchecked Sendable {
         case let .repeatSteps(times, steps):
             for _ in 0..<times { try await run(steps) }
         case let .caption(text):
-            sink?.setCaption(text, at: device.clock.now)
+            await showCaption(text)
         }
+    }
+
+    /// Captions the video from now on, above the keyboard when one is showing.
+    private func showCaption(_ text: String) async {
+        guard let sink else { return }
+        let keyboard = await device.elements(.descendants(type: "keyboard")).first?.frame.minY
+        sink.setCaption(text, at: device.clock.now, above: keyboard)
     }
 
     /// Lets what the last step started (a push, an alert) finish, at most a second.

@@ -2,8 +2,9 @@
 /// near the bottom of the screen, as demo videos caption what happens.
 public enum Caption {
     /// Draws `text` onto `pixels` (a screen of `scale` pixels per point), wrapped to at most
-    /// three lines.
-    public static func draw(_ text: String, on pixels: PixelBuffer, scale: Double) {
+    /// three lines, its band ending just above `bottom` (points; default: near the screen's
+    /// bottom), so a caption can sit above a keyboard instead of on it.
+    public static func draw(_ text: String, on pixels: PixelBuffer, scale: Double, bottom: Double? = nil) {
         let canvas = Canvas(pixels: pixels, scale: scale)
         let width = Double(pixels.width) / scale, height = Double(pixels.height) / scale
         let font = Font.system(max(15, width / 22), weight: .bold)
@@ -11,7 +12,8 @@ public enum Caption {
         let textWidth = width - 2 * inset - 2 * padding
         let lines = canvas.wrap(text, font: font, width: textWidth, maxLines: 3)
         let lineHeight = canvas.metrics(of: font).lineHeight
-        let band = Rect(x: inset, y: height * 0.86 - Double(lines.count) * lineHeight - 2 * padding,
+        let end = bottom.map { $0 - padding } ?? height * 0.86
+        let band = Rect(x: inset, y: end - Double(lines.count) * lineHeight - 2 * padding,
                         width: width - 2 * inset, height: Double(lines.count) * lineHeight + 2 * padding)
         canvas.fill(band, color: Color(hex: 0x000000, alpha: 0.72), cornerRadius: padding)
         canvas.drawWrapped(text, in: Rect(x: band.x + padding, y: band.y + padding, width: textWidth, height: band.height - 2 * padding),

@@ -52,8 +52,9 @@ public struct HTMLReport: Sendable {
 
     private func section(for entry: ManifestEntry, index: Int) -> String {
         let e = Markup.escape
+        // Starting a hair after 0 shows the launched app rather than the boot frame before it.
         let video = entry.video.map {
-            "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\" src=\"\(e(Self.href($0)))\"></video>"
+            "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\" src=\"\(e(Self.href($0)))#t=0.05\"></video>"
         } ?? "<p class=\"muted\">No video.</p>"
         let steps = entry.steps.map { step in
             let location = step.location.map { " <span class=\"loc\">\(e($0))</span>" } ?? ""

@@ -13,7 +13,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
         Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov.
         The output folder also gets manifest.json, junit.xml and report.html. Exit status: 0 when
-        every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs).
+        every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
+        130 when interrupted (SIGINT or SIGTERM: running flows stop and keep their videos, the
+        report is written, flows not started are marked skipped).
         """)
 
     @Argument(help: "Flow files (.yaml) or folders of them.")
@@ -74,24 +76,37 @@ struct RunCommand: AsyncParsableCommand {
         let recording = RecordingOptions(codec: codec, scale: scale)
         let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
                                                         container: container, captionsSteps: captions == .steps))
+        let used = min(workers, flows.count)
+        Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
         let progress = ProgressLine(total: flows.count)
-        Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(min(workers, flows.count)) \(workers == 1 ? "worker" : "workers") into \(output)/")
         let started = ContinuousClock.now
-        let entries = await runner.run(flows, workers: workers) { progress.finished($0) }
+        // Ctrl-C or SIGTERM: running flows stop before their next step and keep their videos,
+        // the rest are skipped, and the report is still written.
+        let work = Task { await runner.run(flows, workers: workers) { progress.finished($0) } }
+        let trap = SignalTrap { _ in work.cancel() }
+        let entries = await work.value
+        trap.cancel()
         progress.end()
 
         let manifest = RunManifest(title: title, entries: entries)
         try ReportFiles.write(manifest, to: folder, pathPrefix: output)
-        if reel, manifest.count(.passed) == 0 {
+        if reel, work.isCancelled {
+            Console.warning("interrupted, so no reel")
+        } else if reel, manifest.count(.passed) == 0 {
             Console.warning("no flow passed, so there is no reel")
         } else if reel {
             try ReelCommand.makeReel(from: manifest, folder: folder, to: folder.appendingPathComponent("reel.mp4"), options: recording)
         }
         let elapsed = (ContinuousClock.now - started)
         let failed = manifest.count(.failed)
-        Console.out("\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.count(.passed)) passed, \(failed) failed "
+        let skipped = manifest.count(.skipped) > 0 ? ", \(manifest.count(.skipped)) skipped" : ""
+        Console.out("\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.count(.passed)) passed, \(failed) failed\(skipped) "
             + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s; "
             + "report: \(output)/\(HTMLReport.fileName)")
+        if work.isCancelled {
+            Console.status("Interrupted: \(manifest.count(.skipped)) \(manifest.count(.skipped) == 1 ? "flow was" : "flows were") not run.")
+            throw ExitCode(130)
+        }
         if failed > 0 { throw ExitCode(1) }
     }
 }
@@ -151,6 +166,7 @@ final class ProgressLine: @unchecked Sendable {
         self.total = total
         let ci = ProcessInfo.processInfo.environment["CI"].map { ["true", "1", "yes"].contains($0.lowercased()) } ?? false
         interactive = isatty(STDERR_FILENO) == 1 && !ci
+        if interactive { FileHandle.standardError.write(Data("[0/\(total)] running…".utf8)) }
     }
 
     func finished(_ entry: ManifestEntry) {

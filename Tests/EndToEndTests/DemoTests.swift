@@ -24,7 +24,7 @@ struct DemoTests {
             #expect(demo.stdout.contains(output.appendingPathComponent(file).path))
         }
         let report = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
-        for file in expected.keys { #expect(report.contains("src=\"\(file)\"")) }
+        for file in expected.keys { #expect(report.contains("src=\"\(file)#t=")) }
         #expect(report.contains("\(FlowRunTests.flows.count) flows: \(FlowRunTests.flows.count) passed, 0 failed"))
         #expect(!demo.stderr.contains("error"))
 

@@ -64,7 +64,7 @@ struct FlowRunTests {
         let videos = try #require(results["videos"] as? [[String: Any]])
         #expect(videos.count == count)
         for video in videos {
-            let src = try #require(video["src"] as? String)
+            let src = try #require((video["src"] as? String)?.split(separator: "#").first.map(String.init))
             #expect((video["readyState"] as? Int ?? 0) >= 2, "\(video)")
             #expect(abs((video["duration"] as? Double ?? 0) - (durations[src] ?? -1)) < 0.05, "\(video)")
         }
@@ -177,6 +177,33 @@ struct FlowRunTests {
         #expect(report.contains("<button type=\"button\" class=\"step failed\""), "the failing step is highlighted")
         #expect(report.contains("<img src=\"\(screenshot)\""))
         #expect(report.contains("1 flow: 0 passed, 1 failed"))
+    }
+
+    @Test("SIGINT stops the run between steps: videos so far are kept and playable, flows not started are skipped, the report is written (130)")
+    func interrupt() async throws {
+        let workspace = try Workspace()
+        let folder = workspace.file("many")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let signup = try Data(contentsOf: Self.repository.appendingPathComponent("Fixtures/Flows/signup.yaml"))
+        for index in 1...12 { try signup.write(to: folder.appendingPathComponent(String(format: "signup-%02d.yaml", index))) }
+        let output = workspace.file("out")
+        var environment = workspace.environment
+        environment["CI"] = "true"
+        let run = try ChildProcess(try BuildProducts.showreel, ["run", folder.path, "--workers", "1", "--output", output.path],
+                                   environment: environment, in: workspace, name: "interrupted")
+        try await eventually("the first flow to finish", timeout: .seconds(60)) { run.stderr.contains("[1/12]") }
+        run.signal(SIGINT)
+        #expect(try await run.waitForExit(timeout: .seconds(60)) == 130, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Interrupted:"))
+        let entries = try #require(try json(output.appendingPathComponent("manifest.json"))["entries"] as? [[String: Any]])
+        #expect(entries.count == 12)
+        #expect(entries.first?["status"] as? String == "passed")
+        #expect(entries.last?["status"] as? String == "skipped")
+        for entry in entries {
+            guard let video = entry["video"] as? String else { continue }
+            #expect(try MediaProbe.probe(output.appendingPathComponent(video)).duration > 0, "\(video)")
+        }
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.html").path))
     }
 
     /// Runs in the report page: collects errors from the first line on, waits for every video,

@@ -6,7 +6,8 @@ import Foundation
 enum HeadlessChromium {
     static var executable: URL {
         get throws {
-            for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+            for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
+                         "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Chromium.app/Contents/MacOS/Chromium"]
             where FileManager.default.isExecutableFile(atPath: path) {
                 return URL(fileURLWithPath: path)
             }

@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
+import ShowreelRender
 import Testing
 
 @Suite("Captions on the recorded frames")
@@ -45,5 +46,24 @@ struct CaptionTests {
         let shot = try #require(png.first).pixels
         let screenPixel = shot.pixel(x: x * 2, y: y * 2)
         #expect(abs(Int(screenPixel.green) - Int(before.green)) < 12, "screenshot \(screenPixel) vs video \(before)")
+    }
+
+    @Test("--captions steps captions each step with its summary, on the video only")
+    func stepCaptions() async throws {
+        let folder = try FlowFolder()
+        let file = try folder.write("steps.yaml", "appId: dev.showreel.hello\n---\n- launchApp\n- wait: 0.5\n")
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "steps.yaml")
+        #expect(flow.steps.map(\.summary) == ["Launch the app", "Wait 0.5 s"])
+        var pixels: [Bool: RGBA] = [:]
+        for captioned in [false, true] {
+            let output = folder.url.appendingPathComponent(captioned ? "captioned" : "plain")
+            let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps,
+                                                            recording: RecordingOptions(quality: 10, scale: 0.5), captionsSteps: captioned))
+            let entry = await runner.run(flow, videoName: "steps")
+            #expect(entry.status == .passed)
+            let frames = try FrameDecoder.decodeFrames(output.appendingPathComponent(try #require(entry.video)))
+            pixels[captioned] = try #require(frames.last { $0.time <= 0.25 }).pixels.pixel(x: 40, y: 710)
+        }
+        #expect(Int(pixels[true]!.blue) < Int(pixels[false]!.blue) - 100, "\(pixels)")
     }
 }
