@@ -321,7 +321,7 @@ final class FlowExecution: @unchecked Sendable {
     /// Captions the video from now on, above the keyboard when one is showing.
     private func showCaption(_ text: String) async {
         guard let sink else { return }
-        let keyboard = await device.elements(.descendants(type: "keyboard")).first?.frame.minY
+        let keyboard = await device.elements(.descendants(type: .keyboard)).first?.frame.minY
         sink.setCaption(text, at: device.clock.now, above: keyboard)
     }
 
