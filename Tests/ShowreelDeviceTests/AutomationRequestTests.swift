@@ -25,7 +25,11 @@ struct AutomationRequestTests {
         request.httpMethod = "POST"
         request.httpBody = Data(json.utf8)
         request.timeoutInterval = timeout
-        let (data, response) = try await URLSession.shared.data(for: request)
+        // A session of its own: the shared one may be busy with another test's big download,
+        // and then its timeout, which is this test's hang-up, comes late.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
