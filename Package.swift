@@ -90,7 +90,7 @@ let package = Package(
         ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
-            "ShowreelFlows", "ShowreelReport", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
+            "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
         ]),
         .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
         .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),

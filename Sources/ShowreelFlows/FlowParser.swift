@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelRender
 import ShowreelUI
+import ShowreelWire
 import Yams
 
 /// Reads flow files: YAML through Yams, then every field checked against the step vocabulary,

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelAccessibility
 import ShowreelUI
+import ShowreelWire
 import Yams
 
 /// The step vocabulary (Maestro's names) and how each step's argument is read.

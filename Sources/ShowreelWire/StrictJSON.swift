@@ -32,7 +32,7 @@ public enum StrictJSON {
             else { json = (json as? [String: Any])?[key.stringValue] }
         }
         guard let object = json as? [String: Any] else { return nil }
-        return object.keys.sorted().first { nearest($0, in: [field]) != nil }
+        return object.keys.sorted().first { Spelling.nearest(to: $0, in: [field]) != nil }
     }
 
     private static func check(_ json: Any, against value: Any, path: [String]) throws {
@@ -44,7 +44,7 @@ public enum StrictJSON {
             for key in object.keys.sorted() {
                 guard let child = fields[key] else {
                     throw AutomationInputError.unknownField(
-                        path: path + [key], suggestion: nearest(key, in: Array(fields.keys)), valid: fields.keys.sorted())
+                        path: path + [key], suggestion: Spelling.nearest(to: key, in: fields.keys.sorted()), valid: fields.keys.sorted())
                 }
                 try check(object[key]!, against: child, path: path + [key])
             }
@@ -60,27 +60,6 @@ public enum StrictJSON {
     private static func unwrapped(_ mirror: Mirror) -> Mirror {
         guard mirror.displayStyle == .optional, let some = mirror.children.first else { return mirror }
         return unwrapped(Mirror(reflecting: some.value))
-    }
-
-    /// The field spelt most like `key` (a typo, a letter swapped or missing), if any is close.
-    static func nearest(_ key: String, in fields: [String]) -> String? {
-        let scored = fields.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
-        return best.1 <= max(2, best.0.count / 3) ? best.0 : nil
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 

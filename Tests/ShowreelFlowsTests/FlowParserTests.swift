@@ -1,6 +1,7 @@
 import Foundation
 import ShowcaseApps
 @testable import ShowreelFlows
+import ShowreelWire
 import Testing
 
 /// A scratch folder of flow files.
