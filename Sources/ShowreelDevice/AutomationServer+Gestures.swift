@@ -8,7 +8,7 @@ extension AutomationServer {
         let limits = self.limits
         router.post("v1/swipe") { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Swipe.self) { body in
-                try await device.swipe(body)
+                try await device.swipe(try Self.swipe(body), duration: body.duration.map { .seconds($0) } ?? .milliseconds(300))
                 return AutomationAPI.OK()
             }
         }
@@ -18,6 +18,18 @@ extension AutomationServer {
                 try await device.keyCommand(body.key, modifiers: body.modifiers)
                 return AutomationAPI.OK()
             }
+        }
+    }
+
+    /// The swipe a request body describes: exactly one of its three forms.
+    static func swipe(_ body: AutomationAPI.Swipe) throws -> Device.Swipe {
+        switch (body.query, body.direction, body.edge, body.from, body.to) {
+        case let (query?, direction?, nil, nil, nil): return .element(query, direction)
+        case let (nil, nil, edge?, nil, nil): return .edge(edge)
+        case let (nil, nil, nil, from?, to?): return .points(from: from, to: to)
+        default:
+            throw DeviceError.invalidRequest(
+                "POST /v1/swipe needs one of: 'query' with 'direction', 'edge' (left, right, top, bottom), or 'from' and 'to' points")
         }
     }
 }

@@ -1,20 +1,24 @@
+import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire
 
 extension Device {
-    /// A swipe as the automation API describes it: on an element, from a screen edge, or
-    /// between two points. The finger moves in steps on the device clock, so the recording
-    /// shows the drag and any scrolling it causes.
-    public func swipe(_ request: AutomationAPI.Swipe) async throws {
+    /// Where a swipe goes.
+    public enum Swipe: Sendable, Equatable {
+        /// From an element's centre towards a direction, as XCUITest's `swipeUp()` and friends.
+        case element(ElementQuery, AutomationAPI.Direction)
+        /// In from a screen edge (the back swipe, the debug window's edge swipe).
+        case edge(AutomationAPI.Edge)
+        /// Between two points: a drag.
+        case points(from: Point, to: Point)
+    }
+
+    /// A swipe on an element, in from a screen edge, or between two points. The finger moves
+    /// in steps on the device clock, so the recording shows the drag and any scrolling it causes.
+    public func swipe(_ swipe: Swipe, duration: Duration = .milliseconds(300)) async throws {
         try ensureRunning()
-        let duration = try request.duration.map { seconds -> Duration in
-            guard seconds.isFinite, seconds > 0, seconds <= 60 else {
-                throw DeviceError.invalidRequest("'duration' must be from 0 to 60 seconds, got \(seconds)")
-            }
-            return .nanoseconds(Int64(seconds * 1e9))
-        } ?? .milliseconds(300)
-        let (from, to) = try swipePath(request)
+        let (from, to) = try path(of: swipe)
         try await drag(from: from, to: to, duration: duration)
     }
 
@@ -60,10 +64,11 @@ extension Device {
         try await settle()
     }
 
-    private func swipePath(_ request: AutomationAPI.Swipe) throws -> (Point, Point) {
+    private func path(of swipe: Swipe) throws -> (Point, Point) {
         let screen = scene.bounds
-        if let from = request.from, let to = request.to, request.query == nil, request.edge == nil { return (from, to) }
-        if let edge = request.edge, request.query == nil, request.from == nil {
+        switch swipe {
+        case let .points(from, to): return (from, to)
+        case let .edge(edge):
             let y = screen.midY, x = screen.midX
             switch edge {
             case .right: return (Point(x: screen.maxX - 2, y: y), Point(x: screen.width * 0.35, y: y))
@@ -71,8 +76,7 @@ extension Device {
             case .top: return (Point(x: x, y: 2), Point(x: x, y: screen.height * 0.5))
             case .bottom: return (Point(x: x, y: screen.maxY - 2), Point(x: x, y: screen.height * 0.5))
             }
-        }
-        if let query = request.query, let direction = request.direction, request.edge == nil, request.from == nil {
+        case let .element(query, direction):
             let element = try element(query)
             // As XCUITest does: from the element's centre, half its size (at least 100 pt) that way,
             // kept on screen.
@@ -87,7 +91,5 @@ extension Device {
             }
             return (c, end)
         }
-        throw DeviceError.invalidRequest(
-            "POST /v1/swipe needs one of: 'query' with 'direction', 'edge' (left, right, top, bottom), or 'from' and 'to' points")
     }
 }

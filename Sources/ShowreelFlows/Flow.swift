@@ -2,6 +2,7 @@ import Foundation
 import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
+import ShowreelWire
 
 /// A flow file, parsed and validated: a header (which app, how to launch it, what device) and
 /// the steps, in Maestro's layout. Sub-flows (`runFlow`) are parsed into their step.
@@ -109,8 +110,9 @@ public struct FlowStep: Sendable {
         case caption(String)
     }
 
-    public enum Direction: String, Sendable, CaseIterable { case up, down, left, right }
-    public enum Edge: String, Sendable, CaseIterable { case left, right, top, bottom }
+    // The automation API's words, so a flow and a request say a swipe the same way.
+    public typealias Direction = AutomationAPI.Direction
+    public typealias Edge = AutomationAPI.Edge
 
     /// A swipe: across the screen in a direction, on an element, from an edge, or between points.
     public struct Swipe: Sendable {

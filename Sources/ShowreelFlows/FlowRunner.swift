@@ -336,13 +336,12 @@ final class FlowExecution: @unchecked Sendable {
 
     private func perform(_ swipe: FlowStep.Swipe) async throws {
         if let edge = swipe.edge {
-            try await device.swipe(AutomationAPI.Swipe(edge: AutomationAPI.Edge(rawValue: edge.rawValue), duration: swipe.duration.seconds))
+            try await device.swipe(.edge(edge), duration: swipe.duration)
             return
         }
         if let direction = swipe.direction {
             if case let .element(spec) = swipe.from {
-                try await device.swipe(AutomationAPI.Swipe(query: Self.query(spec), direction: AutomationAPI.Direction(rawValue: direction.rawValue),
-                                                           duration: swipe.duration.seconds))
+                try await device.swipe(.element(Self.query(spec), direction), duration: swipe.duration)
                 return
             }
             let screen = device.profile.pointSize
