@@ -10,9 +10,12 @@ demo: deps
 	$(SWIFT) build --product showreel
 	$(BIN) run Fixtures/Flows --output Recordings
 
-## Build once, then run every test (unit, wire, end to end with real processes).
+## Build once, then run every test (unit, wire, end to end with real processes). The release
+## build of the sample apps is what the release-symbol test inspects; built here, before the
+## tests run in parallel, it is a quick check inside the suite.
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build -c release --target ShowcaseApps --scratch-path .build-release-check -Xswiftc -Onone
 	$(SWIFT) test --skip-build
 
 build: deps

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The pixels that lie outside a device's physical screen (rounded corners, sensor housing).
 ///
 /// Built once per profile, then applied to every frame with a cheap per-row span fill,
@@ -7,6 +9,17 @@ public struct ScreenMask: Sendable {
     private let rows: [[Range<Int>]]
     public let width: Int
     public let height: Int
+
+    /// The mask of `profile`, built once per profile in a process: building it draws the
+    /// shape and scans every pixel, which every test and flow would otherwise repeat.
+    public static func of(_ profile: DeviceProfile) -> ScreenMask {
+        if let mask = cache.withLock({ $0[profile] }) { return mask }
+        let mask = ScreenMask(profile: profile)
+        cache.withLock { $0[profile] = mask }
+        return mask
+    }
+
+    private static let cache = Mutex<[DeviceProfile: ScreenMask]>([:])
 
     public init(profile: DeviceProfile) {
         width = profile.pixelWidth

@@ -6,7 +6,7 @@ import ShowreelTesting
 import Glibc
 #endif
 
-@Suite("TunnelHostClient against a running host", .timeLimit(.minutes(1)))
+@Suite("TunnelHostClient against a running host", .timeLimit(.minutes(3)))
 struct TunnelHostClientTests {
     @Test("legacy calls")
     func legacyCalls() async throws {
@@ -61,7 +61,7 @@ struct TunnelHostClientTests {
     }
 }
 
-@Suite("Shutdown leaves no orphans", .timeLimit(.minutes(1)))
+@Suite("Shutdown leaves no orphans", .timeLimit(.minutes(3)))
 struct ShutdownTests {
     @Test("cancelling an in-process host terminates its children and their process groups")
     func inProcess() async throws {

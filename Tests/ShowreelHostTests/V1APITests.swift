@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ShowreelHost
 
-@Suite("JSON API /v1", .timeLimit(.minutes(1)))
+@Suite("JSON API /v1", .timeLimit(.minutes(3)))
 struct V1APITests {
     @Test("health")
     func health() async throws {
