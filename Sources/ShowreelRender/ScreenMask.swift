@@ -33,20 +33,26 @@ public struct ScreenMask: Sendable {
         }
         canvas.finish()
         // A pixel is outside the screen when the shape left it less than half white.
-        var rows: [[Range<Int>]] = []
-        rows.reserveCapacity(height)
-        for y in 0..<height {
-            var spans: [Range<Int>] = []
-            var start: Int?
-            for x in 0..<width {
-                let outside = shape.pixel(x: x, y: y).red < 128
-                if outside, start == nil { start = x }
-                if !outside, let s = start { spans.append(s..<x); start = nil }
+        var spansByRow: [[Range<Int>]] = []
+        spansByRow.reserveCapacity(height)
+        let (width, height, bytesPerRow) = (self.width, self.height, shape.bytesPerRow)
+        shape.withUnsafeBytes { bytes in
+            // Red is the third byte of a BGRA pixel.
+            let red = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2
+            for y in 0..<height {
+                var spans: [Range<Int>] = []
+                var start: Int?
+                let row = red + y * bytesPerRow
+                for x in 0..<width {
+                    let outside = row[x * 4] < 128
+                    if outside, start == nil { start = x }
+                    if !outside, let s = start { spans.append(s..<x); start = nil }
+                }
+                if let s = start { spans.append(s..<width) }
+                spansByRow.append(spans)
             }
-            if let s = start { spans.append(s..<width) }
-            rows.append(spans)
         }
-        self.rows = rows
+        rows = spansByRow
     }
 
     /// Paints everything outside the screen opaque black (or fully transparent).
