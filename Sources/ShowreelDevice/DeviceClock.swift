@@ -25,7 +25,12 @@ public final class DeviceClock: Sendable {
         guard duration > .zero else { return }
         switch kind {
         case .real: try await Task.sleep(for: duration)
-        case .virtual: virtualNow.withLock { $0 += duration }
+        case .virtual:
+            virtualNow.withLock { $0 += duration }
+            // Virtual time does not sleep, so it yields instead: without a suspension a long
+            // action (a 1000-key `type`) would hold its thread to the end, and the task that
+            // notices its client hung up, or another test's device, could not run meanwhile.
+            await Task.yield()
         }
     }
 }
