@@ -26,17 +26,19 @@ case "--device-recorders":
     do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
     print("""
-    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--keep]
+    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--keep]
       --rounds N             encode runs per encoder and size; the fastest counts (default 3)
       --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
       --skip-display-stream  skip the display stream transport benchmark
       --skip-flows           skip `showreel run` throughput (Fixtures/Flows, workers 2 against 1)
       --only-flows           only `showreel run` throughput
+      --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
       --keep                 keep the frames and videos in the work folder and print where
     """)
 default:
     var configuration = BenchmarkRun.Configuration()
     var onlyFlows = false
+    var onlyUISuite = false
     var index = 0
     while index < arguments.count {
         switch arguments[index] {
@@ -51,13 +53,20 @@ default:
         case "--skip-display-stream": configuration.displayStream = false
         case "--skip-flows": configuration.flows = false
         case "--only-flows": onlyFlows = true
+        case "--only-ui-suite": onlyUISuite = true
         case "--keep": configuration.keep = true
         default: fail("unknown argument \(arguments[index]) (see --help)", code: 64)
         }
         index += 1
     }
     do {
-        if onlyFlows { BenchmarkRun(configuration: configuration).printFlows() } else { try BenchmarkRun(configuration: configuration).run() }
+        if onlyFlows {
+            BenchmarkRun(configuration: configuration).printFlows()
+        } else if onlyUISuite {
+            for line in try UISuiteBenchmark.run(rounds: configuration.rounds) { print(line) }
+        } else {
+            try BenchmarkRun(configuration: configuration).run()
+        }
     } catch {
         fail("\(error)", code: 1)
     }

@@ -7,6 +7,8 @@ public final class DeviceClock: Sendable {
     public typealias Kind = ClockKind
 
     public let kind: Kind
+    private let lastYield = Mutex(ContinuousClock.now)
+    private static let yieldInterval: Duration = .milliseconds(5)
     private let bootInstant = ContinuousClock.now
     private let virtualNow = Mutex(Duration.zero)
 
@@ -27,10 +29,16 @@ public final class DeviceClock: Sendable {
         case .real: try await Task.sleep(for: duration)
         case .virtual:
             virtualNow.withLock { $0 += duration }
-            // Virtual time does not sleep, so it yields instead: without a suspension a long
-            // action (a 1000-key `type`) would hold its thread to the end, and the task that
-            // notices its client hung up, or another test's device, could not run meanwhile.
-            await Task.yield()
+            // Virtual time does not sleep, so it yields instead (every few milliseconds of work):
+            // without a suspension a long action (a 1000-key `type`) would hold its thread to
+            // the end, and the task that notices its client hung up, or another test's device,
+            // could not run meanwhile.
+            let due = lastYield.withLock { last in
+                guard ContinuousClock.now - last >= Self.yieldInterval else { return false }
+                last = ContinuousClock.now
+                return true
+            }
+            if due { await Task.yield() }
         }
     }
 }
