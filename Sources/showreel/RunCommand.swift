@@ -42,8 +42,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Video codec: h264 or hevc.")
     var codec: VideoCodec = .h264
 
-    @Option(help: "Scale the videos relative to the screen's pixels, e.g. 0.5.")
-    var scale: Double = 1
+    @Option(help: "Scale the videos relative to the screen's pixels: 0.5 (the default) is the screen's point size, 390x844 for the phone; 1 for every device pixel.")
+    var scale: Double = 0.5
 
     @Flag(help: "Also join the passing flows' videos into <output>/reel.mp4 with title cards and chapters.")
     var reel = false
