@@ -50,7 +50,8 @@ enum UISuiteBenchmark {
         let base = ways[0].median
         var lines = ["UI suite with and without recording (ShowcaseUITests: 4 tests in Swift Testing and XCTest form; median of \(rounds) alternating runs)"]
         for way in ways {
-            lines.append(String(format: "  %-40@ %6.2f s  %5.2fx", way.name as NSString, way.median, way.median / base))
+            let label = way.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            lines.append(String(format: "  %@ %6.2f s  %5.2fx", label, way.median, way.median / base))
         }
         let ratio = ways[1].median / base
         lines.append(String(format: "  target: recorded in-process <= %.2fx not recorded: %.2fx %@", target, ratio, ratio <= target ? "PASS" : "FAIL"))
