@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,9 +29,10 @@ public final class PixelBuffer: @unchecked Sendable {
         self.height = height
         self.bytesPerRow = bytesPerRow ?? width * 4
         precondition(self.bytesPerRow >= width * 4)
-        storage = FrameMemory.allocate(byteCount: self.bytesPerRow * height)
-        // Mapped pages start zeroed: no fill needed for them.
-        if zeroed, !FrameMemory.isMapped(storage.count) { storage.initializeMemory(as: UInt8.self, repeating: 0) }
+        let (storage, isZeroed) = FrameMemory.allocate(byteCount: self.bytesPerRow * height)
+        self.storage = storage
+        // Freshly mapped pages start zeroed: no fill needed for them.
+        if zeroed, !isZeroed { storage.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// A copy of `bytes`, which must hold `bytesPerRow * height` bytes.
@@ -45,6 +48,10 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 
     deinit { FrameMemory.deallocate(storage) }
+
+    /// The most memory that freed frame buffers keep for the next frames of their size (see
+    /// `FrameMemory`): what a process may hold beyond its live frames.
+    public static let spareMemoryLimit = 24 << 20
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(storage))
@@ -96,26 +103,48 @@ public struct RGBA: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "rgba(\(red), \(green), \(blue), \(alpha))" }
 }
 
-/// Where frame-sized buffers live. A buffer of a megabyte or more gets pages of its own (mmap),
-/// returned to the system the moment it is freed. Through malloc, glibc raises its mmap
-/// threshold after the first such buffer is freed and serves later ones from its heaps, where
-/// freed frames stay resident: a device with two recorders peaked 55 MB higher that way, and
-/// the demo at 508 MB.
+/// Where frame-sized buffers live. A buffer of a megabyte or more gets pages of its own (mmap).
+/// Through malloc, glibc raises its mmap threshold after the first such buffer is freed and
+/// serves later ones from its heaps, where freed frames stay resident: a device with two
+/// recorders peaked 55 MB higher that way, and the demo at 508 MB. Freed mappings wait in a
+/// small pool (at most `spareLimit` bytes) for the next buffer of their size: a device renders
+/// a new frame per change, and a fresh mapping costs a page fault and a zeroed page for each of
+/// its 4 KiB pages (1300 of them at 780x1688), which made the kernel a third of a recording's
+/// CPU. The pool bounds what stays resident; beyond it mappings go back to the system.
 enum FrameMemory {
     static let mappedThreshold = 1 << 20
+    static let spareLimit = PixelBuffer.spareMemoryLimit
+
+    /// Base addresses of spare mappings by byte count, and their total size.
+    private static let spares = Mutex<(bySize: [Int: [UInt]], bytes: Int)>(([:], 0))
 
     static func isMapped(_ byteCount: Int) -> Bool { byteCount >= mappedThreshold }
 
-    static func allocate(byteCount: Int) -> UnsafeMutableRawBufferPointer {
-        if isMapped(byteCount),
-           let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), base != MAP_FAILED {
-            return UnsafeMutableRawBufferPointer(start: base, count: byteCount)
+    /// A buffer of `byteCount` bytes, and whether it is known to be all zeros.
+    static func allocate(byteCount: Int) -> (UnsafeMutableRawBufferPointer, isZeroed: Bool) {
+        guard isMapped(byteCount) else { return (.allocate(byteCount: byteCount, alignment: 64), false) }
+        let spare = spares.withLock { spares -> UInt? in
+            guard let address = spares.bySize[byteCount]?.popLast() else { return nil }
+            spares.bytes -= byteCount
+            return address
         }
-        precondition(!isMapped(byteCount), "out of memory mapping a \(byteCount)-byte frame")
-        return .allocate(byteCount: byteCount, alignment: 64)
+        if let spare, let base = UnsafeMutableRawPointer(bitPattern: spare) {
+            return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), false)
+        }
+        guard let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), base != MAP_FAILED else {
+            preconditionFailure("out of memory mapping a \(byteCount)-byte frame")
+        }
+        return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), true)
     }
 
     static func deallocate(_ storage: UnsafeMutableRawBufferPointer) {
-        if isMapped(storage.count) { munmap(storage.baseAddress, storage.count) } else { storage.deallocate() }
+        guard isMapped(storage.count), let base = storage.baseAddress else { storage.deallocate(); return }
+        let kept = spares.withLock { spares -> Bool in
+            guard spares.bytes + storage.count <= spareLimit else { return false }
+            spares.bySize[storage.count, default: []].append(UInt(bitPattern: base))
+            spares.bytes += storage.count
+            return true
+        }
+        if !kept { munmap(base, storage.count) }
     }
 }
