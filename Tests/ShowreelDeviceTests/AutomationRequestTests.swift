@@ -35,33 +35,33 @@ struct AutomationRequestTests {
 
     @Test("50 concurrent taps are applied one after another: the counter reads 50")
     func concurrentTaps() async throws {
-        let h = try await Harness()
-        let app = Application(HelloApp.bundleIdentifier, device: h.client)
-        try await app.launch()
-        let tap = #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#
-        let base = h.client.baseURL
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<50 { group.addTask { try await Self.post(base, "v1/tap", tap).0 } }
-            return try await group.reduce(into: []) { $0.append($1) }
+        try await Harness.with { h in
+            let app = Application(HelloApp.bundleIdentifier, device: h.client)
+            try await app.launch()
+            let tap = #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#
+            let base = h.client.baseURL
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<50 { group.addTask { try await Self.post(base, "v1/tap", tap).0 } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 50))
+            #expect(try await app.staticTexts["tapCount"].label == "Tapped 50 times")
         }
-        #expect(statuses == Array(repeating: 200, count: 50))
-        #expect(try await app.staticTexts["tapCount"].label == "Tapped 50 times")
-        await h.close()
     }
 
     @Test("a tap sent while a long tap runs waits its turn instead of being dropped")
     func tapDuringLongTap() async throws {
-        let h = try await Harness()
-        let app = Application(HelloApp.bundleIdentifier, device: h.client)
-        try await app.launch()
-        let base = h.client.baseURL
-        async let long = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]},"count":30}"#)
-        async let short = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#)
-        let (first, second) = try await (long, short)
-        #expect(first.0 == 200 && second.0 == 200)
-        let label = try await app.staticTexts["tapCount"].label
-        #expect(label == "Tapped 30 times" || label == "Tapped 31 times", "got \(label)")
-        await h.close()
+        try await Harness.with { h in
+            let app = Application(HelloApp.bundleIdentifier, device: h.client)
+            try await app.launch()
+            let base = h.client.baseURL
+            async let long = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]},"count":30}"#)
+            async let short = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#)
+            let (first, second) = try await (long, short)
+            #expect(first.0 == 200 && second.0 == 200)
+            let label = try await app.staticTexts["tapCount"].label
+            #expect(label == "Tapped 30 times" || label == "Tapped 31 times", "got \(label)")
+        }
     }
 
     @Test("counts, durations, text length and points are bounded: 400 with the limit",
@@ -75,21 +75,21 @@ struct AutomationRequestTests {
               (#"{"seconds":99999}"#, "v1/wait", "'seconds' must be a number of seconds from 0 to 3600"),
           ])
     func bounds(body: String, path: String, message: String) async throws {
-        let h = try await Harness()
-        try await h.client.launch(HelloApp.bundleIdentifier)
-        let (status, text) = try await post(h, path, body)
-        #expect(status == 400)
-        #expect(text.contains(message), "got \(text)")
-        await h.close()
+        try await Harness.with { h in
+            try await h.client.launch(HelloApp.bundleIdentifier)
+            let (status, text) = try await post(h, path, body)
+            #expect(status == 400)
+            #expect(text.contains(message), "got \(text)")
+        }
     }
 
     @Test("a text longer than the limit is refused before typing starts")
     func longText() async throws {
-        let h = try await Harness()
-        let (status, text) = try await post(h, "v1/type", #"{"text":"\#(String(repeating: "a", count: 10_000))"}"#)
-        #expect(status == 400)
-        #expect(text.contains("'text' must be at most 1000 characters, got 10000"), "got \(text)")
-        await h.close()
+        try await Harness.with { h in
+            let (status, text) = try await post(h, "v1/type", #"{"text":"\#(String(repeating: "a", count: 10_000))"}"#)
+            #expect(status == 400)
+            #expect(text.contains("'text' must be at most 1000 characters, got 10000"), "got \(text)")
+        }
     }
 
     @Test("unknown fields are refused, naming the field and the spelling that was meant",
@@ -101,40 +101,40 @@ struct AutomationRequestTests {
               (#"{"seconds":1,"banana":true}"#, "v1/wait", "unknown field 'banana'. Valid fields here: seconds."),
           ])
     func unknownFields(body: String, path: String, message: String) async throws {
-        let h = try await Harness()
-        let app = Application(HelloApp.bundleIdentifier, device: h.client)
-        try await app.launch()
-        let before = try await app.staticTexts["tapCount"].label
-        let (status, text) = try await post(h, path, body)
-        #expect(status == 400)
-        #expect(text.contains(message), "got \(text)")
-        #expect(try await app.staticTexts["tapCount"].label == before, "nothing was tapped")
-        await h.close()
+        try await Harness.with { h in
+            let app = Application(HelloApp.bundleIdentifier, device: h.client)
+            try await app.launch()
+            let before = try await app.staticTexts["tapCount"].label
+            let (status, text) = try await post(h, path, body)
+            #expect(status == 400)
+            #expect(text.contains(message), "got \(text)")
+            #expect(try await app.staticTexts["tapCount"].label == before, "nothing was tapped")
+        }
     }
 
     @Test("typing stops when its client goes away, and the next action runs")
     func typingCancelledOnHangUp() async throws {
-        let h = try await Harness()
-        try await h.client.launch(SignUpApp.bundleIdentifier)
-        let field = ElementQuery.textField("email")
-        // 1000 keys take many seconds of rendering; the client gives up after half a second.
-        await #expect(throws: (any Error).self) {
-            _ = try await post(h, "v1/type", #"{"text":"\#(String(repeating: "a", count: 1000))"}"#, timeout: 0.5)
+        try await Harness.with { h in
+            try await h.client.launch(SignUpApp.bundleIdentifier)
+            let field = ElementQuery.textField("email")
+            // 1000 keys take many seconds of rendering; the client gives up after half a second.
+            await #expect(throws: (any Error).self) {
+                _ = try await post(h, "v1/type", #"{"text":"\#(String(repeating: "a", count: 1000))"}"#, timeout: 0.5)
+            }
+            // Typing stops soon after (how soon depends on the machine's load): the text stops
+            // growing, well short of the 1000 keys asked for.
+            var typed = try await h.client.element(field).value ?? ""
+            var stopped = false
+            for _ in 0..<40 where !stopped {
+                try await Task.sleep(for: .milliseconds(500))
+                let now = try await h.client.element(field).value ?? ""
+                stopped = now == typed
+                typed = now
+            }
+            #expect(stopped, "typing went on after the client left: \(typed.count) characters")
+            #expect(typed.count < 1000)
+            // The queue is free: a new action runs at once.
+            try await h.client.tap(AutomationAPI.Tap(point: Point(x: 10, y: 10)))
         }
-        // Typing stops soon after (how soon depends on the machine's load): the text stops
-        // growing, well short of the 1000 keys asked for.
-        var typed = try await h.client.element(field).value ?? ""
-        var stopped = false
-        for _ in 0..<40 where !stopped {
-            try await Task.sleep(for: .milliseconds(500))
-            let now = try await h.client.element(field).value ?? ""
-            stopped = now == typed
-            typed = now
-        }
-        #expect(stopped, "typing went on after the client left: \(typed.count) characters")
-        #expect(typed.count < 1000)
-        // The queue is free: a new action runs at once.
-        try await h.client.tap(AutomationAPI.Tap(point: Point(x: 10, y: 10)))
-        await h.close()
     }
 }

@@ -23,62 +23,64 @@ struct InteractionTests {
 
     @Test("tapping a country pushes its details with a slide, frame by frame on the device clock")
     func pushCanada() async throws {
-        let h = try await Harness()
-        let app = Application("dev.showreel.countries", device: h.client)
-        try await app.launch()
-        let recorded = try await frames(of: h.device) {
-            try await app.cells["Canada"].tap()
+        try await Harness.with { h in
+            let app = Application("dev.showreel.countries", device: h.client)
+            try await app.launch()
+            let recorded = try await frames(of: h.device) {
+                try await app.cells["Canada"].tap()
+                try await h.client.wait(seconds: 1)
+            }
+            #expect(try await app.staticTexts["countryName"].label == "Canada")
+            #expect(try await app.staticTexts["countryRegion"].label == "Northern America, Americas")
+            #expect(try await app.staticTexts["countryPopulation"].label == "36155487 people")
+            #expect(try await app.staticTexts["countryArea"].label == "9984670.0 sq km")
+            // A push animation of ~0.35 s at 60 frames a second shows as many distinct frames.
+            #expect(recorded.count >= 15, "got \(recorded.count) frames")
+            let gaps = zip(recorded, recorded.dropFirst()).map { ($1.presentationTime - $0.presentationTime) }
+            #expect(gaps.allSatisfy { $0 > .zero && $0 <= .milliseconds(120) })
+            // Back with a swipe in from the left edge.
+            try await h.client.swipe(AutomationAPI.Swipe(edge: .left))
             try await h.client.wait(seconds: 1)
+            #expect(try await app.cells["Canada"].waitForExistence(timeout: 1))
+            #expect(try await app.staticTexts["countryName"].exists == false)
         }
-        #expect(try await app.staticTexts["countryName"].label == "Canada")
-        #expect(try await app.staticTexts["countryRegion"].label == "Northern America, Americas")
-        #expect(try await app.staticTexts["countryPopulation"].label == "36155487 people")
-        #expect(try await app.staticTexts["countryArea"].label == "9984670.0 sq km")
-        // A push animation of ~0.35 s at 60 frames a second shows as many distinct frames.
-        #expect(recorded.count >= 15, "got \(recorded.count) frames")
-        let gaps = zip(recorded, recorded.dropFirst()).map { ($1.presentationTime - $0.presentationTime) }
-        #expect(gaps.allSatisfy { $0 > .zero && $0 <= .milliseconds(120) })
-        // Back with a swipe in from the left edge.
-        try await h.client.swipe(AutomationAPI.Swipe(edge: .left))
-        try await h.client.wait(seconds: 1)
-        #expect(try await app.cells["Canada"].waitForExistence(timeout: 1))
-        #expect(try await app.staticTexts["countryName"].exists == false)
-        await h.close()
     }
 
     @Test("typing the classic demo address key by key, switching planes and shift, then Return")
     func typeEmail() async throws {
-        let h = try await Harness()
-        let app = Application("dev.showreel.signup", device: h.client)
-        try await app.launch()
-        let byPlaceholder = Elements(device: h.client, query: ElementQuery.descendants(type: .textField).refined { $0.placeholder = "Email" })
-        #expect(try await byPlaceholder.firstMatch.identifier == "email")
-        let before = await h.device.currentTime
-        try await app.textFields["email"].typeText("UITestExample@example.com", keyDelay: 0.05, jitter: 0.05)
-        #expect(try await app.textFields["email"].value == "UITestExample@example.com")
-        // 25 characters, plus shift for U, I, T, E and a plane switch each way around "@" and ".".
-        let elapsed = await h.device.currentTime - before
-        #expect(elapsed > .seconds(2) && elapsed < .seconds(8), "typing took \(elapsed) of device time")
-        try await app.keys["Return"].tap()
-        #expect(try await app.staticTexts["result"].waitForExistence(timeout: 2))
-        #expect(try await app.staticTexts["result"].label.contains("UITestExample@example.com"))
-        await h.close()
+        try await Harness.with { h in
+            let app = Application("dev.showreel.signup", device: h.client)
+            try await app.launch()
+            let byPlaceholder = Elements(device: h.client, query: ElementQuery.descendants(type: .textField).refined { $0.placeholder = "Email" })
+            #expect(try await byPlaceholder.firstMatch.identifier == "email")
+            let before = await h.device.currentTime
+            try await app.textFields["email"].typeText("UITestExample@example.com", keyDelay: 0.05, jitter: 0.05)
+            #expect(try await app.textFields["email"].value == "UITestExample@example.com")
+            // 25 characters, plus shift for U, I, T, E and a plane switch each way around "@" and ".".
+            let elapsed = await h.device.currentTime - before
+            #expect(elapsed > .seconds(2) && elapsed < .seconds(8), "typing took \(elapsed) of device time")
+            try await app.keys["Return"].tap()
+            #expect(try await app.staticTexts["result"].waitForExistence(timeout: 2))
+            #expect(try await app.staticTexts["result"].label.contains("UITestExample@example.com"))
+        }
     }
 
     @Test("typing is deterministic: the same seed gives the same frames and timestamps")
     func typingDeterminism() async throws {
         func run() async throws -> [(UInt64, Duration)] {
-            let h = try await Harness()
-            try await h.client.launch("dev.showreel.signup")
-            let recorded = try await frames(of: h.device) {
-                try await h.client.typeText(AutomationAPI.TypeText(text: "Hi@x.io", query: .textField("email"),
-                                                                   keyDelay: 0.04, jitter: 0.08, seed: 7))
+            var result: [(UInt64, Duration)] = []
+            try await Harness.with { h in
+                try await h.client.launch("dev.showreel.signup")
+                let recorded = try await frames(of: h.device) {
+                    try await h.client.typeText(AutomationAPI.TypeText(text: "Hi@x.io", query: .textField("email"),
+                                                                       keyDelay: 0.04, jitter: 0.08, seed: 7))
+                }
+                let sessions = h.device.display.sessions
+                #expect(sessions.allSatisfy { $0.framesDropped == 0 }, "sessions: \(sessions)")
+                #expect(sessions.last?.framesSent == recorded.count + 1, "sessions: \(sessions), received \(recorded.count + 1)")
+                result = recorded.map { ($0.pixels.contentHash, $0.presentationTime) }
             }
-            let sessions = h.device.display.sessions
-            #expect(sessions.allSatisfy { $0.framesDropped == 0 }, "sessions: \(sessions)")
-            #expect(sessions.last?.framesSent == recorded.count + 1, "sessions: \(sessions), received \(recorded.count + 1)")
-            await h.close()
-            return recorded.map { ($0.pixels.contentHash, $0.presentationTime) }
+            return result
         }
         let first = try await run()
         let second = try await run()
@@ -89,66 +91,66 @@ struct InteractionTests {
 
     @Test("tapping keys directly, and typing with no keyboard showing is a clear error")
     func keys() async throws {
-        let h = try await Harness()
-        let app = Application("dev.showreel.greeting", device: h.client)
-        try await app.launch()
-        await #expect { try await app.typeText("hello") } throws: { error in
-            String(describing: error).contains("No keyboard is showing")
+        try await Harness.with { h in
+            let app = Application("dev.showreel.greeting", device: h.client)
+            try await app.launch()
+            await #expect { try await app.typeText("hello") } throws: { error in
+                String(describing: error).contains("No keyboard is showing")
+            }
+            let signup = Application("dev.showreel.signup", device: h.client)
+            try await signup.launch()
+            try await signup.textFields["email"].tap()
+            for key in ["shift", "H", "i"] { try await h.client.tapKey(key) }
+            #expect(try await signup.textFields["email"].value == "Hi")
+            try await h.client.tapKey("delete")
+            #expect(try await signup.textFields["email"].value == "H")
+            await #expect { try await h.client.tapKey("€") } throws: { error in
+                (error as? DeviceClient.Failure)?.statusCode == 404
+            }
         }
-        let signup = Application("dev.showreel.signup", device: h.client)
-        try await signup.launch()
-        try await signup.textFields["email"].tap()
-        for key in ["shift", "H", "i"] { try await h.client.tapKey(key) }
-        #expect(try await signup.textFields["email"].value == "Hi")
-        try await h.client.tapKey("delete")
-        #expect(try await signup.textFields["email"].value == "H")
-        await #expect { try await h.client.tapKey("€") } throws: { error in
-            (error as? DeviceClient.Failure)?.statusCode == 404
-        }
-        await h.close()
     }
 
     @Test("swiping up on the list scrolls it")
     func scroll() async throws {
-        let h = try await Harness()
-        let app = Application("dev.showreel.countries", device: h.client)
-        try await app.launch()
-        let first = try #require(try await app.cells.all.first)
-        let before = first.frame.minY
-        try await app.tables["countries"].swipeUp()
-        try await h.client.wait(seconds: 2)
-        let after = try #require(try await app.cells.all.first(where: { $0.identifier == first.identifier })?.frame.minY
-            ?? Optional(-1000))
-        #expect(after < before - 50, "the first cell moved from \(before) to \(after)")
-        await h.close()
+        try await Harness.with { h in
+            let app = Application("dev.showreel.countries", device: h.client)
+            try await app.launch()
+            let first = try #require(try await app.cells.all.first)
+            let before = first.frame.minY
+            try await app.tables["countries"].swipeUp()
+            try await h.client.wait(seconds: 2)
+            let after = try #require(try await app.cells.all.first(where: { $0.identifier == first.identifier })?.frame.minY
+                ?? Optional(-1000))
+            #expect(after < before - 50, "the first cell moved from \(before) to \(after)")
+        }
     }
 
     // Slow enough (40 pt/s) that lifting the finger does not fling the list on.
     @Test("a drag between two points moves the list with the finger")
     func drag() async throws {
-        let h = try await Harness()
-        let app = Application("dev.showreel.countries", device: h.client)
-        try await app.launch()
-        let canada = try await app.cells["Canada"].snapshot.frame.minY
-        try await h.client.swipe(AutomationAPI.Swipe(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400), duration: 5.0))
-        try await h.client.wait(seconds: 1)
-        let moved = try await app.cells["Canada"].snapshot.frame.minY
-        #expect(abs((canada - moved) - 200) < 30, "Canada moved from \(canada) to \(moved)")
-        await h.close()
+        try await Harness.with { h in
+            let app = Application("dev.showreel.countries", device: h.client)
+            try await app.launch()
+            let canada = try await app.cells["Canada"].snapshot.frame.minY
+            try await h.client.swipe(AutomationAPI.Swipe(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400), duration: 5.0))
+            try await h.client.wait(seconds: 1)
+            let moved = try await app.cells["Canada"].snapshot.frame.minY
+            #expect(abs((canada - moved) - 200) < 30, "Canada moved from \(canada) to \(moved)")
+        }
     }
 
     @Test("shake and Cmd+D reach the top-most screen")
     func shakeAndKeyCommand() async throws {
-        let h = try await Harness(extraApps: [MotionApp.definition])
-        let app = Application(MotionApp.bundleIdentifier, device: h.client)
-        try await app.launch()
-        try await app.shake()
-        try await app.keyCommand("d", modifiers: ["command"])
-        #expect(try await app.staticTexts["events"].label == "shake,cmd+d")
-        await #expect { try await app.keyCommand("d", modifiers: ["hyper"]) } throws: { error in
-            String(describing: error).contains("modifiers are command, shift, option, control")
+        try await Harness.with(extraApps: [MotionApp.definition]) { h in
+            let app = Application(MotionApp.bundleIdentifier, device: h.client)
+            try await app.launch()
+            try await app.shake()
+            try await app.keyCommand("d", modifiers: ["command"])
+            #expect(try await app.staticTexts["events"].label == "shake,cmd+d")
+            await #expect { try await app.keyCommand("d", modifiers: ["hyper"]) } throws: { error in
+                String(describing: error).contains("modifiers are command, shift, option, control")
+            }
         }
-        await h.close()
     }
 
     @Test("on the real clock, a tap that pushes returns once the push has finished, with its frames rendered on the way")
