@@ -27,16 +27,20 @@ public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         if Self.isProvided { return try await function() }
+        try await Self.withDevice(configuration) { _ in try await CallSite.reportingFailures(function) }
+    }
+
+    /// Boots the device `configuration` describes, makes it the current one for `body`, and
+    /// shuts it down afterwards, even when the test was cancelled or timed out: in a task of its
+    /// own, so the cancellation does not cut the shutdown short.
+    static func withDevice(_ configuration: DeviceConfiguration,
+                           _ body: @Sendable (TestDevice) async throws -> Void) async throws {
         let testDevice = try await TestDevice.boot(configuration)
         let outcome = await Result {
             try await DeviceClient.$current.withValue(testDevice.client) {
-                try await TestDevice.$current.withValue(testDevice) {
-                    try await CallSite.reportingFailures(function)
-                }
+                try await TestDevice.$current.withValue(testDevice) { try await body(testDevice) }
             }
         }
-        // Shut down even when the test was cancelled or timed out: in a task of its own, so the
-        // cancellation does not cut the shutdown short.
         await Task { await testDevice.shutdown() }.value
         try outcome.get()
     }

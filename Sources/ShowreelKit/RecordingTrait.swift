@@ -3,7 +3,6 @@ import ShowreelDevice
 import ShowreelRecorder
 import ShowreelReport
 import ShowreelTesting
-import Synchronization
 import Testing
 import _Testing_Foundation
 
@@ -33,18 +32,11 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         guard let testDevice = TestDevice.current else {
             // Listed before `.device(...)`, or alone: boot the device here, and record on it.
             let deviceTrait = test.traits.compactMap { $0 as? DeviceTrait }.first ?? .device()
-            let testDevice = try await TestDevice.boot(deviceTrait.configuration)
-            let outcome = await Result {
-                try await DeviceClient.$current.withValue(testDevice.client) {
-                    try await TestDevice.$current.withValue(testDevice) {
-                        try await DeviceTrait.$isProvided.withValue(true) {
-                            try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
-                        }
-                    }
+            return try await DeviceTrait.withDevice(deviceTrait.configuration) { testDevice in
+                try await DeviceTrait.$isProvided.withValue(true) {
+                    try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
                 }
             }
-            await Task { await testDevice.shutdown() }.value
-            return try outcome.get()
         }
         try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
     }
@@ -99,63 +91,5 @@ extension Trait where Self == RecordingTrait {
     /// Records each test as `configuration` says.
     public static func recorded(_ configuration: RecordingConfiguration) -> RecordingTrait {
         RecordingTrait(configuration: configuration)
-    }
-}
-
-/// The failures seen while a test ran, each with the device time it happened at.
-final class IssueLog: Sendable {
-    private let clock: DeviceClock?
-    private let start: Duration?
-    private let failures = Mutex<[ManifestEntry.Failure]>([])
-    private let cancelled = Mutex(false)
-
-    init(clock: DeviceClock?) {
-        self.clock = clock
-        start = clock?.now
-    }
-
-    var isEmpty: Bool { failures.withLock { $0.isEmpty } }
-    var all: [ManifestEntry.Failure] { failures.withLock { $0 } }
-
-    func note(_ issue: Issue) {
-        guard issue.isFailure else { return }
-        let location = issue.sourceLocation.map { "\($0.fileID):\($0.line):\($0.column)" }
-        add(ManifestEntry.Failure(message: Self.message(of: issue), location: location, deviceTime: elapsed))
-    }
-
-    /// A failure XCTest reported.
-    func note(message: String, file: String, line: Int) {
-        add(ManifestEntry.Failure(message: message, location: "\(file):\(line)", deviceTime: elapsed))
-    }
-
-    func note(thrown error: any Error) {
-        if error is CancellationError {
-            cancelled.withLock { $0 = true }
-        } else {
-            add(ManifestEntry.Failure(message: String(describing: error), deviceTime: elapsed))
-        }
-    }
-
-    /// Failed when anything failed; skipped when the test was cancelled before it could.
-    var status: ManifestEntry.Status {
-        if !isEmpty { return .failed }
-        return cancelled.withLock { $0 } ? .skipped : .passed
-    }
-
-    private func add(_ failure: ManifestEntry.Failure) { failures.withLock { $0.append(failure) } }
-
-    private var elapsed: Double? {
-        guard let clock, let start else { return nil }
-        return (clock.now - start).seconds
-    }
-
-    private static func message(of issue: Issue) -> String {
-        var text: String
-        switch issue.kind {
-        case let .errorCaught(error): text = String(describing: error)
-        case .timeLimitExceeded: text = "The test exceeded its time limit."
-        default: text = String(describing: issue)
-        }
-        return text
     }
 }

@@ -41,7 +41,10 @@ public struct TestIdentity: Sendable, Hashable {
         var cleaned = String(text.map { "/\\:\0".contains($0) || $0.isNewline || ($0.asciiValue ?? 32) < 32 ? "_" : $0 })
         if cleaned.hasPrefix(".") { cleaned = "_" + cleaned.dropFirst() }
         if cleaned.utf8.count > 120 {
-            cleaned = String(cleaned.prefix(110)) + "…" + String(UInt32(truncatingIfNeeded: text.hashValue & 0xFFFF), radix: 16)
+            // FNV-1a, not `hashValue`: Swift seeds that per process, and the name must be the
+            // same in every run.
+            let digest = text.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+            cleaned = String(cleaned.prefix(110)) + "…" + String(digest & 0xFFFF, radix: 16)
         }
         return cleaned
     }

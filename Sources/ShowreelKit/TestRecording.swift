@@ -14,7 +14,7 @@ final class TestRecording: Sendable {
 
     private enum Stopper: Sendable {
         case subscription(DisplaySubscription, RecordingSession)
-        case stream(DisplayStreamClient, RecordingSession, ThreadCompletion)
+        case stream(DisplayStreamClient, RecordingSession, DispatchSemaphore)
         case host(HostRecording)
     }
 
@@ -38,12 +38,9 @@ final class TestRecording: Sendable {
             let stream = try DisplayStreamClient(socketPath: record.displaySocket)
             let mask = configuration.masksScreenShape ? ScreenMask.of(stream.info.profile) : nil
             let session = try RecordingSession(url: video, info: stream.info, options: configuration.recordingOptions, mask: mask)
-            let done = ThreadCompletion()
+            let done = DispatchSemaphore(value: 0)
             let reader = Thread {
-                while let event = try? stream.next() {
-                    session.receive(event)
-                    if case .end = event { break }
-                }
+                try? session.consume(stream)
                 done.signal()
             }
             reader.name = "showreel.test-recording"
@@ -70,7 +67,7 @@ final class TestRecording: Sendable {
         case let .stream(stream, session, done):
             try? stream.requestStop()
             return try await Blocking.run {
-                done.wait(timeout: 30)
+                _ = done.wait(timeout: .now() + 30)
                 stream.close()
                 return try session.finish().duration.seconds
             }
@@ -90,26 +87,6 @@ enum Blocking {
             thread.name = "showreel.finalise"
             thread.start()
         }
-    }
-}
-
-/// A one-shot signal between threads.
-final class ThreadCompletion: @unchecked Sendable {  // `done` is guarded by `condition`
-    private let condition = NSCondition()
-    private var done = false
-
-    func signal() {
-        condition.lock()
-        done = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait(timeout: TimeInterval) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        while !done, condition.wait(until: deadline) {}
-        condition.unlock()
     }
 }
 

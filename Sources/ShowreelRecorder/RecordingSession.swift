@@ -83,6 +83,18 @@ public final class RecordingSession: DisplayStreamSink {
         }
     }
 
+    /// Reads `stream` (a device in another process) into this session until it ends, the
+    /// connection breaks (thrown), or the device goes away. `onStart` runs once, after the
+    /// first frame: the recording has started.
+    public func consume(_ stream: DisplayStreamClient, onStart: () -> Void = {}) throws {
+        while let event = try stream.next() {
+            let wasStarted = hasStarted
+            receive(event)
+            if !wasStarted, hasStarted { onStart() }
+            if case .end = event { return }
+        }
+    }
+
     /// Finalises the file: encodes what is queued, holds the last frame until the stop time
     /// (or the last frame's time when the stream never ended) and writes the trailer. With no
     /// frame at all the file is removed and `noFrames` thrown: an empty video is no recording.

@@ -10,7 +10,7 @@ import ShowreelWire
 ///     try await recording.stop()   // SIGINT, then waits for the recorder to finalise the file
 public struct HostRecording: Sendable {
     /// What a recorder prints once it has the first frame: the recording has started.
-    public static let readyLine = "Recording started"
+    public static let readyLine = DisplayStream.recordingStartedLine
 
     /// Which of the host's APIs runs the recorder.
     public enum HostAPI: Sendable {

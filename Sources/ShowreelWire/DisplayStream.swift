@@ -12,6 +12,9 @@ import ShowreelGraphics
 public enum DisplayStream {
     public static let magic: [UInt8] = Array("SRDS".utf8)
     public static let version: UInt32 = 1
+    /// What `showreel io … recordVideo` prints once it has the first frame: a client that
+    /// launched it (through a tunnel host) knows from this line that the recording has started.
+    public static let recordingStartedLine = "Recording started"
     static let frameTag: UInt8 = 1
     static let endTag: UInt8 = 2
     static let stopRequest: UInt8 = 0x53  // "S"

@@ -90,14 +90,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         // A write error (a full disk) ends the recording at once: the file keeps what was written.
         let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options,
                                       onFailure: { _ in stop.request() })
-        do {
-            while let event = try stream.next() {
-                let wasStarted = session.hasStarted
-                session.receive(event)
-                if !wasStarted, session.hasStarted { Console.status("Recording started") }
-                if case .end = event { break }
-            }
-        } catch {
+        do { try session.consume(stream) { Console.status(DisplayStream.recordingStartedLine) } } catch {
             Console.warning("the display stream failed (\(error)); finalising what was captured.")
         }
         let summary: RecordingSummary
