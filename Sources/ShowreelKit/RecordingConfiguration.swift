@@ -67,7 +67,9 @@ public struct RecordingConfiguration: Sendable {
         self.folder = folder
     }
 
-    var recordingOptions: RecordingOptions { RecordingOptions(codec: codec, scale: scale) }
+    /// Tests run in parallel, each with its own device and recorder: a recorder that keeps to
+    /// its own thread leaves the other cores to the devices.
+    var recordingOptions: RecordingOptions { RecordingOptions(codec: codec, scale: scale, threads: 1) }
 
     /// The configuration in force: `SHOWREEL_RECORD` overrides the policy and
     /// `SHOWREEL_RECORD_VIA=<tunnel host URL>` (or `in-process`) the transport, so a CI job

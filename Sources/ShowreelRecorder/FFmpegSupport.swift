@@ -111,8 +111,16 @@ final class PixelConverter {
         destination: (data: [UnsafeMutablePointer<UInt8>?], linesize: [Int32], width: Int32, height: Int32, format: AVPixelFormat),
         destinationColour: ColourDetails
     ) -> Bool {
-        let flags: Int32 = (destination.width < source.width || destination.height < source.height)
-            ? Int32(SWS_AREA) : Int32(SWS_BILINEAR)
+        let flags: Int32
+        if destination.width < source.width || destination.height < source.height {
+            flags = Int32(SWS_AREA)
+        } else if destination.width == source.width, destination.height == source.height, extraFlags == 0 {
+            // Same size: only chroma is resampled, and point sampling does that at 60% of
+            // bilinear's cost (frames shrunk by `FrameScaler` already had their pixels averaged).
+            flags = Int32(SWS_POINT)
+        } else {
+            flags = Int32(SWS_BILINEAR)
+        }
         let newContext = sws_getCachedContext(
             context, source.width, source.height, source.format,
             destination.width, destination.height, destination.format,

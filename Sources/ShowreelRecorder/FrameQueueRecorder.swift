@@ -235,6 +235,12 @@ private final class EncoderWorker: @unchecked Sendable {
     }
 
     func run() {
+        #if canImport(Glibc)
+        // Below the device's threads: when both want the same core the device goes first and
+        // the encoder catches up in its pauses (a virtual-clock device waits for a full queue,
+        // so nothing is lost). Linux gives each thread its own nice value; 0 means this thread.
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
         var lastFlush = ContinuousClock.now
         while true {
             condition.lock()

@@ -70,6 +70,10 @@ public struct RecordingOptions: Sendable, Equatable {
     /// A libavcodec encoder to use instead of the codec's default (`libx264`/`libx265`),
     /// e.g. `h264_vaapi` or `libopenh264`; nil uses the default.
     public var encoder: String?
+    /// Threads the encoder and the colour conversion may use: 0 = one per core (lowest latency
+    /// for one recording), 1 = all work on the recorder's own thread (for several recordings
+    /// at once, as parallel tests make: each then leaves the other cores to the devices).
+    public var threads: Int
 
     /// The libavcodec encoder this recording uses.
     public var encoderName: String { encoder ?? codec.encoderName }
@@ -81,9 +85,11 @@ public struct RecordingOptions: Sendable, Equatable {
         preset: String = "ultrafast",
         scale: Double = 1.0,
         keyframeInterval: Duration = .seconds(1),
-        encoder: String? = nil
+        encoder: String? = nil,
+        threads: Int = 0
     ) {
         self.encoder = encoder
+        self.threads = threads
         self.codec = codec
         self.fragmented = fragmented
         self.quality = quality
@@ -112,6 +118,9 @@ public struct RecordingOptions: Sendable, Equatable {
     func validate() throws(RecorderError) {
         guard scale.isFinite, scale > 0, scale <= 8 else {
             throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
+        }
+        guard (0...64).contains(threads) else {
+            throw .invalidOption("threads \(threads) is out of range: use 0 (one per core), 1 (the recorder's thread only) or up to 64")
         }
         if let quality, !(0...51).contains(quality) {
             throw .invalidOption("quality \(quality) is out of range: use a constant rate factor from 0 (lossless) to 51 (smallest)")

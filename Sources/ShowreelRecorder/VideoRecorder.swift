@@ -43,8 +43,8 @@ public final class VideoRecorder {
     private let streamIndex: Int32
     private let streamTimeBase: AVRational
     private let keyframeTicks: Int64
-    /// BGRA -> YUV 4:2:0 on swscale slice threads, one per core (identical output, a fraction of the wall time).
-    private let converter = PixelConverter(threads: 0)
+    /// BGRA -> YUV 4:2:0, on swscale slice threads when `options.threads` allows (identical output).
+    private let converter: PixelConverter
     private let colour = ColourDetails(matrix: SWS_CS_ITU709, fullRange: false)
 
     private var firstFrameTime: Duration?
@@ -68,6 +68,11 @@ public final class VideoRecorder {
     /// and reused, so the device's screen is untouched and no frame-sized buffer is allocated per frame.
     private let masksCopies: Bool
     private var maskScratch: PixelBuffer?
+    /// Frames recorded at a smaller size are shrunk by Cairo into this buffer first, then
+    /// masked there with `outputMask` and converted 1:1: cheaper than swscale's area filter
+    /// on the full frame, and the mask touches the recorder's own buffer, so no copy is needed.
+    private let shrinkScratch: PixelBuffer?
+    private let outputMask: ScreenMask?
 
     /// Opens the encoder and creates the file at `url` (its extension picks the container).
     public init(
@@ -80,14 +85,22 @@ public final class VideoRecorder {
         logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
-        self.mask = mask
-        self.masksCopies = masksCopies
         try options.validate()
         let container = try VideoContainer(fileURL: url)
         installFFmpegLogging()
 
         let path = url.path
         let output = options.outputSize(width: width, height: height)
+        converter = PixelConverter(threads: options.threads)
+        self.mask = mask
+        self.masksCopies = masksCopies
+        if FrameScaler.canShrink(fromWidth: width, height: height, toWidth: output.width, height: output.height) {
+            shrinkScratch = PixelBuffer(width: output.width, height: output.height, zeroed: false)
+            outputMask = mask?.resized(width: output.width, height: output.height)
+        } else {
+            shrinkScratch = nil
+            outputMask = nil
+        }
         let fragmented = options.isFragmented(in: container)
         self.url = url
         self.container = container
@@ -127,7 +140,7 @@ public final class VideoRecorder {
         codecContext.pointee.framerate = AVRational(num: 60, den: 1)
         codecContext.pointee.gop_size = Int32(clamping: max(1, Int((options.keyframeInterval.seconds * 60).rounded(.up))))
         codecContext.pointee.max_b_frames = 0
-        codecContext.pointee.thread_count = 0
+        codecContext.pointee.thread_count = Int32(clamping: options.threads)
         codecContext.pointee.color_range = AVCOL_RANGE_MPEG
         codecContext.pointee.colorspace = AVCOL_SPC_BT709
         codecContext.pointee.color_primaries = AVCOL_PRI_BT709
@@ -210,6 +223,14 @@ public final class VideoRecorder {
         }
     }
 
+    /// `pixels` ready for conversion: shrunk and masked in the recorder's own buffer, or masked.
+    private func prepared(_ pixels: PixelBuffer) -> PixelBuffer {
+        guard let shrinkScratch, pixels.width == inputWidth, pixels.height == inputHeight else { return masked(pixels) }
+        FrameScaler.shrink(pixels, into: shrinkScratch)
+        outputMask?.apply(to: shrinkScratch)
+        return shrinkScratch
+    }
+
     /// `pixels` with the mask applied: in place, or on the scratch copy when they are shared.
     private func masked(_ pixels: PixelBuffer) -> PixelBuffer {
         guard let mask, mask.width == pixels.width, mask.height == pixels.height else { return pixels }
@@ -249,7 +270,7 @@ public final class VideoRecorder {
             warnedAboutSize = true
             logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
         }
-        guard converter.convert(masked(frame.pixels), into: avFrame, colour: colour) else {
+        guard converter.convert(prepared(frame.pixels), into: avFrame, colour: colour) else {
             throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
         }
         avFrame.pointee.pts = pts

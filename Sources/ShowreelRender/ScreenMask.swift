@@ -2,30 +2,49 @@ import Synchronization
 
 /// The pixels that lie outside a device's physical screen (rounded corners, sensor housing).
 ///
-/// Built once per profile, then applied to every frame with a cheap per-row span fill,
-/// which is what `recordVideo --mask=black` and `screenshot --mask=black` use.
+/// A mask is a profile and a pixel size; its shape is drawn and scanned into per-row spans the
+/// first time a mask of that profile and size is applied in a process, then every frame gets a
+/// cheap span fill. This is what `recordVideo --mask=black` and `screenshot --mask=black` use.
 public struct ScreenMask: Sendable {
-    /// For each pixel row, the spans [start, end) to paint black.
-    private let rows: [[Range<Int>]]
+    /// The screen whose shape this is (drawn at `width` x `height`).
+    public let profile: DeviceProfile
     public let width: Int
     public let height: Int
 
-    /// The mask of `profile`, built once per profile in a process: building it draws the
-    /// shape and scans every pixel, which every test and flow would otherwise repeat.
-    public static func of(_ profile: DeviceProfile) -> ScreenMask {
-        if let mask = cache.withLock({ $0[profile] }) { return mask }
-        let mask = ScreenMask(profile: profile)
-        cache.withLock { $0[profile] = mask }
-        return mask
+    /// The mask of `profile` at its pixel size, or at `width` x `height` for a frame scaled
+    /// before masking.
+    public static func of(_ profile: DeviceProfile, width: Int? = nil, height: Int? = nil) -> ScreenMask {
+        ScreenMask(profile: profile, width: width, height: height)
     }
 
-    private static let cache = Mutex<[DeviceProfile: ScreenMask]>([:])
+    public init(profile: DeviceProfile, width: Int? = nil, height: Int? = nil) {
+        self.profile = profile
+        self.width = width ?? profile.pixelWidth
+        self.height = height ?? profile.pixelHeight
+    }
 
-    public init(profile: DeviceProfile) {
-        width = profile.pixelWidth
-        height = profile.pixelHeight
-        let shape = PixelBuffer(width: width, height: height)
-        let canvas = Canvas(pixels: shape, scale: Double(profile.scale))
+    /// The same shape at another pixel size.
+    public func resized(width: Int, height: Int) -> ScreenMask {
+        ScreenMask(profile: profile, width: width, height: height)
+    }
+
+    /// For each pixel row, the spans [start, end) to paint black.
+    private var rows: [[Range<Int>]] {
+        let key = Key(profile: profile, width: width, height: height)
+        if let rows = Self.spans.withLock({ $0[key] }) { return rows }
+        let rows = Self.scan(key)
+        Self.spans.withLock { $0[key] = rows }
+        return rows
+    }
+
+    private struct Key: Hashable { var profile: DeviceProfile, width: Int, height: Int }
+    /// Drawing the shape and scanning every pixel once per profile and size, not per test or flow.
+    private static let spans = Mutex<[Key: [[Range<Int>]]]>([:])
+
+    private static func scan(_ key: Key) -> [[Range<Int>]] {
+        let profile = key.profile
+        let shape = PixelBuffer(width: key.width, height: key.height)
+        let canvas = Canvas(pixels: shape, scale: Double(key.width) / profile.pointSize.width)
         canvas.fill(Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
                     color: .white, cornerRadius: profile.cornerRadius)
         if let housing = profile.sensorHousing {
@@ -34,8 +53,8 @@ public struct ScreenMask: Sendable {
         canvas.finish()
         // A pixel is outside the screen when the shape left it less than half white.
         var spansByRow: [[Range<Int>]] = []
-        spansByRow.reserveCapacity(height)
-        let (width, height, bytesPerRow) = (self.width, self.height, shape.bytesPerRow)
+        spansByRow.reserveCapacity(key.height)
+        let (width, height, bytesPerRow) = (key.width, key.height, shape.bytesPerRow)
         shape.withUnsafeBytes { bytes in
             // Red is the third byte of a BGRA pixel.
             let red = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2
@@ -52,13 +71,14 @@ public struct ScreenMask: Sendable {
                 spansByRow.append(spans)
             }
         }
-        rows = spansByRow
+        return spansByRow
     }
 
     /// Paints everything outside the screen opaque black (or fully transparent).
     public func apply(to pixels: PixelBuffer, transparent: Bool = false) {
         let fill: UInt32 = transparent ? 0 : 0xFF00_0000  // BGRA little-endian
         precondition(pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
+        let rows = self.rows
         pixels.withUnsafeMutableBytes { bytes in
             for (y, spans) in rows.enumerated() where !spans.isEmpty {
                 let row = bytes.baseAddress!.advanced(by: y * pixels.bytesPerRow).assumingMemoryBound(to: UInt32.self)

@@ -143,6 +143,38 @@ struct VideoRecorderTests {
         #expect(RecordingOptions(scale: 0.5).outputSize(width: 780, height: 1688) == (390, 844))
     }
 
+    @Test("a screen recorded at half size is averaged 2x2 and masked at the output size")
+    func halfSizeMasked() throws {
+        try withTemporaryDirectory { directory in
+            let profile = DeviceProfile.phone
+            let (width, height) = (profile.pixelWidth, profile.pixelHeight)
+            // Alternate black and white pixels: a 2:1 shrink that averages gives mid grey,
+            // one that picks pixels gives black or white.
+            let screen = PixelBuffer(width: width, height: height, zeroed: false)
+            screen.withUnsafeMutableBytes { bytes in
+                for y in 0..<height {
+                    let row = bytes.baseAddress!.advanced(by: y * screen.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<width { row[x] = (x + y) % 2 == 0 ? 0xFFFF_FFFF : 0xFF00_0000 }
+                }
+            }
+            let url = directory.appendingPathComponent("half.mov")
+            let recorder = try VideoRecorder(url: url, width: width, height: height, options: RecordingOptions(scale: 0.5, threads: 1),
+                                             mask: ScreenMask.of(profile), masksCopies: true)
+            try recorder.append(Frame(pixels: screen, presentationTime: .zero))
+            try recorder.finish(stopTime: .milliseconds(100))
+            #expect(screen.pixel(x: 0, y: 0) == RGBA(red: 255, green: 255, blue: 255), "the device's own frame is untouched")
+
+            let frame = try #require(try FrameDecoder.decodeFrames(url).first).pixels
+            #expect((frame.width, frame.height) == (390, 844))
+            let centre = frame.pixel(x: 195, y: 600)
+            #expect(abs(Int(centre.green) - 128) <= 12, "\(centre)")
+            let outputMask = ScreenMask.of(profile, width: 390, height: 844)
+            #expect(outputMask.masks(x: 1, y: 1) && !outputMask.masks(x: 195, y: 600))
+            #expect(frame.pixel(x: 1, y: 1).green <= 20, "the rounded corner is black")
+            #expect(frame.pixel(x: 195, y: 20).green <= 20, "the sensor housing is black")
+        }
+    }
+
     @Test("keyframes come at least every keyframe interval")
     func keyframeInterval() throws {
         try withTemporaryDirectory { directory in
