@@ -29,7 +29,10 @@ extension Request {
 
     /// A 400 about this request's body: "<METHOD> <path>: <problem>".
     public func badBody(_ problem: String, example: String? = nil) -> APIError {
-        let tail = example.map { " Send a body like \($0)." } ?? ""
-        return APIError(.badRequest, "\(method.rawValue) \(uri.path): \(problem)\(tail)")
+        var sentence = "\(method.rawValue) \(uri.path): \(problem)"
+        if let example {
+            sentence += sentence.hasSuffix(".") || sentence.hasSuffix("?") ? " Send a body like \(example)." : "; send a body like \(example)"
+        }
+        return APIError(.badRequest, sentence)
     }
 }
