@@ -157,8 +157,8 @@ public struct DeviceClient: Sendable {
     private func relative(_ path: String) -> String { String(path.dropFirst()) }
 
     private func send<T: Decodable, B: Encodable>(_ method: String, _ path: String, body: B?) async throws -> T {
-        let data = try await raw(method, path, body: try body.map { try JSONEncoder().encode($0) })
-        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+        let data = try await raw(method, path, body: try body.map { try WireJSON.encoder.encode($0) })
+        do { return try WireJSON.decoder.decode(T.self, from: data) } catch {
             throw Failure(statusCode: 200, message: "\(method) /\(path): unexpected answer (\(describeDecodingError(error)))",
                           sourceLocation: sourceLocation)
         }
@@ -181,7 +181,7 @@ public struct DeviceClient: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let message = (try? JSONDecoder().decode(ErrorBody.self, from: data).error)
+            let message = (try? WireJSON.decoder.decode(ErrorBody.self, from: data).error)
                 ?? String(decoding: data, as: UTF8.self)
             throw Failure(statusCode: status, message: message, sourceLocation: sourceLocation)
         }

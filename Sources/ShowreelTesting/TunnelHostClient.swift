@@ -277,7 +277,7 @@ public struct TunnelHostClient: Sendable {
     }
 
     private static func error(from data: Data, status: Int) -> HostError {
-        if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {
+        if let body = try? WireJSON.decoder.decode(ErrorBody.self, from: data) {
             return HostError(statusCode: status, message: body.error)
         }
         return HostError(statusCode: status, message: String(decoding: data.prefix(500), as: UTF8.self))
