@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Imports point one way: Render <- UI <- Device; Render <- Recorder; Wire is the shared
-// wire vocabulary; Testing talks to devices and hosts only through Wire and HTTP.
+// wire vocabulary (bodies and routes); HTTP is the servers' side of it (Device, Host);
+// Testing talks to devices and hosts only through Wire and HTTP requests.
 let package = Package(
     name: "Showreel",
     platforms: [.macOS(.v15)],
@@ -51,12 +52,20 @@ let package = Package(
         .target(name: "ShowreelAccessibility", dependencies: ["ShowreelGraphics"]),
         .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
         .target(name: "ShowreelWire", dependencies: ["ShowreelGraphics", "ShowreelAccessibility"]),
+        // The servers' HTTP layer (Hummingbird): JSON answers, strict JSON bodies, errors as
+        // responses, and serving the routes ShowreelWire defines for servers and clients alike.
+        .target(name: "ShowreelHTTP", dependencies: [
+            "ShowreelWire",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "ShowreelDevice", dependencies: [
-            "ShowreelUI", "ShowreelWire", "ShowreelAccessibility", .product(name: "Logging", package: "swift-log"),
+            "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .target(name: "ShowreelHost", dependencies: [
-            "ShowreelWire",
+            "ShowreelWire", "ShowreelHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "Logging", package: "swift-log"),
@@ -92,7 +101,7 @@ let package = Package(
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
             "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
         ]),
-        .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting"]),
+        .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting", "ShowreelWire"]),
         .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),
         .testTarget(name: "ShowreelDeviceTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting", "ShowreelAccessibility",

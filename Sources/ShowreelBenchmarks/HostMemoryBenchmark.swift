@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -44,7 +45,7 @@ enum HostMemoryBenchmark {
                 try runClients(port: port)
             }
             let (idle2, big) = try measure(showreel) { port in
-                let answer = try post(port, "exec", command: Data(bigCommandLine.utf8).base64EncodedString())
+                let answer = try post(port, HostAPI.Routes.Legacy.exec, command: Data(bigCommandLine.utf8).base64EncodedString())
                 guard answer.count > 16 * 1024 * 1024 else { throw BenchmarkError("the 200 MB /exec answered only \(answer.count) bytes") }
             }
             var lines = ["", "Tunnel host memory (a real `showreel host` process; RSS from /proc, peak = VmHWM; MiB)"]
@@ -90,7 +91,7 @@ enum HostMemoryBenchmark {
         guard let port = text.split(separator: "\n").first.flatMap({ Int($0.split(separator: ":").last ?? "") }) else {
             throw BenchmarkError("showreel host did not start: \(text)")
         }
-        _ = try post(port, "exec", command: Data("echo warm".utf8).base64EncodedString())
+        _ = try post(port, HostAPI.Routes.Legacy.exec, command: Data("echo warm".utf8).base64EncodedString())
         Thread.sleep(forTimeInterval: 0.3)
         let idle = try memory(of: process.processIdentifier)
         try work(port)
@@ -106,11 +107,12 @@ enum HostMemoryBenchmark {
             DispatchQueue.global().async(group: group) {
                 do {
                     for _ in stride(from: client, to: commands, by: clients) {
-                        let launched = try JSONSerialization.jsonObject(with: post(port, "launch", command: command)) as? [String: Any]
-                        guard let id = launched?["result"] as? String else { throw BenchmarkError("/launch answered \(String(describing: launched))") }
+                        let id = try WireJSON.decoder.decode(HostAPI.LegacyResultResponse.self,
+                                                             from: post(port, HostAPI.Routes.Legacy.launch, command: command)).result
                         while true {
-                            let status = try JSONSerialization.jsonObject(with: post(port, "status", command: id)) as? [String: Any]
-                            if (status?["result"] as? [String: Any])?["terminationStatus"] != nil { break }
+                            let status = try WireJSON.decoder.decode(HostAPI.LegacyStatusResponse.self,
+                                                                     from: post(port, HostAPI.Routes.Legacy.status, command: id))
+                            if case .finished = status.result { break }
                             Thread.sleep(forTimeInterval: 0.005)
                         }
                     }
@@ -124,10 +126,10 @@ enum HostMemoryBenchmark {
     }
 
     /// One legacy POST with `command=<value>` (escaped as the iOS client does), its body.
-    private static func post(_ port: Int, _ action: String, command: String) throws -> Data {
+    private static func post(_ port: Int, _ route: Route, command: String) throws -> Data {
         let escaped = command.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "=", with: "%3D")
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/\(action)")!, timeoutInterval: 600)
-        request.httpMethod = "POST"
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(route.path())")!, timeoutInterval: 600)
+        request.httpMethod = route.method.rawValue
         request.httpBody = Data("command=\(escaped)".utf8)
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let done = DispatchSemaphore(value: 0)
@@ -136,7 +138,7 @@ enum HostMemoryBenchmark {
             if let error {
                 result = .failure(error)
             } else if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
-                result = .failure(BenchmarkError("/\(action) answered \(status): \(String(decoding: (data ?? Data()).prefix(200), as: UTF8.self))"))
+                result = .failure(BenchmarkError("\(route.template) answered \(status): \(String(decoding: (data ?? Data()).prefix(200), as: UTF8.self))"))
             } else {
                 result = .success(data ?? Data())
             }

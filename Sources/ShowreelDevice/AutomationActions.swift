@@ -1,5 +1,7 @@
 import Hummingbird
 import NIOCore
+import ShowreelHTTP
+import ShowreelWire
 
 /// Actions on the device (taps, typing, waits, launches) run one at a time, in the order their
 /// requests arrived. The device's events await time passing, and two taps interleaved there
@@ -59,7 +61,7 @@ struct ActionMiddleware: RouterMiddleware {
     typealias Context = AutomationRequestContext
     let actions: ActionQueue
 
-    static let reads: Set<String> = ["/v1/query", "/v1/element"]
+    static let reads = Set(AutomationAPI.Routes.reads.map(\.template))
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -76,7 +78,7 @@ struct ActionMiddleware: RouterMiddleware {
                 group.cancelAll()
                 if let first { return first }
                 _ = try? await group.next()  // the action notices the cancellation and stops
-                return errorResponse(DeviceError.invalidRequest("the client went away; the action was cancelled"))
+                return APIError(.badRequest, "the client went away; the action was cancelled").response
             }
         }
     }

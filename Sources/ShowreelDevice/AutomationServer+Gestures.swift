@@ -6,14 +6,14 @@ extension AutomationServer {
     func registerGestures(on router: Router<AutomationRequestContext>) {
         let device = self.device
         let limits = self.limits
-        router.post("v1/swipe") { request, _ in
+        router.on(AutomationAPI.Routes.swipe) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Swipe.self) { body in
                 try await device.swipe(try Self.swipe(body), duration: body.duration.map { .seconds($0) } ?? .milliseconds(300))
                 return AutomationAPI.OK()
             }
         }
-        router.post("v1/shake") { _, _ in await respond { try await device.shake(); return AutomationAPI.OK() } }
-        router.post("v1/key-command") { request, _ in
+        router.on(AutomationAPI.Routes.shake) { _, _ in await respond { try await device.shake(); return AutomationAPI.OK() } }
+        router.on(AutomationAPI.Routes.keyCommand) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.KeyCommand.self) { body in
                 try await device.keyCommand(body.key, modifiers: body.modifiers)
                 return AutomationAPI.OK()

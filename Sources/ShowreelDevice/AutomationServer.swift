@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ShowreelHTTP
 import ShowreelRender
 import ShowreelWire
 
@@ -61,9 +62,10 @@ public struct AutomationServer: Sendable {
     }
 
     private func register(on router: Router<AutomationRequestContext>) {
+        typealias Routes = AutomationAPI.Routes
         let device = self.device
         let limits = self.limits
-        router.get("v1/device") { _, _ in
+        router.on(Routes.device) { _, _ in
             await respond {
                 AutomationAPI.DeviceInfo(
                     udid: device.udid, name: device.name, profile: device.profile.name, clock: device.clock.kind,
@@ -71,42 +73,42 @@ public struct AutomationServer: Sendable {
                     foregroundApp: await device.foregroundApp)
             }
         }
-        router.get("v1/tree") { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
-        router.post("v1/query") { request, _ in
+        router.on(Routes.tree) { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
+        router.on(Routes.query) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Query.self) { body in
                 let found = await device.elements(body.query)
                 return AutomationAPI.QueryResult(count: found.count, elements: found)
             }
         }
-        router.post("v1/element") { request, _ in
+        router.on(Routes.element) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
         }
 
         // Apps.
-        router.post("v1/apps/:bundle/launch") { request, context in
+        router.on(Routes.launch) { request, context in
             await respond(request, limits: limits, as: AutomationAPI.Launch.self, emptyBody: AutomationAPI.Launch()) { body in
                 let bundle = try Self.bundle(context)
                 return try await device.launch(bundle, context: .init(arguments: body.arguments ?? [], environment: body.environment ?? [:]))
             }
         }
-        router.post("v1/apps/:bundle/terminate") { _, context in
+        router.on(Routes.terminate) { _, context in
             await respond {
                 let bundle = try Self.bundle(context)
                 await device.terminate(bundle)
                 return await device.status(of: bundle)
             }
         }
-        router.post("v1/apps/:bundle/activate") { _, context in
+        router.on(Routes.activate) { _, context in
             await respond {
                 let bundle = try Self.bundle(context)
                 try await device.activate(bundle)
                 return await device.status(of: bundle)
             }
         }
-        router.get("v1/apps/:bundle/state") { _, context in
+        router.on(Routes.state) { _, context in
             await respond { await device.status(of: try Self.bundle(context)) }
         }
-        router.post("v1/apps/:bundle/wait-for-state") { request, context in
+        router.on(Routes.waitForState) { request, context in
             await respond(request, limits: limits, as: AutomationAPI.WaitForState.self) { body in
                 let bundle = try Self.bundle(context)
                 let start = device.clock.now
@@ -114,10 +116,10 @@ public struct AutomationServer: Sendable {
                 return AutomationAPI.WaitResult(matched: matched, waited: (device.clock.now - start).seconds)
             }
         }
-        router.post("v1/home") { _, _ in await respond { await device.pressHome(); return AutomationAPI.OK() } }
+        router.on(Routes.home) { _, _ in await respond { await device.pressHome(); return AutomationAPI.OK() } }
 
         // Events.
-        router.post("v1/tap") { request, _ in
+        router.on(Routes.tap) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Tap.self) { body in
                 let hold = try body.duration.map { try Self.seconds($0, "duration") } ?? Device.tapDuration
                 switch (body.query, body.point) {
@@ -132,7 +134,7 @@ public struct AutomationServer: Sendable {
                 return AutomationAPI.OK()
             }
         }
-        router.post("v1/type") { request, _ in
+        router.on(Routes.type) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.TypeText.self) { body in
                 try await device.typeText(body.text, into: body.query,
                                           keyDelay: try Self.seconds(body.keyDelay ?? 0, "keyDelay"),
@@ -140,14 +142,14 @@ public struct AutomationServer: Sendable {
                 return AutomationAPI.OK()
             }
         }
-        router.post("v1/key") { request, _ in
+        router.on(Routes.key) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Key.self) { body in
                 try await device.tapKey(body.key)
                 return AutomationAPI.OK()
             }
         }
         registerGestures(on: router)
-        router.put("v1/status-bar") { request, _ in
+        router.on(Routes.overrideStatusBar) { request, _ in
             await respond(request, limits: limits, as: StatusBarOverride.self) { body in
                 var values = await device.statusBar
                 try body.apply(to: &values)
@@ -155,10 +157,10 @@ public struct AutomationServer: Sendable {
                 return StatusBarOverride(values)
             }
         }
-        router.delete("v1/status-bar") { _, _ in
+        router.on(Routes.clearStatusBar) { _, _ in
             await respond { await device.clearStatusBarOverrides(); return StatusBarOverride(await device.statusBar) }
         }
-        router.get("v1/screenshot") { _, _ in
+        router.on(Routes.screenshot) { _, _ in
             let png = await device.screenshot().pngData()
             var headers = HTTPFields()
             headers[.contentType] = "image/png"
@@ -166,13 +168,13 @@ public struct AutomationServer: Sendable {
         }
 
         // Time.
-        router.post("v1/wait") { request, _ in
+        router.on(Routes.wait) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.Wait.self) { body in
                 try await device.wait(try Self.seconds(body.seconds, "seconds"))
                 return AutomationAPI.OK()
             }
         }
-        router.post("v1/wait-for") { request, _ in
+        router.on(Routes.waitFor) { request, _ in
             await respond(request, limits: limits, as: AutomationAPI.WaitFor.self) { body in
                 let start = device.clock.now
                 let matched = try await device.waitFor(body.query, exists: body.exists ?? true, hittable: body.hittable ?? false,
@@ -186,7 +188,7 @@ public struct AutomationServer: Sendable {
 
     static func bundle(_ context: AutomationRequestContext) throws -> String {
         guard let bundle = context.parameters.get("bundle"), !bundle.isEmpty else {
-            throw DeviceError.invalidRequest("the path needs a bundle identifier, e.g. /v1/apps/dev.showreel.hello/launch")
+            throw DeviceError.invalidRequest("the path needs a bundle identifier, e.g. \(AutomationAPI.Routes.launch.path("dev.showreel.hello"))")
         }
         return bundle
     }
@@ -202,52 +204,28 @@ public struct AutomationServer: Sendable {
 /// Runs a handler and turns its result or error into a JSON response.
 func respond(_ body: () async throws -> some Encodable) async -> Response {
     do {
-        return jsonResponse(try await body(), status: .ok)
+        return .json(try await body())
     } catch {
-        return errorResponse(error)
+        return apiError(for: error).response
     }
 }
 
-/// Decodes the request's JSON body (naming the field that is wrong), then runs the handler.
+/// Decodes the request's JSON body (naming the field that is wrong), checks it against the
+/// limits, then runs the handler.
 func respond<Body: AutomationBody>(_ request: Request, limits: AutomationLimits, as type: Body.Type, emptyBody: Body? = nil,
                                    _ handler: (Body) async throws -> some Encodable) async -> Response {
-    let route = "\(request.method.rawValue) \(request.uri.path)"
-    let data: Data
     do {
-        data = Data((try await request.body.collect(upTo: 1 << 20)).readableBytesView)
+        let body = try await request.decodeJSON(Body.self, empty: emptyBody)
+        do { try body.validate(limits) } catch { throw request.badBody("\(error)") }
+        return .json(try await handler(body))
     } catch {
-        return errorResponse(DeviceError.invalidRequest("\(route): the body is larger than 1 MiB or could not be read"))
-    }
-    let body: Body
-    if data.isEmpty, let emptyBody {
-        body = emptyBody
-    } else {
-        do { body = try StrictJSON.decode(Body.self, from: data) } catch let error as AutomationInputError {
-            return errorResponse(DeviceError.invalidRequest("\(route): \(error)"))
-        } catch {
-            return errorResponse(DeviceError.invalidRequest("\(route): invalid JSON body: \(describeDecodingError(error))"))
-        }
-    }
-    do { try body.validate(limits) } catch {
-        return errorResponse(DeviceError.invalidRequest("\(route): \(error)"))
-    }
-    do {
-        return jsonResponse(try await handler(body), status: .ok)
-    } catch {
-        return errorResponse(error)
+        return apiError(for: error).response
     }
 }
 
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status) -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let bytes = (try? encoder.encode(value)) ?? Data("{}".utf8)
-    var headers = HTTPFields()
-    headers[.contentType] = "application/json; charset=utf-8"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-}
-
-func errorResponse(_ error: any Error) -> Response {
+/// The one place the automation API decides which status an error is.
+func apiError(for error: any Error) -> APIError {
+    if let error = error as? APIError { return error }
     let status: HTTPResponse.Status
     switch error as? DeviceError {
     case .elementNotFound?, .unknownApp?: status = .notFound
@@ -257,5 +235,5 @@ func errorResponse(_ error: any Error) -> Response {
     case .shutDown?: status = .serviceUnavailable
     case nil: status = .internalServerError
     }
-    return jsonResponse(AutomationAPI.ErrorBody(error: String(describing: error)), status: status)
+    return APIError(status, String(describing: error))
 }

@@ -23,12 +23,20 @@ enum Termination: Sendable, Equatable {
     case signaled(Int32)
 }
 
-/// An error with the HTTP status it maps to and a message a person can act on.
-struct CommandError: Error, Sendable, CustomStringConvertible {
+/// Why the command table refused or failed, with a message a person can act on. The HTTP
+/// layer decides which status each kind is (`CommandTableError.apiError`).
+struct CommandTableError: Error, Sendable, CustomStringConvertible {
     enum Kind: Sendable {
-        case badRequest, unauthorized, forbidden, notFound, methodNotAllowed, conflict, unavailable
+        /// The arguments cannot describe a command (empty argv, no such directory, bad env name).
+        case invalidArguments
         /// The program could not be started (not found, not executable, spawn failed).
         case failedToStart
+        /// The host's allowlist does not include the program.
+        case programNotAllowed
+        /// No command with that id (never started, or forgotten).
+        case unknownCommand
+        /// The host is shutting down and starts nothing new.
+        case shuttingDown
     }
 
     var kind: Kind
@@ -147,23 +155,23 @@ actor CommandTable {
         kind: CommandKind
     ) async throws -> CommandSnapshot {
         guard !isShuttingDown else {
-            throw CommandError(.unavailable, "the tunnel host is shutting down and starts no new commands")
+            throw CommandTableError(.shuttingDown, "the tunnel host is shutting down and starts no new commands")
         }
         guard let program = argv.first, !program.isEmpty else {
-            throw CommandError(.badRequest, "nothing to run: argv is empty; send the program and its arguments, e.g. [\"echo\", \"hello\"]")
+            throw CommandTableError(.invalidArguments, "nothing to run: argv is empty; send the program and its arguments, e.g. [\"echo\", \"hello\"]")
         }
         if let cwd = workingDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cwd, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CommandError(.badRequest, "working directory '\(cwd)' does not exist or is not a directory; send an existing absolute path as cwd, or leave it out to use the host's")
+                throw CommandTableError(.invalidArguments, "working directory '\(cwd)' does not exist or is not a directory; send an existing absolute path as cwd, or leave it out to use the host's")
             }
         }
         let searchPath = environment?["PATH"] ?? ExecutableResolver.hostSearchPath
         guard let path = ExecutableResolver.resolve(program, searchPath: searchPath, workingDirectory: workingDirectory) else {
             if program.contains("/") {
-                throw CommandError(.failedToStart, "program '\(program)' not found or not executable: no executable file at that path")
+                throw CommandTableError(.failedToStart, "program '\(program)' not found or not executable: no executable file at that path")
             }
-            throw CommandError(.failedToStart, "program '\(program)' not found on PATH (\(searchPath)); install it, fix the spelling, or pass an absolute path")
+            throw CommandTableError(.failedToStart, "program '\(program)' not found on PATH (\(searchPath)); install it, fix the spelling, or pass an absolute path")
         }
         try checkAllowed(program: program, resolvedPath: path)
 
@@ -178,7 +186,7 @@ actor CommandTable {
             var overrides: [Environment.Key: String?] = [:]
             for (key, value) in environment {
                 guard let k = Environment.Key(rawValue: key) else {
-                    throw CommandError(.badRequest, "invalid environment variable name '\(key)'")
+                    throw CommandTableError(.invalidArguments, "invalid environment variable name '\(key)'")
                 }
                 overrides[k] = value
             }
@@ -224,7 +232,7 @@ actor CommandTable {
             await records[id]?.task?.value
             remove(id)
             logger.warning("could not start command", metadata: ["argv": "\(ShellWords.join(argv))", "error": "\(error)"])
-            throw CommandError(.failedToStart, "could not start '\(program)' (\(path)): \(Self.describe(error))")
+            throw CommandTableError(.failedToStart, "could not start '\(program)' (\(path)): \(Self.describe(error))")
         }
         evictFinished()
         return snapshot(id, output: .none)!
@@ -239,7 +247,7 @@ actor CommandTable {
             if entryPath == resolvedPath { return }
             if ExecutableResolver.canonical(entryPath) == canonicalPath, (entryPath as NSString).lastPathComponent == name { return }
         }
-        throw CommandError(.forbidden, "program '\(program)' (\(resolvedPath)) is not allowed on this host: it only runs \(allowed.joined(separator: ", ")); restart it with --allow \(program) to permit it")
+        throw CommandTableError(.programNotAllowed, "program '\(program)' (\(resolvedPath)) is not allowed on this host: it only runs \(allowed.joined(separator: ", ")); restart it with --allow \(program) to permit it")
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -418,8 +426,8 @@ actor CommandTable {
         changed(id)
     }
 
-    static func notFound(_ id: UUID) -> CommandError {
-        CommandError(.notFound, "no command with id \(id.uuidString) on this host: ids come from /launch or POST /v1/commands and are forgotten when the host restarts (GET /v1/commands lists the known ones)")
+    static func notFound(_ id: UUID) -> CommandTableError {
+        CommandTableError(.unknownCommand, "no command with id \(id.uuidString) on this host: ids come from /launch or POST /v1/commands and are forgotten when the host restarts (GET /v1/commands lists the known ones)")
     }
 
     static func signalName(_ signal: Int32) -> String {

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ShowreelHTTP
+import ShowreelWire
 
 /// Decides who may talk to the host, before any route runs, and turns errors into JSON:
 /// clients outside the address allowlist, web pages (Origin, Sec-Fetch-Site), DNS rebinding
@@ -32,53 +34,59 @@ struct GuardMiddleware: RouterMiddleware {
             var request = request
             try await check(&request, context: context)
             return try await next(request, context)
-        } catch let error as CommandError {
-            if error.kind != .notFound {
-                logger.notice("request refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "client": "\(context.remoteAddress?.ipAddress ?? "-")", "status": "\(error.httpStatus.code)", "error": "\(error.message)"])
-            }
-            return json(ErrorResponse(error: error.message), status: error.httpStatus)
-        } catch let error as HTTPError {
-            if error.status == .notFound {
-                return notFoundOrWrongMethod(request)
-            }
-            return json(ErrorResponse(error: error.body ?? "\(error.status.reasonPhrase)"), status: error.status)
+        } catch let error as HTTPError where error.status == .notFound {
+            // Hummingbird's: no route has this method and path.
+            return notFoundOrWrongMethod(request)
         } catch {
-            logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
-            return json(ErrorResponse(error: "internal error: \(error)"), status: .internalServerError)
+            let refusal = Self.apiError(for: error)
+            if refusal.status == .internalServerError {
+                logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
+            } else if refusal.status != .notFound {
+                logger.notice("request refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "client": "\(context.remoteAddress?.ipAddress ?? "-")", "status": "\(refusal.status.code)", "error": "\(refusal.message)"])
+            }
+            return refusal.response
+        }
+    }
+
+    /// Every error a route or this guard throws, as the answer the client gets.
+    static func apiError(for error: any Error) -> APIError {
+        switch error {
+        case let error as APIError: error
+        case let error as CommandTableError: error.apiError
+        case let error as HTTPError: APIError(error.status, error.body ?? error.status.reasonPhrase)
+        default: APIError(.internalServerError, "internal error: \(error)")
         }
     }
 
     private func notFoundOrWrongMethod(_ request: Request) -> Response {
         let path = request.uri.path
         guard let methods = Endpoint.allowedMethods(for: path), !methods.contains(request.method) else {
-            return json(ErrorResponse(error: "no endpoint \(request.method) \(path): \(Endpoint.summary)"), status: .notFound)
+            return APIError(.notFound, "no endpoint \(request.method) \(path): \(Endpoint.summary)").response
         }
         let allowed = methods.map(\.rawValue).joined(separator: ", ")
         logger.notice("request refused", metadata: ["method": "\(request.method)", "path": "\(path)", "status": "405"])
-        var response = json(ErrorResponse(error: "\(path) does not answer \(request.method); use \(allowed)"), status: .methodNotAllowed)
-        response.headers[.allow] = allowed
-        return response
+        return APIError(.methodNotAllowed, "\(path) does not answer \(request.method); use \(allowed)", headers: [.allow: allowed]).response
     }
 
     private func check(_ request: inout Request, context: Context) async throws {
         if let allowedClients {
             let address = context.remoteAddress
             guard let address, allowedClients.contains(where: { $0.contains(address) }) else {
-                throw CommandError(.forbidden, "client \(address?.ipAddress ?? "with no address") is not allowed: this host only answers \(configuration.allowedClients?.joined(separator: ", ") ?? ""); restart it with another --allow-from to let it in")
+                throw APIError(.forbidden, "client \(address?.ipAddress ?? "with no address") is not allowed: this host only answers \(configuration.allowedClients?.joined(separator: ", ") ?? ""); restart it with another --allow-from to let it in")
             }
         }
         // Web pages can POST to localhost; browsers mark those requests with Origin.
         if let origin = request.headers[.origin] {
-            throw CommandError(.forbidden, "requests from web pages are refused (Origin: \(origin)); the tunnel host serves test runners and command-line clients, which send no Origin header")
+            throw APIError(.forbidden, "requests from web pages are refused (Origin: \(origin)); the tunnel host serves test runners and command-line clients, which send no Origin header")
         }
         if let site = request.headers[Self.secFetchSite], site != "none" {
-            throw CommandError(.forbidden, "requests from web pages are refused (Sec-Fetch-Site: \(site)); the tunnel host serves test runners and command-line clients")
+            throw APIError(.forbidden, "requests from web pages are refused (Sec-Fetch-Site: \(site)); the tunnel host serves test runners and command-line clients")
         }
         // DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends its own Host.
         if configuration.isLoopbackOnly, let authority = request.head.authority, !Self.isLoopbackAuthority(authority) {
-            throw CommandError(.forbidden, "Host '\(authority)' is not a loopback address: this host is bound to \(configuration.bindAddress) and answers to localhost, 127.x.x.x or [::1] (with an optional port) only")
+            throw APIError(.forbidden, "Host '\(authority)' is not a loopback address: this host is bound to \(configuration.bindAddress) and answers to localhost, 127.x.x.x or [::1] (with an optional port) only")
         }
-        if let token = configuration.token, request.uri.path != "/v1/health" {
+        if let token = configuration.token, request.uri.path != HostAPI.Routes.V1.health.template {
             try await checkToken(token, &request)
         }
     }
@@ -92,14 +100,14 @@ struct GuardMiddleware: RouterMiddleware {
         }
         if presented == nil, Endpoint.legacyPaths.contains(request.uri.path) {
             // Collected here and kept on the request, so the route reads the same body.
-            let body = try? await request.collectBody(upTo: Routes.maxBodySize)
+            let body = try? await request.collectBody(upTo: Request.bodyLimit)
             presented = body.flatMap { LegacyForm(body: Array($0.readableBytesView))[Self.tokenFormField] }
         }
         guard let presented else {
-            throw CommandError(.unauthorized, "this host requires a token: send 'Authorization: Bearer <token>' or 'X-Showreel-Token: <token>' (legacy clients may instead add the form field \(Self.tokenFormField)=<token>) with the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
+            throw APIError(.unauthorized, "this host requires a token: send 'Authorization: Bearer <token>' or 'X-Showreel-Token: <token>' (legacy clients may instead add the form field \(Self.tokenFormField)=<token>) with the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
         }
         guard Self.constantTimeEquals(presented, token) else {
-            throw CommandError(.unauthorized, "wrong token: use the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
+            throw APIError(.unauthorized, "wrong token: use the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
         }
     }
 

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ShowreelHTTP
+import ShowreelWire
 
 /// What every request handler gets: Hummingbird's core context plus the connection, which the
 /// guard needs (the client's address) and sync commands need (to notice a client that left).
@@ -19,42 +21,40 @@ struct HostRequestContext: RequestContext {
 }
 
 /// The endpoints of the tunnel host and the methods each answers, for `405 Allow` and for the
-/// list a 404 prints. `register(on:)` serves exactly these (a test checks every one).
+/// list a 404 prints: `HostAPI.Routes` (what `register(on:)` serves) grouped by path.
 struct Endpoint: Sendable {
     var path: String
     var methods: [HTTPRequest.Method]
 
-    static let all: [Endpoint] = [
-        Endpoint(path: "/exec", methods: [.post]),
-        Endpoint(path: "/launch", methods: [.post]),
-        Endpoint(path: "/status", methods: [.post]),
-        Endpoint(path: "/interrupt", methods: [.post]),
-        Endpoint(path: "/terminate", methods: [.post]),
-        Endpoint(path: "/v1/health", methods: [.get]),
-        Endpoint(path: "/v1/commands", methods: [.get, .post]),
-        Endpoint(path: "/v1/commands/:id", methods: [.get, .delete]),
-        Endpoint(path: "/v1/commands/:id/output", methods: [.get]),
-        Endpoint(path: "/v1/commands/:id/interrupt", methods: [.post]),
-        Endpoint(path: "/v1/commands/:id/terminate", methods: [.post]),
-    ]
+    static let all: [Endpoint] = HostAPI.Routes.all.reduce(into: []) { endpoints, route in
+        let method = HTTPRequest.Method(route.method)
+        if let index = endpoints.firstIndex(where: { $0.path == route.template }) {
+            endpoints[index].methods.append(method)
+        } else {
+            endpoints.append(Endpoint(path: route.template, methods: [method]))
+        }
+    }
 
     /// The legacy endpoints, whose form body may carry the token.
-    static let legacyPaths: Set<String> = ["/exec", "/launch", "/status", "/interrupt", "/terminate"]
-
-    func matches(_ path: String) -> Bool {
-        let pattern = self.path.split(separator: "/")
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard pattern.count == segments.count else { return false }
-        return zip(pattern, segments).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
-    }
+    static let legacyPaths = Set(HostAPI.Routes.Legacy.all.map(\.template))
 
     static func allowedMethods(for path: String) -> [HTTPRequest.Method]? {
-        all.first { $0.matches(path) }?.methods
+        guard let route = HostAPI.Routes.all.first(where: { $0.matches(path: path) }) else { return nil }
+        return all.first { $0.path == route.template }?.methods
     }
 
-    static var summary: String {
-        "the legacy endpoints are POST /exec, /launch, /status, /interrupt, /terminate; the JSON API is GET /v1/health, GET|POST /v1/commands, GET|DELETE /v1/commands/{id}, GET /v1/commands/{id}/output, POST /v1/commands/{id}/interrupt|terminate"
-    }
+    /// "the legacy endpoints are POST /exec, ...; the JSON API is GET /v1/health, GET|POST /v1/commands, ..."
+    static let summary: String = {
+        func list(_ routes: [Route]) -> String {
+            var listed: Set<String> = []
+            return routes.compactMap { route -> String? in
+                guard listed.insert(route.template).inserted else { return nil }
+                let methods = routes.filter { $0.template == route.template }.map(\.method.rawValue).joined(separator: "|")
+                return "\(methods) \(route.readableTemplate)"
+            }.joined(separator: ", ")
+        }
+        return "the legacy endpoints are \(list(HostAPI.Routes.Legacy.all)); the JSON API is \(list(HostAPI.Routes.V1.all))"
+    }()
 }
 
 /// The request handlers: the SBTUITestTunnelHost endpoints (LegacyRoutes.swift) and the JSON
@@ -63,8 +63,6 @@ struct Routes: Sendable {
     let table: CommandTable
     let configuration: TunnelHostConfiguration
     let logger: Logger
-
-    static let maxBodySize = 1024 * 1024
 
     func register(on router: Router<HostRequestContext>) {
         router.add(middleware: GuardMiddleware(configuration: configuration, logger: logger))
@@ -103,31 +101,5 @@ struct Routes: Sendable {
             snapshot = await table.waitForExit(id, timeout: .seconds(10))
         }
         return snapshot
-    }
-}
-
-// MARK: - Responses
-
-func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-    json(encoded: ByteBuffer(bytes: WireJSON.encode(value)), status: status)
-}
-
-func json(encoded body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-    var headers = HTTPFields()
-    headers[.contentType] = "application/json; charset=utf-8"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: body))
-}
-
-extension CommandError {
-    var httpStatus: HTTPResponse.Status {
-        switch kind {
-        case .badRequest, .failedToStart: return .badRequest
-        case .unauthorized: return .unauthorized
-        case .forbidden: return .forbidden
-        case .notFound: return .notFound
-        case .methodNotAllowed: return .methodNotAllowed
-        case .conflict: return .conflict
-        case .unavailable: return .serviceUnavailable
-        }
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ShowreelHTTP
+import ShowreelWire
 
 #if canImport(Glibc)
 import Glibc
@@ -14,63 +16,51 @@ import Darwin
 /// The versioned JSON API: argv arrays, env and cwd, waits with timeouts, followed output.
 extension Routes {
     func registerV1(on router: Router<HostRequestContext>) {
-        router.get("v1/health") { _, _ in
-            json(HealthResponse(status: "ok", version: TunnelHost.version, running: await table.runningCount))
+        typealias V1 = HostAPI.Routes.V1
+        router.on(V1.health) { _, _ in
+            Response.json(HostAPI.HealthResponse(status: "ok", version: TunnelHost.version, running: await table.runningCount))
         }
-        router.get("v1/commands") { _, _ in
-            json(CommandListResponse(commands: await table.list().map { CommandInfo($0) }))
+        router.on(V1.commands) { _, _ in
+            Response.json(HostAPI.CommandListResponse(commands: await table.list().map { HostAPI.CommandInfo($0) }))
         }
-        router.post("v1/commands") { request, context in try await createCommand(request, context) }
-        router.get("v1/commands/:id") { request, context in
+        router.on(V1.create) { request, context in try await createCommand(request, context) }
+        router.on(V1.command) { request, context in
             let id = try commandID(context)
             guard let snapshot = await table.snapshot(id, output: .streams) else { throw CommandTable.notFound(id) }
-            return json(CommandInfo(snapshot))
+            return Response.json(HostAPI.CommandInfo(snapshot))
         }
-        router.delete("v1/commands/:id") { request, context in
+        router.on(V1.remove) { request, context in
             let id = try commandID(context)
             guard let snapshot = await table.snapshot(id, output: .none) else { throw CommandTable.notFound(id) }
             guard snapshot.isFinished else {
-                throw CommandError(.conflict, "command \(id.uuidString) is still running (pid \(snapshot.pid ?? 0)); POST /v1/commands/\(id.uuidString)/terminate?wait=true first")
+                throw APIError(.conflict, "command \(id.uuidString) is still running (pid \(snapshot.pid ?? 0)); POST \(V1.terminate.path(id.uuidString))?wait=true first")
             }
             await table.remove(id)
             return Response(status: .noContent)
         }
-        router.get("v1/commands/:id/output") { request, context in try await output(request, context) }
-        router.post("v1/commands/:id/interrupt") { request, context in try await signal(request, context, SIGINT) }
-        router.post("v1/commands/:id/terminate") { request, context in try await signal(request, context, SIGTERM) }
+        router.on(V1.output) { request, context in try await output(request, context) }
+        router.on(V1.interrupt) { request, context in try await signal(request, context, SIGINT) }
+        router.on(V1.terminate) { request, context in try await signal(request, context, SIGTERM) }
     }
 
     private func commandID(_ context: HostRequestContext) throws -> UUID {
         let raw = context.parameters.get("id") ?? ""
         guard let id = UUID(uuidString: raw) else {
-            throw CommandError(.badRequest, "'\(raw)' is not a command id: use the UUID returned by POST /v1/commands (GET /v1/commands lists them)")
+            throw APIError(.badRequest, "'\(raw)' is not a command id: use the UUID returned by POST /v1/commands (GET /v1/commands lists them)")
         }
         return id
     }
 
-    private static let createExample = #"{"argv": ["echo", "hello"], "env": {"NAME": "value"}, "cwd": "/tmp", "wait": false}"#
-
     private func createCommand(_ request: Request, _ context: HostRequestContext) async throws -> Response {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: Self.maxBodySize)
-        } catch {
-            throw CommandError(.badRequest, "request body too large or unreadable; send a JSON object like \(Self.createExample)")
-        }
-        let data = Data(buffer.readableBytesView)
-        let body: CreateCommandRequest
-        do {
-            body = try JSONDecoder().decode(CreateCommandRequest.self, from: data)
-        } catch {
-            throw CommandError(.badRequest, "invalid JSON body (\(Self.describe(decodingError: error))); send an object like \(Self.createExample) (only argv is required)")
-        }
+        let body = try await request.decodeJSON(HostAPI.CreateCommandRequest.self,
+                                                example: HostAPI.CreateCommandRequest.example + " (only argv is required)")
         if let timeout = body.timeout, !(timeout > 0) {
-            throw CommandError(.badRequest, "timeout must be a positive number of seconds, got \(timeout)")
+            throw APIError(.badRequest, "timeout must be a positive number of seconds, got \(timeout)")
         }
         let started = try await table.launch(argv: body.argv, environment: body.env, workingDirectory: body.cwd, kind: .api)
         guard body.wait == true else {
-            var response = json(CommandInfo(started), status: .created)
-            response.headers[.location] = "/v1/commands/\(started.id.uuidString)"
+            var response = Response.json(HostAPI.CommandInfo(started), status: .created)
+            response.headers[.location] = HostAPI.Routes.V1.command.path(started.id.uuidString)
             return response
         }
         var timedOut: Bool? = nil
@@ -80,7 +70,7 @@ extension Routes {
             finished = try await stop(started.id, signal: SIGTERM, timeout: configuration.gracePeriod)
         }
         guard let finished else { throw CommandTable.notFound(started.id) }
-        return json(CommandInfo(finished, timedOut: timedOut))
+        return Response.json(HostAPI.CommandInfo(finished, timedOut: timedOut))
     }
 
     private func signal(_ request: Request, _ context: HostRequestContext, _ signal: Int32) async throws -> Response {
@@ -90,7 +80,7 @@ extension Routes {
         var timeout = configuration.signalWait
         if let raw = query.get("timeout") {
             guard let seconds = Double(raw), seconds > 0 else {
-                throw CommandError(.badRequest, "timeout must be a positive number of seconds, got '\(raw)'")
+                throw APIError(.badRequest, "timeout must be a positive number of seconds, got '\(raw)'")
             }
             timeout = .seconds(seconds)
         }
@@ -100,23 +90,23 @@ extension Routes {
             case .alreadyFinished(let snapshot):
                 throw Self.alreadyFinished(snapshot, name)
             case .sent(let snapshot):
-                return json(CommandInfo(snapshot), status: .accepted)
+                return Response.json(HostAPI.CommandInfo(snapshot), status: .accepted)
             }
         }
         guard let current = await table.snapshot(id, output: .none) else { throw CommandTable.notFound(id) }
         if current.isFinished { throw Self.alreadyFinished(current, name) }
         guard let finished = try await stop(id, signal: signal, timeout: timeout) else { throw CommandTable.notFound(id) }
-        return json(CommandInfo(finished))
+        return Response.json(HostAPI.CommandInfo(finished))
     }
 
-    private static func alreadyFinished(_ snapshot: CommandSnapshot, _ signalName: String) -> CommandError {
+    private static func alreadyFinished(_ snapshot: CommandSnapshot, _ signalName: String) -> APIError {
         let how: String
         switch snapshot.termination {
         case .exited(let code)?: how = "exited with status \(code)"
         case .signaled(let signal)?: how = "was ended by \(CommandTable.signalName(signal))"
         case nil: how = "finished"
         }
-        return CommandError(.conflict, "command \(snapshot.id.uuidString) already \(how); there is nothing to send \(signalName) to (GET /v1/commands/\(snapshot.id.uuidString) has its output)")
+        return APIError(.conflict, "command \(snapshot.id.uuidString) already \(how); there is nothing to send \(signalName) to (GET \(HostAPI.Routes.V1.command.path(snapshot.id.uuidString)) has its output)")
     }
 
     private func output(_ request: Request, _ context: HostRequestContext) async throws -> Response {
@@ -126,7 +116,7 @@ extension Routes {
         let stream: OutputStream?
         if let raw = query.get("stream"), raw != "both" {
             guard let chosen = OutputStream(rawValue: raw) else {
-                throw CommandError(.badRequest, "stream must be stdout, stderr or both, got '\(raw)'")
+                throw APIError(.badRequest, "stream must be stdout, stderr or both, got '\(raw)'")
             }
             stream = chosen
         } else {
@@ -160,20 +150,5 @@ extension Routes {
     private static func flag(_ value: String?) -> Bool {
         guard let value = value?.lowercased() else { return false }
         return value == "" || value == "true" || value == "1" || value == "yes"
-    }
-
-    private static func describe(decodingError error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "not JSON" }
-        func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return keys.isEmpty ? "the body" : keys.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, _): return "missing required field '\(key.stringValue)'"
-        case .typeMismatch(let type, let context): return "\(path(context)) should be \(type)"
-        case .valueNotFound(let type, let context): return "\(path(context)) should be \(type), not null"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is invalid"
-        @unknown default: return "not valid JSON"
-        }
     }
 }

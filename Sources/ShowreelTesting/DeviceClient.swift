@@ -72,85 +72,93 @@ public struct DeviceClient: Sendable {
 
     // MARK: Device and apps
 
-    public func info() async throws -> AutomationAPI.DeviceInfo { try await get("v1/device") }
-    public func tree() async throws -> [ElementSnapshot] { try await (get("v1/tree") as AutomationAPI.Tree).elements }
+    public func info() async throws -> AutomationAPI.DeviceInfo { try await call(Routes.device) }
+    public func tree() async throws -> [ElementSnapshot] { try await (call(Routes.tree) as AutomationAPI.Tree).elements }
 
     @discardableResult
     public func launch(_ bundleIdentifier: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> AppStatus {
-        try await post("v1/apps/\(bundleIdentifier)/launch", AutomationAPI.Launch(arguments: arguments, environment: environment))
+        try await call(Routes.launch, bundleIdentifier, body: AutomationAPI.Launch(arguments: arguments, environment: environment))
     }
 
     @discardableResult
     public func terminate(_ bundleIdentifier: String) async throws -> AppStatus {
-        try await post("v1/apps/\(bundleIdentifier)/terminate", AutomationAPI.OK())
+        try await call(Routes.terminate, bundleIdentifier, body: AutomationAPI.OK())
     }
 
     @discardableResult
     public func activate(_ bundleIdentifier: String) async throws -> AppStatus {
-        try await post("v1/apps/\(bundleIdentifier)/activate", AutomationAPI.OK())
+        try await call(Routes.activate, bundleIdentifier, body: AutomationAPI.OK())
     }
 
-    public func state(of bundleIdentifier: String) async throws -> AppStatus { try await get("v1/apps/\(bundleIdentifier)/state") }
+    public func state(of bundleIdentifier: String) async throws -> AppStatus { try await call(Routes.state, bundleIdentifier) }
 
     public func wait(for state: AppState, of bundleIdentifier: String, timeout: Double) async throws -> Bool {
-        let result: AutomationAPI.WaitResult = try await post("v1/apps/\(bundleIdentifier)/wait-for-state",
-                                                              AutomationAPI.WaitForState(state: state, timeout: timeout))
+        let result: AutomationAPI.WaitResult = try await call(Routes.waitForState, bundleIdentifier,
+                                                              body: AutomationAPI.WaitForState(state: state, timeout: timeout))
         return result.matched
     }
 
-    public func pressHome() async throws { let _: AutomationAPI.OK = try await post("v1/home", AutomationAPI.OK()) }
+    public func pressHome() async throws { let _: AutomationAPI.OK = try await call(Routes.home, body: AutomationAPI.OK()) }
 
     // MARK: Queries
 
     public func elements(_ query: ElementQuery) async throws -> [ElementSnapshot] {
-        try await (post("v1/query", AutomationAPI.Query(query: query)) as AutomationAPI.QueryResult).elements
+        try await (call(Routes.query, body: AutomationAPI.Query(query: query)) as AutomationAPI.QueryResult).elements
     }
 
     public func element(_ query: ElementQuery) async throws -> ElementSnapshot {
-        try await post("v1/element", AutomationAPI.Query(query: query))
+        try await call(Routes.element, body: AutomationAPI.Query(query: query))
     }
 
     /// Waits on the device clock for an element to be on screen (`exists: false`: gone from it;
     /// `hittable`: on screen and hittable). True when it happened before the timeout.
     public func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Double) async throws -> Bool {
         let body = AutomationAPI.WaitFor(query: query, exists: exists, hittable: hittable ? true : nil, timeout: timeout)
-        let result: AutomationAPI.WaitResult = try await post("v1/wait-for", body)
+        let result: AutomationAPI.WaitResult = try await call(Routes.waitFor, body: body)
         return result.matched
     }
 
     // MARK: Events
 
-    public func tap(_ request: AutomationAPI.Tap) async throws { let _: AutomationAPI.OK = try await post("v1/tap", request) }
-    public func typeText(_ request: AutomationAPI.TypeText) async throws { let _: AutomationAPI.OK = try await post("v1/type", request) }
-    public func tapKey(_ key: String) async throws { let _: AutomationAPI.OK = try await post("v1/key", AutomationAPI.Key(key: key)) }
-    public func swipe(_ request: AutomationAPI.Swipe) async throws { let _: AutomationAPI.OK = try await post("v1/swipe", request) }
-    public func shake() async throws { let _: AutomationAPI.OK = try await post("v1/shake", AutomationAPI.OK()) }
+    public func tap(_ request: AutomationAPI.Tap) async throws { let _: AutomationAPI.OK = try await call(Routes.tap, body: request) }
+    public func typeText(_ request: AutomationAPI.TypeText) async throws { let _: AutomationAPI.OK = try await call(Routes.type, body: request) }
+    public func tapKey(_ key: String) async throws { let _: AutomationAPI.OK = try await call(Routes.key, body: AutomationAPI.Key(key: key)) }
+    public func swipe(_ request: AutomationAPI.Swipe) async throws { let _: AutomationAPI.OK = try await call(Routes.swipe, body: request) }
+    public func shake() async throws { let _: AutomationAPI.OK = try await call(Routes.shake, body: AutomationAPI.OK()) }
     public func keyCommand(_ key: String, modifiers: [String]) async throws {
-        let _: AutomationAPI.OK = try await post("v1/key-command", AutomationAPI.KeyCommand(key: key, modifiers: modifiers))
+        let _: AutomationAPI.OK = try await call(Routes.keyCommand, body: AutomationAPI.KeyCommand(key: key, modifiers: modifiers))
     }
 
     @discardableResult
     public func overrideStatusBar(_ values: StatusBarOverride) async throws -> StatusBarOverride {
-        try await send("PUT", "v1/status-bar", body: values)
+        try await call(Routes.overrideStatusBar, body: values)
     }
 
     @discardableResult
-    public func clearStatusBar() async throws -> StatusBarOverride { try await send("DELETE", "v1/status-bar", body: Optional<AutomationAPI.OK>.none) }
+    public func clearStatusBar() async throws -> StatusBarOverride { try await call(Routes.clearStatusBar) }
 
     /// The screen as PNG bytes.
-    public func screenshot() async throws -> Data { try await raw("GET", "v1/screenshot", body: nil) }
+    public func screenshot() async throws -> Data { try await raw(Routes.screenshot.method.rawValue, relative(Routes.screenshot.path()), body: nil) }
 
     /// Lets device time pass (instant on a virtual clock).
-    public func wait(seconds: Double) async throws { let _: AutomationAPI.OK = try await post("v1/wait", AutomationAPI.Wait(seconds: seconds)) }
+    public func wait(seconds: Double) async throws { let _: AutomationAPI.OK = try await call(Routes.wait, body: AutomationAPI.Wait(seconds: seconds)) }
 
     // MARK: Transport
 
-    private func get<T: Decodable>(_ path: String) async throws -> T { try await send("GET", path, body: Optional<AutomationAPI.OK>.none) }
-    private func post<T: Decodable, B: Encodable>(_ path: String, _ body: B) async throws -> T { try await send("POST", path, body: body) }
+    private typealias Routes = AutomationAPI.Routes
+
+    /// Calls `route` (its parameters filled with `parameters`) with a JSON body, or none.
+    private func call<T: Decodable, B: Encodable>(_ route: Route, _ parameters: String..., body: B? = Optional<AutomationAPI.OK>.none) async throws -> T {
+        let path = relative(route.path(parameters))
+        return try await send(route.method.rawValue, path, body: body)
+    }
+
+    /// The path without its leading slash, appended to `baseURL` (which may have a path of its own).
+    private func relative(_ path: String) -> String { String(path.dropFirst()) }
 
     private func send<T: Decodable, B: Encodable>(_ method: String, _ path: String, body: B?) async throws -> T {
-        let data = try await raw(method, path, body: try body.map { try JSONEncoder().encode($0) })
-        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+        let data = try await raw(method, path, body: try body.map { try WireJSON.encoder.encode($0) })
+        do { return try WireJSON.decoder.decode(T.self, from: data) } catch {
             throw Failure(statusCode: 200, message: "\(method) /\(path): unexpected answer (\(describeDecodingError(error)))",
                           sourceLocation: sourceLocation)
         }
@@ -173,7 +181,7 @@ public struct DeviceClient: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let message = (try? JSONDecoder().decode(AutomationAPI.ErrorBody.self, from: data).error)
+            let message = (try? WireJSON.decoder.decode(ErrorBody.self, from: data).error)
                 ?? String(decoding: data, as: UTF8.self)
             throw Failure(statusCode: status, message: message, sourceLocation: sourceLocation)
         }

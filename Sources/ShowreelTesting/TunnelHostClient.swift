@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,36 +38,10 @@ public struct TunnelHostClient: Sendable {
         }
     }
 
-    /// A command as the v1 API reports it.
-    public struct CommandInfo: Decodable, Sendable, Equatable {
-        public var id: UUID
-        public var argv: [String]
-        public var executable: String
-        public var pid: Int32?
-        /// `running` or `finished`.
-        public var state: String
-        /// `exit` or `signal` once finished.
-        public var terminationReason: String?
-        public var exitCode: Int32?
-        public var signal: Int32?
-        public var signalName: String?
-        public var error: String?
-        public var signalsSent: [String]?
-        public var killedAfterTimeout: Bool?
-        public var timedOut: Bool?
-        public var outputBytes: Int?
-        public var outputTruncated: Bool?
-        public var stdout: String?
-        public var stderr: String?
+    /// A command as the v1 API reports it (the host's own body type).
+    public typealias CommandInfo = HostAPI.CommandInfo
 
-        public var isRunning: Bool { state == "running" }
-    }
-
-    public struct Health: Decodable, Sendable, Equatable {
-        public var status: String
-        public var version: String
-        public var running: Int?
-    }
+    public typealias Health = HostAPI.HealthResponse
 
     public let baseURL: URL
     /// Sent as `Authorization: Bearer` on every call: a host started with `--token` requires it
@@ -99,14 +74,12 @@ public struct TunnelHostClient: Sendable {
     /// Runs `commandLine` to completion and returns its output (stdout and stderr).
     /// Throws when the host could not start it (`status` -1).
     public func exec(_ commandLine: String) async throws -> String {
-        let object = try await legacy("exec", command: Self.base64(commandLine))
-        return try Self.startedResult(object, commandLine)
+        try Self.startedResult(try await legacy(Legacy.exec, command: Self.base64(commandLine)), commandLine)
     }
 
     /// Starts `commandLine` and returns its id at once.
     public func launch(_ commandLine: String) async throws -> UUID {
-        let object = try await legacy("launch", command: Self.base64(commandLine))
-        let result = try Self.startedResult(object, commandLine)
+        let result = try Self.startedResult(try await legacy(Legacy.launch, command: Self.base64(commandLine)), commandLine)
         guard let id = UUID(uuidString: result) else {
             throw HostError(statusCode: 200, message: "launch answered '\(result)', which is not a command id")
         }
@@ -114,19 +87,19 @@ public struct TunnelHostClient: Sendable {
     }
 
     public func status(_ id: UUID) async throws -> CommandStatus {
-        try Self.commandStatus(try await legacy("status", command: id.uuidString))
+        Self.commandStatus(try await legacy(Legacy.status, command: id.uuidString))
     }
 
     /// Sends SIGINT to the command's process group. The Showreel host answers once the
     /// command exited (up to its wait limit); other hosts may answer while it still runs, so
     /// use `waitUntilFinished` when the final status matters.
     public func interrupt(_ id: UUID) async throws -> CommandStatus {
-        try Self.commandStatus(try await legacy("interrupt", command: id.uuidString))
+        Self.commandStatus(try await legacy(Legacy.interrupt, command: id.uuidString))
     }
 
     /// Sends SIGTERM to the command's process group; see `interrupt(_:)`.
     public func terminate(_ id: UUID) async throws -> CommandStatus {
-        try Self.commandStatus(try await legacy("terminate", command: id.uuidString))
+        Self.commandStatus(try await legacy(Legacy.terminate, command: id.uuidString))
     }
 
     /// Polls `/status` until the command finished; throws when `timeout` passes first.
@@ -146,7 +119,7 @@ public struct TunnelHostClient: Sendable {
     // MARK: v1 API
 
     public func health() async throws -> Health {
-        try await v1(Health.self, method: "GET", path: "v1/health")
+        try await v1(Health.self, V1.health)
     }
 
     /// Starts `argv` (no shell). With `wait`, returns after it finished, with its output;
@@ -158,36 +131,28 @@ public struct TunnelHostClient: Sendable {
         wait: Bool = false,
         timeout: Duration? = nil
     ) async throws -> CommandInfo {
-        struct Body: Encodable {
-            var argv: [String]
-            var env: [String: String]?
-            var cwd: String?
-            var wait: Bool
-            var timeout: Double?
-        }
-        let body = Body(argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout.map(Self.seconds))
-        return try await v1(CommandInfo.self, method: "POST", path: "v1/commands", body: try JSONEncoder().encode(body))
+        let body = HostAPI.CreateCommandRequest(argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout.map(Self.seconds))
+        return try await v1(CommandInfo.self, V1.create, body: WireJSON.encode(body))
     }
 
     public func command(_ id: UUID) async throws -> CommandInfo {
-        try await v1(CommandInfo.self, method: "GET", path: "v1/commands/\(id.uuidString)")
+        try await v1(CommandInfo.self, V1.command, id.uuidString)
     }
 
     public func commands() async throws -> [CommandInfo] {
-        struct List: Decodable { var commands: [CommandInfo] }
-        return try await v1(List.self, method: "GET", path: "v1/commands").commands
+        try await v1(HostAPI.CommandListResponse.self, V1.commands).commands
     }
 
     /// SIGINT to the command's process group. With `wait`, returns its final state; if it is
     /// still running after `timeout` (default: the host's grace period) it gets SIGKILL and
     /// the answer says `killedAfterTimeout`.
     public func interrupt(_ id: UUID, wait: Bool, timeout: Duration? = nil) async throws -> CommandInfo {
-        try await signal("interrupt", id, wait: wait, timeout: timeout)
+        try await signal(V1.interrupt, id, wait: wait, timeout: timeout)
     }
 
     /// SIGTERM to the command's process group; see `interrupt(_:wait:timeout:)`.
     public func terminate(_ id: UUID, wait: Bool, timeout: Duration? = nil) async throws -> CommandInfo {
-        try await signal("terminate", id, wait: wait, timeout: timeout)
+        try await signal(V1.terminate, id, wait: wait, timeout: timeout)
     }
 
     /// The command's output so far (`follow: false`) or all of it, waiting until it exits
@@ -195,20 +160,24 @@ public struct TunnelHostClient: Sendable {
     public func output(_ id: UUID, follow: Bool = false, stream: String? = nil) async throws -> String {
         var query = [URLQueryItem(name: "follow", value: follow ? "true" : "false")]
         if let stream { query.append(URLQueryItem(name: "stream", value: stream)) }
-        let (data, status) = try await send(method: "GET", path: "v1/commands/\(id.uuidString)/output", query: query, body: nil, contentType: nil)
+        let (data, status) = try await send(V1.output, id.uuidString, query: query, body: nil, contentType: nil)
         guard status == 200 else { throw Self.error(from: data, status: status) }
         return String(decoding: data, as: UTF8.self)
     }
 
-    private func signal(_ action: String, _ id: UUID, wait: Bool, timeout: Duration?) async throws -> CommandInfo {
+    private func signal(_ route: Route, _ id: UUID, wait: Bool, timeout: Duration?) async throws -> CommandInfo {
         var query = [URLQueryItem(name: "wait", value: wait ? "true" : "false")]
         if let timeout { query.append(URLQueryItem(name: "timeout", value: String(Self.seconds(timeout)))) }
-        return try await v1(CommandInfo.self, method: "POST", path: "v1/commands/\(id.uuidString)/\(action)", query: query)
+        return try await v1(CommandInfo.self, route, id.uuidString, query: query)
     }
 
     // MARK: Transport
 
-    private func legacy(_ action: String, command: String) async throws -> [String: Any] {
+    private typealias Legacy = HostAPI.Routes.Legacy
+    private typealias V1 = HostAPI.Routes.V1
+
+    /// A legacy call: the form the iOS client sends; the answer's JSON is decoded as `Answer`.
+    private func legacy<Answer: Decodable>(_ route: Route, command: String) async throws -> Answer {
         let fields = [
             ("command", command),
             ("app_frame", appFrame),
@@ -216,35 +185,38 @@ public struct TunnelHostClient: Sendable {
             ("simulator_device_runtime", simulatorDeviceRuntime),
         ]
         let body = fields.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
-        let (data, status) = try await send(
-            method: "POST", path: action, query: [], body: Data(body.utf8),
-            contentType: "application/x-www-form-urlencoded"
-        )
+        let (data, status) = try await send(route, query: [], body: Data(body.utf8), contentType: "application/x-www-form-urlencoded")
         guard status == 200 else { throw Self.error(from: data, status: status) }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw HostError(statusCode: status, message: "/\(action) answered something that is not a JSON object: \(String(decoding: data.prefix(200), as: UTF8.self))")
+        do {
+            return try WireJSON.decoder.decode(Answer.self, from: data)
+        } catch {
+            throw HostError(statusCode: status, message: "\(route.template) answered something that is not its JSON reply (\(describeDecodingError(error))): \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
-        return object
     }
 
-    private func v1<T: Decodable>(_ type: T.Type, method: String, path: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
-        let (data, status) = try await send(method: method, path: path, query: query, body: body, contentType: body == nil ? nil : "application/json")
+    private func v1<T: Decodable>(_ type: T.Type, _ route: Route, _ parameters: String..., query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
+        let (data, status) = try await send(route, parameters, query: query, body: body, contentType: body == nil ? nil : "application/json")
         guard (200..<300).contains(status) else { throw Self.error(from: data, status: status) }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try WireJSON.decoder.decode(T.self, from: data)
         } catch {
-            throw HostError(statusCode: status, message: "unexpected answer to \(method) /\(path): \(error)")
+            throw HostError(statusCode: status, message: "unexpected answer to \(route.method.rawValue) \(route.path(parameters)): \(error)")
         }
     }
 
-    private func send(method: String, path: String, query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
+    private func send(_ route: Route, _ parameters: String..., query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
+        try await send(route, parameters, query: query, body: body, contentType: contentType)
+    }
+
+    private func send(_ route: Route, _ parameters: [String], query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
+        let path = String(route.path(parameters).dropFirst())
         guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
             throw HostError(statusCode: 0, message: "bad base URL \(baseURL)")
         }
         if !query.isEmpty { components.queryItems = query }
         guard let url = components.url else { throw HostError(statusCode: 0, message: "bad URL for \(path)") }
         var request = URLRequest(url: url, timeoutInterval: requestTimeout)
-        request.httpMethod = method
+        request.httpMethod = route.method.rawValue
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -288,37 +260,24 @@ public struct TunnelHostClient: Sendable {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    private static func startedResult(_ object: [String: Any], _ commandLine: String) throws -> String {
-        let result = object["result"] as? String ?? ""
-        let status = (object["status"] as? NSNumber)?.intValue ?? 1
-        guard status != -1 else {
-            throw HostError(statusCode: 200, message: "could not run '\(commandLine)': \(result)")
+    private static func startedResult(_ answer: HostAPI.LegacyResultResponse, _ commandLine: String) throws -> String {
+        guard answer.status != -1 else {
+            throw HostError(statusCode: 200, message: "could not run '\(commandLine)': \(answer.result)")
         }
-        return result
+        return answer.result
     }
 
-    private static func commandStatus(_ object: [String: Any]) throws -> CommandStatus {
-        guard let result = object["result"] as? [String: Any] else {
-            throw HostError(statusCode: 200, message: "status answer without a result object")
-        }
-        if let status = (result["terminationStatus"] as? NSNumber)?.int32Value {
-            let reasonValue = (result["terminationReason"] as? NSNumber)?.intValue ?? 1
-            return .finished(
-                status: status,
-                reason: TerminationReason(rawValue: reasonValue) ?? .exit,
-                stdout: result["stdOut"] as? String ?? "",
-                stderr: result["stdErr"] as? String ?? ""
-            )
-        }
-        if let pid = (result["pid"] as? NSNumber)?.int32Value {
+    private static func commandStatus(_ answer: HostAPI.LegacyStatusResponse) -> CommandStatus {
+        switch answer.result {
+        case .running(let pid):
             return .running(pid: pid)
+        case .finished(let status, let reason, let stdOut, let stdErr):
+            return .finished(status: status, reason: TerminationReason(rawValue: reason) ?? .exit, stdout: stdOut, stderr: stdErr)
         }
-        throw HostError(statusCode: 200, message: "status answer with neither pid nor terminationStatus")
     }
 
     private static func error(from data: Data, status: Int) -> HostError {
-        struct Body: Decodable { var error: String }
-        if let body = try? JSONDecoder().decode(Body.self, from: data) {
+        if let body = try? WireJSON.decoder.decode(ErrorBody.self, from: data) {
             return HostError(statusCode: status, message: body.error)
         }
         return HostError(statusCode: status, message: String(decoding: data.prefix(500), as: UTF8.self))

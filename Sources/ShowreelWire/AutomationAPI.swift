@@ -130,10 +130,7 @@ public enum AutomationAPI {
     }
 
     /// Every error: a sentence that says what failed and what the screen had instead.
-    public struct ErrorBody: Codable, Equatable, Sendable {
-        public var error: String
-        public init(error: String) { self.error = error }
-    }
+    public typealias ErrorBody = ShowreelWire.ErrorBody
 
     /// An empty success.
     public struct OK: Codable, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 import Testing
 @testable import ShowreelHost
 
@@ -67,7 +68,7 @@ struct LegacyJSONTests {
     @Test("the /exec answer is byte for byte what the JSON encoder writes")
     func matchesEncoder() {
         let text = "plain \"quoted\" back\\slash /slash\n\r\t\u{08}\u{0C}\u{01}\u{1F}\u{7F} é 日本 🎬 \u{2028}"
-        let expected = WireJSON.encode(LegacyResultResponse(result: "[note]\n" + text, status: 1))
+        let expected = WireJSON.encode(HostAPI.LegacyResultResponse(result: "[note]\n" + text, status: 1))
         let written = WireJSON.legacyResult(prefix: "[note]\n", text: text, status: 1)
         #expect(Array(written.readableBytesView) == Array(expected))
         #expect(Array(WireJSON.legacyResult(prefix: "", text: "", status: 1).readableBytesView) == Array(#"{"result":"","status":1}"#.utf8))

@@ -148,7 +148,12 @@ struct V1APITests {
 
             let missing = try await v1("POST", base, "/v1/commands", json: ["args": ["echo"]])
             #expect(missing.status == 400)
-            #expect(try error(missing).contains("missing required field 'argv'"))
+            // One decode-error wording for both APIs (ShowreelHTTP): a misspelt field is named with
+            // the spelling meant, a field left out is named as missing.
+            #expect(try error(missing).contains("unknown field 'args'. Did you mean 'argv'?"))
+            let absent = try await v1("POST", base, "/v1/commands", json: ["cwd": "/tmp"])
+            #expect(absent.status == 400)
+            #expect(try error(absent).contains("invalid JSON body: missing field 'argv'"))
 
             let empty = try await v1("POST", base, "/v1/commands", json: ["argv": [String]()])
             #expect(empty.status == 400)

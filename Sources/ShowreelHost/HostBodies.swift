@@ -1,41 +1,13 @@
 import Foundation
 import NIOCore
+import ShowreelWire
 
-// MARK: Legacy (SBTUITestTunnelHost) responses
+// The bodies are HostAPI's (ShowreelWire), shared with TunnelHostClient; the host builds them
+// from its command snapshots here.
 
-/// `/exec` and `/launch`: `{"result": "...", "status": 1 | -1}`.
-struct LegacyResultResponse: Encodable, Sendable {
-    var result: String
-    var status: Int
-}
-
-/// `/status`, `/interrupt`, `/terminate`: `{"result": {"pid": N}}` or the finished form.
-struct LegacyStatusResponse: Encodable, Sendable {
-    enum Result: Encodable, Sendable {
-        case running(pid: Int32)
-        case finished(terminationStatus: Int32, terminationReason: Int, stdOut: String, stdErr: String)
-
-        private enum CodingKeys: String, CodingKey {
-            case pid, terminationStatus, terminationReason, stdOut, stdErr
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            switch self {
-            case .running(let pid):
-                try container.encode(pid, forKey: .pid)
-            case .finished(let status, let reason, let stdOut, let stdErr):
-                try container.encode(status, forKey: .terminationStatus)
-                try container.encode(reason, forKey: .terminationReason)
-                try container.encode(stdOut, forKey: .stdOut)
-                try container.encode(stdErr, forKey: .stdErr)
-            }
-        }
-    }
-
-    var result: Result
-
+extension HostAPI.LegacyStatusResponse {
     init(_ snapshot: CommandSnapshot) {
+        let result: Result
         if let termination = snapshot.termination {
             // NSTask.TerminationReason: 1 = exit, 2 = uncaught signal.
             switch termination {
@@ -49,6 +21,7 @@ struct LegacyStatusResponse: Encodable, Sendable {
         } else {
             result = .running(pid: snapshot.pid ?? 0)
         }
+        self.init(result: result)
     }
 }
 
@@ -64,61 +37,10 @@ enum LegacyOutput {
     }
 }
 
-// MARK: v1
-
-struct ErrorResponse: Encodable, Sendable {
-    var error: String
-}
-
-struct HealthResponse: Encodable, Sendable {
-    var status: String
-    var version: String
-    var running: Int
-}
-
-/// `POST /v1/commands` body.
-struct CreateCommandRequest: Decodable, Sendable {
-    var argv: [String]
-    var env: [String: String]?
-    var cwd: String?
-    var wait: Bool?
-    /// With `wait`: seconds before the command is terminated (SIGTERM, then SIGKILL after the
-    /// grace period) and reported with `timedOut: true`.
-    var timeout: Double?
-}
-
-/// One command as the v1 API shows it.
-struct CommandInfo: Encodable, Sendable {
-    var id: String
-    var argv: [String]
-    var executable: String
-    var pid: Int32?
-    /// `running` or `finished`.
-    var state: String
-    var startedAt: Date
-    var finishedAt: Date?
-    var durationSeconds: Double?
-    /// `exit` or `signal` once finished.
-    var terminationReason: String?
-    var exitCode: Int32?
-    var signal: Int32?
-    var signalName: String?
-    var error: String?
-    var signalsSent: [String]?
-    var killedAfterTimeout: Bool?
-    var timedOut: Bool?
-    var outputBytes: Int
-    var outputTruncated: Bool?
-    var stdout: String?
-    var stderr: String?
-
+extension HostAPI.CommandInfo {
     init(_ s: CommandSnapshot, timedOut: Bool? = nil) {
-        id = s.id.uuidString
-        argv = s.argv
-        executable = s.executablePath
-        pid = s.pid
-        state = s.isFinished ? "finished" : "running"
-        startedAt = s.startedAt
+        self.init(id: s.id, argv: s.argv, executable: s.executablePath, pid: s.pid,
+                  state: s.isFinished ? "finished" : "running", startedAt: s.startedAt, outputBytes: s.outputBytes)
         finishedAt = s.finishedAt
         durationSeconds = s.finishedAt.map { ($0.timeIntervalSince(s.startedAt) * 1000).rounded() / 1000 }
         switch s.termination {
@@ -136,32 +58,15 @@ struct CommandInfo: Encodable, Sendable {
         signalsSent = s.signalsSent.isEmpty ? nil : s.signalsSent
         killedAfterTimeout = s.killedAfterTimeout ? true : nil
         self.timedOut = timedOut
-        outputBytes = s.outputBytes
         outputTruncated = s.droppedBytes > 0 ? true : nil
         stdout = s.stdout
         stderr = s.stderr
     }
 }
 
-struct CommandListResponse: Encodable, Sendable {
-    var commands: [CommandInfo]
-}
-
-enum WireJSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static func encode(_ value: some Encodable) -> Data {
-        (try? encoder.encode(value)) ?? Data(#"{"error":"could not encode the response"}"#.utf8)
-    }
-}
-
+/// The one body the host writes by hand, for its size.
 extension WireJSON {
-    /// `{"result":"<prefix><text>","status":N}` exactly as `encode(LegacyResultResponse)` writes
+    /// `{"result":"<prefix><text>","status":N}` exactly as `WireJSON.encode(HostAPI.LegacyResultResponse)` writes
     /// it, escaped straight into one buffer: /exec answers carry up to `outputLimit` bytes, and
     /// the encoder would hold two more copies of them (its Data and the response's buffer).
     static func legacyResult(prefix: String, text: String, status: Int) -> ByteBuffer {
