@@ -31,10 +31,13 @@ enum Finalisation {
             }
         }
         var duration = 0.0
-        do { duration = try await recording.stop() } catch {
-            problems.append("the video \(recording.video.path) could not be finished: \(error)")
+        if keep {
+            do { duration = try await recording.stop() } catch {
+                problems.append("the video \(recording.video.path) could not be finished: \(error)")
+            }
+        } else {
+            duration = await recording.discard()
         }
-        if !keep { try? FileManager.default.removeItem(at: recording.video) }
         let screenshots = artifacts.settleScreenshots(passed: passed)
         if keep { result.attachments = [recording.video, screenshot].filter { FileManager.default.fileExists(atPath: $0.path) } }
 

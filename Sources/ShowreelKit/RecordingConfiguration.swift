@@ -45,6 +45,10 @@ public struct RecordingConfiguration: Sendable {
     public var scale: Double
     /// How long the last screen is held at the end, so the end state is visible.
     public var tail: Duration
+    /// At most this many frames a second: a display's refresh by default, so two frames of
+    /// one refresh (a touch and the state it causes, at the same instant) are one frame, the
+    /// newest, as the screen would show it. nil encodes every frame.
+    public var maximumFrameRate: Double?
     public var transport: Transport
     /// Where videos go: `SHOWREEL_RECORDINGS`, else `Recordings` in the current directory.
     public var folder: URL
@@ -56,7 +60,9 @@ public struct RecordingConfiguration: Sendable {
 
     public init(_ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264, container: VideoContainer = .mov,
                 masksScreenShape: Bool = true, scale: Double = 0.5, tail: Duration = .milliseconds(500),
+                maximumFrameRate: Double? = 60,
                 via transport: Transport = .inProcess, folder: URL = RecordingConfiguration.defaultFolder) {
+        self.maximumFrameRate = maximumFrameRate
         self.policy = policy
         self.codec = codec
         self.container = container
@@ -69,7 +75,9 @@ public struct RecordingConfiguration: Sendable {
 
     /// Tests run in parallel, each with its own device and recorder: a recorder that keeps to
     /// its own thread leaves the other cores to the devices.
-    var recordingOptions: RecordingOptions { RecordingOptions(codec: codec, scale: scale, threads: 1) }
+    var recordingOptions: RecordingOptions {
+        RecordingOptions(codec: codec, scale: scale, threads: 1, maximumFrameRate: maximumFrameRate)
+    }
 
     /// The configuration in force: `SHOWREEL_RECORD` overrides the policy and
     /// `SHOWREEL_RECORD_VIA=<tunnel host URL>` (or `in-process`) the transport, so a CI job

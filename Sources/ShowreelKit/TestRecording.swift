@@ -57,6 +57,20 @@ final class TestRecording: Sendable {
         }
     }
 
+    /// Ends a recording whose video will not be kept: in-process, without encoding the frames
+    /// still queued; otherwise by stopping it as usual. The file is removed either way.
+    /// Returns the seconds of device time the recording spanned.
+    func discard() async -> Double {
+        switch stopper {
+        case let .subscription(subscription, session):
+            subscription.stop()
+            return (try? await Blocking.run { session.discard().seconds }) ?? 0
+        case .stream, .host:
+            defer { try? FileManager.default.removeItem(at: video) }
+            return (try? await stop()) ?? 0
+        }
+    }
+
     /// Ends the recording and waits until the file is complete; returns the video's duration
     /// in seconds (read back from the file when another process wrote it).
     func stop() async throws -> Double {

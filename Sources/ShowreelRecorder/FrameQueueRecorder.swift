@@ -121,6 +121,13 @@ public final class FrameQueueRecorder: Sendable {
         try worker.finish(stopTime: stopTime)
     }
 
+    /// Stops without finishing: queued frames are dropped, the frame being encoded is the
+    /// last, and the file is closed and removed. For a video nobody will watch (a passing
+    /// test's under `.retainOnFailure`), which need not wait for the encoder to catch up.
+    public func discard() {
+        worker.discard()
+    }
+
     /// Tests only: while held, the encoding thread takes no frames from the queue, so a test
     /// can fill the queue deterministically. `finish` releases it.
     func holdEncoder(_ held: Bool) {
@@ -203,6 +210,19 @@ private final class EncoderWorker: @unchecked Sendable {
             logger.warning("frame queue released without finish(); its recorder finalises the file")
         }
         condition.unlock()
+    }
+
+    func discard() {
+        condition.lock()
+        guard !state.finishing else { return condition.unlock() }
+        state.finishing = true
+        state.stopping = true
+        state.held = false
+        state.queue.removeAll()
+        condition.broadcast()
+        while !state.workerDone { condition.wait() }
+        condition.unlock()
+        recorder.discard()
     }
 
     func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {

@@ -74,6 +74,9 @@ public struct RecordingOptions: Sendable, Equatable {
     /// for one recording), 1 = all work on the recorder's own thread (for several recordings
     /// at once, as parallel tests make: each then leaves the other cores to the devices).
     public var threads: Int
+    /// At most this many frames a second, the newest of each refresh (1/rate) kept, as a
+    /// display of that rate would show them; nil encodes every frame.
+    public var maximumFrameRate: Double?
 
     /// The libavcodec encoder this recording uses.
     public var encoderName: String { encoder ?? codec.encoderName }
@@ -86,8 +89,10 @@ public struct RecordingOptions: Sendable, Equatable {
         scale: Double = 1.0,
         keyframeInterval: Duration = .seconds(1),
         encoder: String? = nil,
-        threads: Int = 0
+        threads: Int = 0,
+        maximumFrameRate: Double? = nil
     ) {
+        self.maximumFrameRate = maximumFrameRate
         self.encoder = encoder
         self.threads = threads
         self.codec = codec
@@ -119,6 +124,9 @@ public struct RecordingOptions: Sendable, Equatable {
         guard scale.isFinite, scale > 0, scale <= 8 else {
             throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
         }
+        if let maximumFrameRate, !(maximumFrameRate.isFinite && maximumFrameRate >= 1 && maximumFrameRate <= 240) {
+            throw .invalidOption("maximum frame rate \(maximumFrameRate) is out of range: use 1 to 240 frames a second, or none to keep every frame")
+        }
         guard (0...64).contains(threads) else {
             throw .invalidOption("threads \(threads) is out of range: use 0 (one per core), 1 (the recorder's thread only) or up to 64")
         }
@@ -149,6 +157,8 @@ public struct RecordingSummary: Sendable, Equatable {
     /// Frames written twice: the held frame encoded again while the screen was idle, so a
     /// killed recorder's file reaches (almost) the moment it was killed.
     public var framesRepeated: Int = 0
+    /// Frames not written because a newer one came within the same refresh (`maximumFrameRate`).
+    public var framesSuperseded: Int = 0
     /// From the first frame to the stop time.
     public var duration: Duration
     public var fileSize: Int64

@@ -108,6 +108,14 @@ public final class RecordingSession: DisplayStreamSink {
         }
         return try recorder.finish(stopTime: stopTime)
     }
+
+    /// Ends the recording without a video: queued frames are dropped and the file removed.
+    /// Returns the device time the recording spanned (what the video would have lasted).
+    @discardableResult
+    public func discard() -> Duration {
+        recorder.discard()
+        return state.withLock { state in state.firstFrameTime.map { state.lastTime - $0 } ?? .zero }
+    }
 }
 
 /// The source's clock as seen from its frames: on a real clock, device time runs with the

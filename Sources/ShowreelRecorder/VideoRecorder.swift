@@ -27,6 +27,9 @@ public final class VideoRecorder {
     public private(set) var framesEncoded = 0
     /// Frames not encoded because their timestamp went backwards.
     public private(set) var framesDropped = 0
+    /// Frames not encoded because a newer frame came within the same refresh (see
+    /// `RecordingOptions.maximumFrameRate`).
+    public private(set) var framesSuperseded = 0
     /// Frames encoded again while the screen was idle, to extend a fragmented file's timeline
     /// (see `keepCurrent(at:)`); they are included in `framesEncoded`.
     public private(set) var framesRepeated = 0
@@ -48,6 +51,10 @@ public final class VideoRecorder {
     private let colour = ColourDetails(matrix: SWS_CS_ITU709, fullRange: false)
 
     private var firstFrameTime: Duration?
+    /// With a maximum frame rate: the length of one refresh, and the newest frame of the
+    /// current refresh, not encoded yet.
+    private let refreshTicks: Int64?
+    private var held: Frame?
     private var lastFrameTime: Duration?
     private var lastPts: Int64 = -1
     /// Whether the last frame sent to the encoder was a repeat of the held one: a new frame may
@@ -112,6 +119,7 @@ public final class VideoRecorder {
         self.height = output.height
         self.logger = logger
         self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
+        refreshTicks = options.maximumFrameRate.map { max(1, Int64((Double(Self.timescale) / $0).rounded())) }
 
         let codec = options.codec
         guard let encoder = avcodec_find_encoder_by_name(options.encoderName) else {
@@ -251,9 +259,37 @@ public final class VideoRecorder {
     ///
     /// A frame whose time is before the previous frame's is dropped (counted in
     /// `framesDropped`); one at the same time as the previous frame is moved one tick later.
+    /// With `options.maximumFrameRate`, a frame is held until a frame of a later refresh
+    /// arrives (or the file is kept current or finished): a newer frame in the same refresh
+    /// replaces it, as a display shows only the newest (counted in `framesSuperseded`).
     public func append(_ frame: Frame) throws(RecorderError) {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         if let failure { throw failure }
+        guard let refreshTicks, let firstFrameTime else { return try encode(frame) }
+        if let held {
+            if frame.presentationTime < held.presentationTime {
+                framesDropped += 1
+                return
+            }
+            let refresh = { (time: Duration) in (time - firstFrameTime).ticks(timescale: Self.timescale) / refreshTicks }
+            if refresh(frame.presentationTime) == refresh(held.presentationTime) {
+                framesSuperseded += 1
+                self.held = frame
+                return
+            }
+            try encode(held)
+        }
+        held = frame
+    }
+
+    /// Encodes the frame held for its refresh, if any.
+    private func encodeHeld() throws(RecorderError) {
+        guard let frame = held else { return }
+        held = nil
+        try encode(frame)
+    }
+
+    private func encode(_ frame: Frame) throws(RecorderError) {
         let first = firstFrameTime ?? frame.presentationTime
         var pts = (frame.presentationTime - first).ticks(timescale: Self.timescale)
         if lastWasRepeat, pts <= lastPts { pts = lastPts + 1 }
@@ -299,7 +335,9 @@ public final class VideoRecorder {
     /// Then everything muxed is written out as a fragment. Without `time` only the flush is
     /// done: the last frame stays in memory, since how long it lasts is not known yet.
     public func keepCurrent(at time: Duration?) throws(RecorderError) {
-        guard fragmented, !finished, failure == nil, framesSent > 0 else { return }
+        guard fragmented, !finished, failure == nil else { return }
+        try encodeHeld()
+        guard framesSent > 0 else { return }
         if let time, let firstFrameTime, let avFrame = resources.frame, let codecContext = resources.codec {
             let pts = (time - firstFrameTime).ticks(timescale: Self.timescale)
             if pts > lastPts {
@@ -336,6 +374,9 @@ public final class VideoRecorder {
         let path = url.path
         var firstError = failure
 
+        if firstError == nil {
+            do { try encodeHeld() } catch { firstError = error }
+        }
         if firstError == nil, framesSent > 0, let codecContext = resources.codec {
             let result = avcodec_send_frame(codecContext, nil)
             if result < 0, result != showreel_averror_eof() {
@@ -383,12 +424,24 @@ public final class VideoRecorder {
         let summary = RecordingSummary(
             url: url, codec: options.codec, container: container, fragmented: fragmented,
             width: width, height: height, framesEncoded: framesEncoded, framesDropped: framesDropped,
-            framesRepeated: framesRepeated, duration: .ticks(endPts, timescale: Self.timescale), fileSize: size)
+            framesRepeated: framesRepeated, framesSuperseded: framesSuperseded, duration: .ticks(endPts, timescale: Self.timescale),
+            fileSize: size)
         logger.debug("recording finished", metadata: [
             "file": "\(path)", "frames": "\(framesEncoded)", "dropped": "\(framesDropped)",
             "duration": "\(summary.duration)", "bytes": "\(size)",
         ])
         return summary
+    }
+
+    /// Closes the file unfinished and removes it (see `FrameQueueRecorder.discard()`).
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        held = nil
+        resources.closeFile()
+        resources.releaseCodec()
+        try? FileManager.default.removeItem(at: url)
+        logger.debug("recording discarded", metadata: ["file": "\(url.path)"])
     }
 
     // MARK: - Internals

@@ -82,6 +82,22 @@ struct FrameQueueRecorderTests {
         }
     }
 
+    @Test("discard drops the queued frames without encoding them and removes the file")
+    func discardDropsTheQueue() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("discarded.mov")
+            let queue = try FrameQueueRecorder(url: url, width: 64, height: 48, capacity: 8)
+            queue.holdEncoder(true)
+            for index in 0..<8 { queue.submit(makeFrame(index: index, at: .milliseconds(100 * index), width: 64, height: 48)) }
+            #expect(queue.queuedFrames == 8)
+            queue.discard()
+            #expect(queue.queuedFrames == 0)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+            #expect(!queue.submit(makeFrame(index: 0, at: .seconds(1), width: 64, height: 48)), "a discarded recording takes no frames")
+            #expect(throws: RecorderError.self) { try queue.finish(stopTime: .seconds(2)) }
+        }
+    }
+
     @Test("a queue released without finish still leaves a playable file")
     func releasedWithoutFinish() throws {
         try withTemporaryDirectory { directory in

@@ -175,6 +175,26 @@ struct VideoRecorderTests {
         }
     }
 
+    @Test("with a maximum frame rate, the newest frame of each refresh is kept at its own time")
+    func maximumFrameRate() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("refresh.mov")
+            let recorder = try VideoRecorder(url: url, width: 64, height: 48, options: RecordingOptions(maximumFrameRate: 60))
+            // Refreshes of 1/60 s from the first frame: 10 and 12 ms share the first, 20 ms is the second.
+            for (index, milliseconds) in [0, 10, 12, 20].enumerated() {
+                try recorder.append(makeFrame(index: index, at: .milliseconds(Int64(milliseconds)), width: 64, height: 48))
+            }
+            let summary = try recorder.finish(stopTime: .milliseconds(100))
+            #expect(summary.framesEncoded == 3)
+            #expect(summary.framesSuperseded == 1)
+            let frames = try FrameDecoder.decodeFrames(url)
+            #expect(frames.map { ($0.time * 1000).rounded() } == [0, 12, 20])
+            #expect(isClose(frames[1].pixels.pixel(x: 2, y: 2), makePixels(index: 2, width: 64, height: 48).pixel(x: 2, y: 2)),
+                    "the newest frame of the refresh is the one kept")
+        }
+        #expect(throws: RecorderError.self) { try RecordingOptions(maximumFrameRate: 0).validate() }
+    }
+
     @Test("keyframes come at least every keyframe interval")
     func keyframeInterval() throws {
         try withTemporaryDirectory { directory in
