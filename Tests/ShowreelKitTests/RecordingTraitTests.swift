@@ -2,6 +2,7 @@ import Foundation
 import ShowreelKit
 import ShowreelRender
 import ShowreelReport
+import Synchronization
 import Testing
 
 /// The traits applied by hand around test bodies, so a body can fail (as a known issue) and the
@@ -93,6 +94,25 @@ struct RecordingTraitTests {
                 #expect(info.width == 390 && info.height == 844, "half size by default")
             }
         }
+    }
+
+    @Test("a recording that cannot start is recorded as an issue of the test, and the test still runs")
+    func recordingFailureIsAnIssue() async throws {
+        let folder = Folder()
+        // A file where the Recordings folder should be: nothing can be written under it.
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let blocked = folder.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocked)
+        let ran = Mutex(false)
+        try await withKnownIssue {
+            try await recorded(RecordingConfiguration(.on, folder: blocked)) {
+                try await Application("dev.showreel.hello").launch()
+                ran.withLock { $0 = true }
+            }
+        } matching: { issue in
+            String(describing: issue).contains("The recording of") && String(describing: issue).contains("could not start")
+        }
+        #expect(ran.withLock { $0 }, "the test body ran without its recording")
     }
 
     @Test("two tests in parallel each get their own device and a video of only their own app")
