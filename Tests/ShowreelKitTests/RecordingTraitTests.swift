@@ -84,6 +84,7 @@ struct RecordingTraitTests {
             }
             let entry = try #require(try folder.manifest().entries.first)
             #expect(entry.status == .passed)
+            #expect(entry.duration > 0, "a discarded video still gives the test's device time")
             let suiteFolder = folder.url.appendingPathComponent("RecordingTraitTests")
             let video = suiteFolder.appendingPathComponent("passingTestsByPolicy().mov")
             #expect(FileManager.default.fileExists(atPath: video.path) == (policy == .on))
