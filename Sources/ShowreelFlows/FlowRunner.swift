@@ -101,7 +101,7 @@ public struct FlowRunner: Sendable {
         do {
             try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
             session = try RecordingSession(url: options.output.appendingPathComponent(videoFile), info: device.display.info,
-                                           options: options.recording, mask: ScreenMask.of(flow.device.profile),
+                                           options: options.recording, mask: ScreenMask(profile: flow.device.profile),
                                            framesAreShared: true, logger: options.logger)
         } catch {
             await device.shutdown()

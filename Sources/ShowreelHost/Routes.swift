@@ -23,35 +23,38 @@ struct HostRequestContext: RequestContext {
 /// The endpoints of the tunnel host and the methods each answers, for `405 Allow` and for the
 /// list a 404 prints: `HostAPI.Routes` (what `register(on:)` serves) grouped by path.
 struct Endpoint: Sendable {
-    var path: String
+    /// One of the routes at this path: what requests are matched against and how it is written.
+    var route: Route
     var methods: [HTTPRequest.Method]
 
-    static let all: [Endpoint] = HostAPI.Routes.all.reduce(into: []) { endpoints, route in
-        let method = HTTPRequest.Method(route.method)
-        if let index = endpoints.firstIndex(where: { $0.path == route.template }) {
-            endpoints[index].methods.append(method)
-        } else {
-            endpoints.append(Endpoint(path: route.template, methods: [method]))
-        }
-    }
+    var path: String { route.template }
+
+    static let all = grouped(HostAPI.Routes.all)
 
     /// The legacy endpoints, whose form body may carry the token.
     static let legacyPaths = Set(HostAPI.Routes.Legacy.all.map(\.template))
 
+    /// `routes` by path, in their order.
+    static func grouped(_ routes: [Route]) -> [Endpoint] {
+        routes.reduce(into: []) { endpoints, route in
+            let method = HTTPRequest.Method(route.method)
+            if let index = endpoints.firstIndex(where: { $0.path == route.template }) {
+                endpoints[index].methods.append(method)
+            } else {
+                endpoints.append(Endpoint(route: route, methods: [method]))
+            }
+        }
+    }
+
     static func allowedMethods(for path: String) -> [HTTPRequest.Method]? {
-        guard let route = HostAPI.Routes.all.first(where: { $0.matches(path: path) }) else { return nil }
-        return all.first { $0.path == route.template }?.methods
+        all.first { $0.route.matches(path: path) }?.methods
     }
 
     /// "the legacy endpoints are POST /exec, ...; the JSON API is GET /v1/health, GET|POST /v1/commands, ..."
     static let summary: String = {
         func list(_ routes: [Route]) -> String {
-            var listed: Set<String> = []
-            return routes.compactMap { route -> String? in
-                guard listed.insert(route.template).inserted else { return nil }
-                let methods = routes.filter { $0.template == route.template }.map(\.method.rawValue).joined(separator: "|")
-                return "\(methods) \(route.readableTemplate)"
-            }.joined(separator: ", ")
+            grouped(routes).map { "\($0.methods.map(\.rawValue).joined(separator: "|")) \($0.route.readableTemplate)" }
+                .joined(separator: ", ")
         }
         return "the legacy endpoints are \(list(HostAPI.Routes.Legacy.all)); the JSON API is \(list(HostAPI.Routes.V1.all))"
     }()

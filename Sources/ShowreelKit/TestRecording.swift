@@ -29,14 +29,14 @@ final class TestRecording: Sendable {
         switch configuration.transport {
         case .inProcess:
             if let device = testDevice.device {
-                let mask = configuration.masksScreenShape ? ScreenMask.of(device.profile) : nil
+                let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
                 let session = try RecordingSession(url: video, info: device.display.info, options: configuration.recordingOptions,
                                                    mask: mask, framesAreShared: true)
                 return TestRecording(video: video, stopper: .subscription(device.display.subscribe(session), session))
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
             let stream = try DisplayStreamClient(socketPath: record.displaySocket)
-            let mask = configuration.masksScreenShape ? ScreenMask.of(stream.info.profile) : nil
+            let mask = configuration.masksScreenShape ? ScreenMask(profile: stream.info.profile) : nil
             let session = try RecordingSession(url: video, info: stream.info, options: configuration.recordingOptions, mask: mask)
             let done = DispatchSemaphore(value: 0)
             let reader = Thread {

@@ -212,34 +212,31 @@ private final class EncoderWorker: @unchecked Sendable {
         condition.unlock()
     }
 
-    func discard() {
+    /// Ends the encoding thread after what is queued (or, `droppingQueue`, after the frame in
+    /// hand) and waits for it; then the recorder is the caller's alone. Nil when a finish or
+    /// discard already did; else the first failure and the frames the queue dropped.
+    private func stopThread(droppingQueue: Bool) -> (failure: RecorderError?, dropped: Int)? {
         condition.lock()
-        guard !state.finishing else { return condition.unlock() }
+        defer { condition.unlock() }
+        guard !state.finishing else { return nil }
         state.finishing = true
         state.stopping = true
         state.held = false
-        state.queue.removeAll()
+        if droppingQueue { state.queue.removeAll() }
         condition.broadcast()
         while !state.workerDone { condition.wait() }
-        condition.unlock()
+        return (state.failure, state.dropped)
+    }
+
+    func discard() {
+        guard stopThread(droppingQueue: true) != nil else { return }
         recorder.discard()
     }
 
     func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
-        condition.lock()
-        guard !state.finishing else {
-            condition.unlock()
+        guard let (failure, dropped) = stopThread(droppingQueue: false) else {
             throw .alreadyFinished(file: recorder.url.path)
         }
-        state.finishing = true
-        state.stopping = true
-        state.held = false
-        condition.broadcast()
-        while !state.workerDone { condition.wait() }
-        let failure = state.failure
-        let dropped = state.dropped
-        condition.unlock()
-
         // The thread has exited: the recorder is ours alone now. finish() writes the trailer
         // even after a failure, then the first failure is what the caller hears about.
         let summary: RecordingSummary
@@ -255,12 +252,6 @@ private final class EncoderWorker: @unchecked Sendable {
     }
 
     func run() {
-        #if canImport(Glibc)
-        // Below the device's threads: when both want the same core the device goes first and
-        // the encoder catches up in its pauses (a virtual-clock device waits for a full queue,
-        // so nothing is lost). Linux gives each thread its own nice value; 0 means this thread.
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #endif
         var lastFlush = ContinuousClock.now
         while true {
             condition.lock()

@@ -103,7 +103,7 @@ public final class VideoRecorder {
         self.masksCopies = masksCopies
         if FrameScaler.canShrink(fromWidth: width, height: height, toWidth: output.width, height: output.height) {
             shrinkScratch = PixelBuffer(width: output.width, height: output.height, zeroed: false)
-            outputMask = mask?.resized(width: output.width, height: output.height)
+            outputMask = mask.map { ScreenMask(profile: $0.profile, width: output.width, height: output.height) }
         } else {
             shrinkScratch = nil
             outputMask = nil

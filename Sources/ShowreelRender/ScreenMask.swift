@@ -5,7 +5,7 @@ import Synchronization
 /// A mask is a profile and a pixel size; its shape is drawn and scanned into per-row spans the
 /// first time a mask of that profile and size is applied in a process, then every frame gets a
 /// cheap span fill. This is what `recordVideo --mask=black` and `screenshot --mask=black` use.
-public struct ScreenMask: Sendable {
+public struct ScreenMask: Hashable, Sendable {
     /// The screen whose shape this is (drawn at `width` x `height`).
     public let profile: DeviceProfile
     public let width: Int
@@ -13,38 +13,26 @@ public struct ScreenMask: Sendable {
 
     /// The mask of `profile` at its pixel size, or at `width` x `height` for a frame scaled
     /// before masking.
-    public static func of(_ profile: DeviceProfile, width: Int? = nil, height: Int? = nil) -> ScreenMask {
-        ScreenMask(profile: profile, width: width, height: height)
-    }
-
     public init(profile: DeviceProfile, width: Int? = nil, height: Int? = nil) {
         self.profile = profile
         self.width = width ?? profile.pixelWidth
         self.height = height ?? profile.pixelHeight
     }
 
-    /// The same shape at another pixel size.
-    public func resized(width: Int, height: Int) -> ScreenMask {
-        ScreenMask(profile: profile, width: width, height: height)
-    }
-
     /// For each pixel row, the spans [start, end) to paint black.
     private var rows: [[Range<Int>]] {
-        let key = Key(profile: profile, width: width, height: height)
-        if let rows = Self.spans.withLock({ $0[key] }) { return rows }
-        let rows = Self.scan(key)
-        Self.spans.withLock { $0[key] = rows }
+        if let rows = Self.spans.withLock({ $0[self] }) { return rows }
+        let rows = scan()
+        Self.spans.withLock { $0[self] = rows }
         return rows
     }
 
-    private struct Key: Hashable { var profile: DeviceProfile, width: Int, height: Int }
     /// Drawing the shape and scanning every pixel once per profile and size, not per test or flow.
-    private static let spans = Mutex<[Key: [[Range<Int>]]]>([:])
+    private static let spans = Mutex<[ScreenMask: [[Range<Int>]]]>([:])
 
-    private static func scan(_ key: Key) -> [[Range<Int>]] {
-        let profile = key.profile
-        let shape = PixelBuffer(width: key.width, height: key.height)
-        let canvas = Canvas(pixels: shape, scale: Double(key.width) / profile.pointSize.width)
+    private func scan() -> [[Range<Int>]] {
+        let shape = PixelBuffer(width: width, height: height)
+        let canvas = Canvas(pixels: shape, scale: Double(width) / profile.pointSize.width)
         canvas.fill(Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
                     color: .white, cornerRadius: profile.cornerRadius)
         if let housing = profile.sensorHousing {
@@ -53,8 +41,8 @@ public struct ScreenMask: Sendable {
         canvas.finish()
         // A pixel is outside the screen when the shape left it less than half white.
         var spansByRow: [[Range<Int>]] = []
-        spansByRow.reserveCapacity(key.height)
-        let (width, height, bytesPerRow) = (key.width, key.height, shape.bytesPerRow)
+        spansByRow.reserveCapacity(height)
+        let (width, height, bytesPerRow) = (self.width, self.height, shape.bytesPerRow)
         shape.withUnsafeBytes { bytes in
             // Red is the third byte of a BGRA pixel.
             let red = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2

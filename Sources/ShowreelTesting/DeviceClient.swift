@@ -138,7 +138,7 @@ public struct DeviceClient: Sendable {
     public func clearStatusBar() async throws -> StatusBarOverride { try await call(Routes.clearStatusBar) }
 
     /// The screen as PNG bytes.
-    public func screenshot() async throws -> Data { try await raw(Routes.screenshot.method.rawValue, relative(Routes.screenshot.path()), body: nil) }
+    public func screenshot() async throws -> Data { try await raw(Routes.screenshot, body: nil) }
 
     /// Lets device time pass (instant on a virtual clock).
     public func wait(seconds: Double) async throws { let _: AutomationAPI.OK = try await call(Routes.wait, body: AutomationAPI.Wait(seconds: seconds)) }
@@ -149,25 +149,21 @@ public struct DeviceClient: Sendable {
 
     /// Calls `route` (its parameters filled with `parameters`) with a JSON body, or none.
     private func call<T: Decodable, B: Encodable>(_ route: Route, _ parameters: String..., body: B? = Optional<AutomationAPI.OK>.none) async throws -> T {
-        let path = relative(route.path(parameters))
-        return try await send(route.method.rawValue, path, body: body)
-    }
-
-    /// The path without its leading slash, appended to `baseURL` (which may have a path of its own).
-    private func relative(_ path: String) -> String { String(path.dropFirst()) }
-
-    private func send<T: Decodable, B: Encodable>(_ method: String, _ path: String, body: B?) async throws -> T {
-        let data = try await raw(method, path, body: try body.map { try WireJSON.encoder.encode($0) })
+        let data = try await raw(route, parameters, body: try body.map { try WireJSON.encoder.encode($0) })
         do { return try WireJSON.decoder.decode(T.self, from: data) } catch {
-            throw Failure(statusCode: 200, message: "\(method) /\(path): unexpected answer (\(describeDecodingError(error)))",
+            throw Failure(statusCode: 200, message: "\(route.method.rawValue) \(route.path(parameters)): unexpected answer (\(describeDecodingError(error)))",
                           sourceLocation: sourceLocation)
         }
     }
 
-    private func raw(_ method: String, _ path: String, body: Data?) async throws -> Data {
+    private func raw(_ route: Route, _ parameters: [String] = [], body: Data?) async throws -> Data {
         if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, sourceLocation: sourceLocation) }
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
-        request.httpMethod = method
+        let name = "\(route.method.rawValue) \(route.path(parameters))"
+        guard let url = route.url(relativeTo: baseURL, parameters) else {
+            throw Failure(statusCode: 0, message: "The device URL \(baseURL.absoluteString) cannot take \(name)", sourceLocation: sourceLocation)
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = route.method.rawValue
         request.timeoutInterval = 600
         if let body {
             request.httpBody = body
@@ -176,14 +172,12 @@ public struct DeviceClient: Sendable {
         let data: Data
         let response: URLResponse
         do { (data, response) = try await URLSession.shared.data(for: request) } catch {
-            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(method) /\(path): \(error.localizedDescription)",
+            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(error.localizedDescription)",
                           sourceLocation: sourceLocation)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let message = (try? WireJSON.decoder.decode(ErrorBody.self, from: data).error)
-                ?? String(decoding: data, as: UTF8.self)
-            throw Failure(statusCode: status, message: message, sourceLocation: sourceLocation)
+            throw Failure(statusCode: status, message: ErrorBody.message(in: data), sourceLocation: sourceLocation)
         }
         return data
     }

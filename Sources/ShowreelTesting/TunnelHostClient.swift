@@ -209,12 +209,9 @@ public struct TunnelHostClient: Sendable {
     }
 
     private func send(_ route: Route, _ parameters: [String], query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
-        let path = String(route.path(parameters).dropFirst())
-        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
-            throw HostError(statusCode: 0, message: "bad base URL \(baseURL)")
+        guard let url = route.url(relativeTo: baseURL, parameters, query: query) else {
+            throw HostError(statusCode: 0, message: "bad URL for \(route.path(parameters)) on \(baseURL)")
         }
-        if !query.isEmpty { components.queryItems = query }
-        guard let url = components.url else { throw HostError(statusCode: 0, message: "bad URL for \(path)") }
         var request = URLRequest(url: url, timeoutInterval: requestTimeout)
         request.httpMethod = route.method.rawValue
         request.httpBody = body
@@ -277,9 +274,6 @@ public struct TunnelHostClient: Sendable {
     }
 
     private static func error(from data: Data, status: Int) -> HostError {
-        if let body = try? WireJSON.decoder.decode(ErrorBody.self, from: data) {
-            return HostError(statusCode: status, message: body.error)
-        }
-        return HostError(statusCode: status, message: String(decoding: data.prefix(500), as: UTF8.self))
+        HostError(statusCode: status, message: ErrorBody.message(in: data))
     }
 }

@@ -33,8 +33,6 @@ public enum HostAPI {
         public static let all: [Route] = Legacy.all + V1.all
     }
 
-    public typealias ErrorResponse = ErrorBody
-
     // MARK: Legacy (SBTUITestTunnelHost) bodies
 
     /// `/exec` and `/launch`: `{"result": "...", "status": 1 | -1}` (-1: the command did not start).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One HTTP endpoint as its server registers it and its clients call it: a method and a path
 /// template whose `:name` segments are parameters (`/v1/commands/:id/interrupt`). Both sides
 /// read the same value, so a path is spelt once.
@@ -47,4 +49,15 @@ public struct Route: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(method.rawValue) \(template)" }
+}
+
+extension Route {
+    /// The URL a client requests from a server at `base` (which may have a path of its own):
+    /// `:name` segments filled with `parameters`, then `query`.
+    public func url(relativeTo base: URL, _ parameters: [String] = [], query: [URLQueryItem] = []) -> URL? {
+        let relative = String(path(parameters).dropFirst())
+        guard var components = URLComponents(url: base.appendingPathComponent(relative), resolvingAgainstBaseURL: false) else { return nil }
+        if !query.isEmpty { components.queryItems = query }
+        return components.url
+    }
 }

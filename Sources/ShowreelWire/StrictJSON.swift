@@ -10,7 +10,7 @@ import Foundation
 public enum StrictJSON {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let value: T
-        do { value = try JSONDecoder().decode(type, from: data) } catch let DecodingError.keyNotFound(key, context) {
+        do { value = try WireJSON.decoder.decode(type, from: data) } catch let DecodingError.keyNotFound(key, context) {
             // A required field is missing: most often it is there, misspelt.
             if let misspelt = misspelling(of: key.stringValue, at: context.codingPath, in: data) {
                 throw AutomationInputError.unknownField(path: context.codingPath.map(name) + [misspelt], suggestion: key.stringValue, valid: [])

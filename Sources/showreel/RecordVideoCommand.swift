@@ -81,7 +81,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         if mask == .alpha {
             Console.warning("\(videoCodec.rawValue) has no alpha channel; --mask=alpha is rendered black, as simctl does.")
         }
-        let screenMask = mask == .ignored ? nil : ScreenMask.of(stream.info.profile)
+        let screenMask = mask == .ignored ? nil : ScreenMask(profile: stream.info.profile)
         let options = RecordingOptions(codec: videoCodec, fragmented: fragmented, quality: quality, preset: preset,
                                        scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)),
                                        encoder: encoder)

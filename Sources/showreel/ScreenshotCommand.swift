@@ -40,7 +40,7 @@ struct ScreenshotCommand: AsyncParsableCommand {
         try? stream.requestStop()
         if mask != .ignored {
             // PNG keeps alpha: `alpha` clears the outside; black paints it.
-            ScreenMask.of(stream.info.profile).apply(to: frame.pixels, transparent: mask == .alpha && format == .png)
+            ScreenMask(profile: stream.info.profile).apply(to: frame.pixels, transparent: mask == .alpha && format == .png)
         }
         let bytes: [UInt8]
         do { bytes = try ImageEncoder.encode(frame.pixels, as: format) } catch {

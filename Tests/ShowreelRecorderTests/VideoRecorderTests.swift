@@ -159,7 +159,7 @@ struct VideoRecorderTests {
             }
             let url = directory.appendingPathComponent("half.mov")
             let recorder = try VideoRecorder(url: url, width: width, height: height, options: RecordingOptions(scale: 0.5, threads: 1),
-                                             mask: ScreenMask.of(profile), masksCopies: true)
+                                             mask: ScreenMask(profile: profile), masksCopies: true)
             try recorder.append(Frame(pixels: screen, presentationTime: .zero))
             try recorder.finish(stopTime: .milliseconds(100))
             #expect(screen.pixel(x: 0, y: 0) == RGBA(red: 255, green: 255, blue: 255), "the device's own frame is untouched")
@@ -168,7 +168,7 @@ struct VideoRecorderTests {
             #expect((frame.width, frame.height) == (390, 844))
             let centre = frame.pixel(x: 195, y: 600)
             #expect(abs(Int(centre.green) - 128) <= 12, "\(centre)")
-            let outputMask = ScreenMask.of(profile, width: 390, height: 844)
+            let outputMask = ScreenMask(profile: profile, width: 390, height: 844)
             #expect(outputMask.masks(x: 1, y: 1) && !outputMask.masks(x: 195, y: 600))
             #expect(frame.pixel(x: 1, y: 1).green <= 20, "the rounded corner is black")
             #expect(frame.pixel(x: 195, y: 20).green <= 20, "the sensor housing is black")
