@@ -46,11 +46,14 @@ public final class FrameQueueRecorder: Sendable {
         }
     }
 
-    /// Wraps `recorder`, which must not be used directly afterwards. `onFailure` is called once,
-    /// on the encoding thread, when encoding or writing fails (later frames are discarded).
+    /// Wraps `recorder`, which must not be used directly afterwards. `encoderPriority` is the
+    /// encoding thread's: below the source's when the source waits for a full queue (a
+    /// virtual-clock device), so the device keeps the cores it wants and loses nothing.
+    /// `onFailure` is called once, on the encoding thread, when encoding or writing fails
+    /// (later frames are discarded).
     public init(recorder: VideoRecorder, capacity: Int = 8, maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
-                keepAlive: KeepAlive = KeepAlive(), onFailure: (@Sendable (RecorderError) -> Void)? = nil,
-                logger: Logger = Logger(label: "showreel.recorder.queue")) {
+                keepAlive: KeepAlive = KeepAlive(), encoderPriority: QualityOfService = .userInitiated,
+                onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder.queue")) {
         precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
         let capacity = Self.capacity(forFrameBytes: recorder.inputWidth * recorder.inputHeight * 4, requested: capacity,
                                      maxQueuedBytes: maxQueuedBytes)
@@ -60,7 +63,7 @@ public final class FrameQueueRecorder: Sendable {
         let worker = self.worker
         let thread = Thread { worker.run() }
         thread.name = "showreel.encoder"
-        thread.qualityOfService = .userInitiated
+        thread.qualityOfService = encoderPriority
         thread.start()
     }
 
@@ -75,12 +78,13 @@ public final class FrameQueueRecorder: Sendable {
         url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
         masksCopies: Bool = false, capacity: Int = 8,
         maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes, keepAlive: KeepAlive = KeepAlive(),
+        encoderPriority: QualityOfService = .userInitiated,
         onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, mask: mask,
                                          masksCopies: masksCopies, logger: logger)
         self.init(recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, keepAlive: keepAlive,
-                  onFailure: onFailure, logger: logger)
+                  encoderPriority: encoderPriority, onFailure: onFailure, logger: logger)
     }
 
     deinit {

@@ -49,10 +49,13 @@ public final class RecordingSession: DisplayStreamSink {
         sourceClock = clock
         let now: (@Sendable () -> Duration?)? = info.clock == .real ? { @Sendable in clock.estimatedNow() } : nil
         let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
+        waitsForEncoder = info.clock.waitsForSlowConsumers
+        // A device that waits for us loses no frame to an encoder that runs below it; one on a
+        // real clock would, so that encoder keeps up at the usual priority.
         recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
                                           options: options, mask: mask, masksCopies: framesAreShared, keepAlive: keepAlive,
+                                          encoderPriority: waitsForEncoder ? .background : .userInitiated,
                                           onFailure: onFailure, logger: logger)
-        waitsForEncoder = info.clock.waitsForSlowConsumers
     }
 
     /// Whether a frame has arrived: the recording has started.
