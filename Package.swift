@@ -34,6 +34,9 @@ let package = Package(
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"]),
                         .brew(["ffmpeg"])]
         ),
+        // libyuv: SIMD frame shrinking and BGRA -> YUV conversion for the recorder (Linux; on
+        // macOS Cairo and swscale do the same, slower).
+        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo",
@@ -42,10 +45,13 @@ let package = Package(
         // Value types (geometry, colours, pixel buffers, frames, profiles): no Cairo, so the light
         // test client builds without it. ShowreelRender draws them with Cairo.
         .target(name: "ShowreelGraphics"),
-        .target(name: "ShowreelRender", dependencies: ["CCairo", "ShowreelGraphics"]),
+        .target(name: "ShowreelRender", dependencies: [
+            "CCairo", "ShowreelGraphics", .target(name: "CYUV", condition: .when(platforms: [.linux])),
+        ]),
         .target(name: "ShowreelRecorder", dependencies: [
             "ShowreelWire",
             "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
+            .target(name: "CYUV", condition: .when(platforms: [.linux])),
         ]),
         // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by
         // the toolkit that describes itself and the tests that ask.

@@ -239,7 +239,7 @@ struct BenchmarkRun {
                          "", r.ratio, r.bestInProcess.cpuSeconds / r.bestCLI.cpuSeconds, allIn, allCLI))
         }
         print("  in-process: default RecordingOptions (.mp4, fragmented, keyframe every 1 s, x264 tune zerolatency = sliced threads,")
-        print("  BT.709), frames submitted with their VFR timestamps. CLI (the headline comparison), frames at a nominal \(Self.cliRate) fps:")
+        print("  BT.601 through libyuv), frames submitted with their VFR timestamps. CLI (the headline comparison), frames at a nominal \(Self.cliRate) fps:")
         print("  ffmpeg \(Scenario.ffmpegArguments(frames: results.first?.frames ?? FrameSet(width: 0, height: 0, rawPath: "", times: [], stop: 0, idle: []), fps: Self.cliRate, output: "out.mp4", extra: []).joined(separator: " ").replacingOccurrences(of: "-s \(results.first?.size ?? "")", with: "-s WxH"))")
         print("  The reference row adds \(Self.recorderLikeCLIOptions) (the recorder's x264 tuning and swscale")
         print("  input path). Files differ in size mainly by the recorder's 1 s keyframe interval (the CLI keeps x264's 250).")

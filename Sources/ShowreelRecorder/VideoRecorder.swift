@@ -46,9 +46,12 @@ public final class VideoRecorder {
     private let streamIndex: Int32
     private let streamTimeBase: AVRational
     private let keyframeTicks: Int64
-    /// BGRA -> YUV 4:2:0, on swscale slice threads when `options.threads` allows (identical output).
+    /// BGRA -> YUV 4:2:0 (libyuv at the output size, else swscale, on slice threads when
+    /// `options.threads` allows).
     private let converter: PixelConverter
-    private let colour = ColourDetails(matrix: SWS_CS_ITU709, fullRange: false)
+    /// BT.601's matrix, tagged as such (SMPTE 170M), with BT.709 primaries and transfer (sRGB's):
+    /// what libyuv's converter gives, and what players assume for a video under 720 lines.
+    private let colour = ColourDetails.videoRange601
 
     private var firstFrameTime: Duration?
     /// With a maximum frame rate: the length of one refresh, and the newest frame of the
@@ -150,7 +153,7 @@ public final class VideoRecorder {
         codecContext.pointee.max_b_frames = 0
         codecContext.pointee.thread_count = Int32(clamping: options.threads)
         codecContext.pointee.color_range = AVCOL_RANGE_MPEG
-        codecContext.pointee.colorspace = AVCOL_SPC_BT709
+        codecContext.pointee.colorspace = AVCOL_SPC_SMPTE170M
         codecContext.pointee.color_primaries = AVCOL_PRI_BT709
         codecContext.pointee.color_trc = AVCOL_TRC_BT709
         if formatContext.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
@@ -207,7 +210,7 @@ public final class VideoRecorder {
         frame.pointee.width = Int32(output.width)
         frame.pointee.height = Int32(output.height)
         frame.pointee.color_range = AVCOL_RANGE_MPEG
-        frame.pointee.colorspace = AVCOL_SPC_BT709
+        frame.pointee.colorspace = AVCOL_SPC_SMPTE170M
         frame.pointee.color_primaries = AVCOL_PRI_BT709
         frame.pointee.color_trc = AVCOL_TRC_BT709
         result = av_frame_get_buffer(frame, 0)

