@@ -50,7 +50,7 @@ public final class PixelBuffer: @unchecked Sendable {
     deinit { FrameMemory.deallocate(storage) }
 
     /// The most memory that freed frame buffers keep for the next frames of their size (see
-    /// `FrameMemory`): what a process may hold beyond its live frames.
+    /// `MappedMemory.frames`): what a process may hold beyond its live frames.
     public static let spareMemoryLimit = 24 << 20
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -107,22 +107,48 @@ public struct RGBA: Equatable, Sendable, CustomStringConvertible {
 /// Through malloc, glibc raises its mmap threshold after the first such buffer is freed and
 /// serves later ones from its heaps, where freed frames stay resident: a device with two
 /// recorders peaked 55 MB higher that way, and the demo at 508 MB. Freed mappings wait in a
-/// small pool (at most `spareLimit` bytes) for the next buffer of their size: a device renders
-/// a new frame per change, and a fresh mapping costs a page fault and a zeroed page for each of
-/// its 4 KiB pages (1300 of them at 780x1688), which made the kernel a third of a recording's
-/// CPU. The pool bounds what stays resident; beyond it mappings go back to the system.
+/// small pool (`MappedMemory.frames`) for the next buffer of their size.
 enum FrameMemory {
     static let mappedThreshold = 1 << 20
-    static let spareLimit = PixelBuffer.spareMemoryLimit
-
-    /// Base addresses of spare mappings by byte count, and their total size.
-    private static let spares = Mutex<(bySize: [Int: [UInt]], bytes: Int)>(([:], 0))
 
     static func isMapped(_ byteCount: Int) -> Bool { byteCount >= mappedThreshold }
 
     /// A buffer of `byteCount` bytes, and whether it is known to be all zeros.
     static func allocate(byteCount: Int) -> (UnsafeMutableRawBufferPointer, isZeroed: Bool) {
         guard isMapped(byteCount) else { return (.allocate(byteCount: byteCount, alignment: 64), false) }
+        return MappedMemory.frames.allocate(byteCount: byteCount)
+    }
+
+    static func deallocate(_ storage: UnsafeMutableRawBufferPointer) {
+        guard isMapped(storage.count) else { storage.deallocate(); return }
+        MappedMemory.frames.deallocate(storage)
+    }
+}
+
+/// Memory mapped in whole pages, with a pool of spare mappings by size.
+///
+/// A fresh mapping costs a page fault and a zeroed page for each of its 4 KiB pages (1300 of
+/// them for a 780x1688 frame, about 2 ms here), which made the kernel a third of a
+/// recording's CPU; so freed mappings wait in the pool, at most `spareLimit` bytes of them,
+/// for the next buffer of their size, and beyond it go back to the system. With `hugePages`
+/// the kernel is asked for 2 MiB pages (transparent huge pages): one fault each.
+public final class MappedMemory: Sendable {
+    /// Frame buffers (`PixelBuffer`s of a megabyte or more).
+    public static let frames = MappedMemory(spareLimit: PixelBuffer.spareMemoryLimit)
+
+    public let spareLimit: Int
+    public let hugePages: Bool
+    static let hugePageSize = 2 << 20
+    /// Base addresses of spare mappings by byte count, and their total size.
+    private let spares = Mutex<(bySize: [Int: [UInt]], bytes: Int)>(([:], 0))
+
+    public init(spareLimit: Int, hugePages: Bool = false) {
+        self.spareLimit = spareLimit
+        self.hugePages = hugePages
+    }
+
+    /// A mapping of `byteCount` bytes, and whether it is known to be all zeros (a fresh one).
+    public func allocate(byteCount: Int) -> (UnsafeMutableRawBufferPointer, isZeroed: Bool) {
         let spare = spares.withLock { spares -> UInt? in
             guard let address = spares.bySize[byteCount]?.popLast() else { return nil }
             spares.bytes -= byteCount
@@ -131,14 +157,30 @@ enum FrameMemory {
         if let spare, let base = UnsafeMutableRawPointer(bitPattern: spare) {
             return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), false)
         }
-        guard let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), base != MAP_FAILED else {
-            preconditionFailure("out of memory mapping a \(byteCount)-byte frame")
+        // Huge pages need 2 MiB-aligned addresses: map a little more, then unmap the ends.
+        let alignment = hugePages ? Self.hugePageSize : 0
+        guard let mapped = mmap(nil, byteCount + alignment, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              mapped != MAP_FAILED else {
+            preconditionFailure("out of memory mapping \(byteCount) bytes")
+        }
+        var base = mapped
+        if alignment > 0 {
+            let address = UInt(bitPattern: mapped)
+            let aligned = (address + UInt(alignment) - 1) / UInt(alignment) * UInt(alignment)
+            let head = Int(aligned - address)
+            if head > 0 { munmap(mapped, head) }
+            if alignment - head > 0 { munmap(mapped + head + byteCount, alignment - head) }
+            base = mapped + head
+            #if os(Linux)
+            _ = madvise(base, byteCount, MADV_HUGEPAGE)
+            #endif
         }
         return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), true)
     }
 
-    static func deallocate(_ storage: UnsafeMutableRawBufferPointer) {
-        guard isMapped(storage.count), let base = storage.baseAddress else { storage.deallocate(); return }
+    /// Returns a mapping from `allocate` to the pool, or to the system when the pool is full.
+    public func deallocate(_ storage: UnsafeMutableRawBufferPointer) {
+        guard let base = storage.baseAddress else { return }
         let kept = spares.withLock { spares -> Bool in
             guard spares.bytes + storage.count <= spareLimit else { return false }
             spares.bySize[storage.count, default: []].append(UInt(bitPattern: base))

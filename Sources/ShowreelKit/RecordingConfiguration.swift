@@ -45,10 +45,19 @@ public struct RecordingConfiguration: Sendable {
     public var scale: Double
     /// How long the last screen is held at the end, so the end state is visible.
     public var tail: Duration
-    /// At most this many frames a second: a display's refresh by default, so two frames of
-    /// one refresh (a touch and the state it causes, at the same instant) are one frame, the
-    /// newest, as the screen would show it. nil encodes every frame.
+    /// At most this many frames a second: of the frames within one 1/30 s the newest is kept,
+    /// as a screen recorder's 30 fps would show them (Playwright records tests at 25). Half the
+    /// frames of an animation is half the work; 60 keeps every refresh of the display (a touch
+    /// and the state it causes, at the same instant, still become one frame); nil keeps every
+    /// frame.
     public var maximumFrameRate: Double?
+    /// Under `.retainOnFailure`, the most memory (bytes) one test's frames may take while they
+    /// wait, converted but not encoded, for the test's outcome: a passing test's video then
+    /// costs no encoding at all, and a failing test's is encoded when the test ends. A test
+    /// whose frames outgrow it is encoded as it runs from then on. 64 MiB holds about 130
+    /// frames of a 390x844 video (several seconds of animation); 0 encodes as the test runs.
+    /// While frames wait, nothing is on disk: a test process that crashes leaves no video.
+    public var deferredEncodingLimit: Int
     public var transport: Transport
     /// Where videos go: `SHOWREEL_RECORDINGS`, else `Recordings` in the current directory.
     public var folder: URL
@@ -60,9 +69,10 @@ public struct RecordingConfiguration: Sendable {
 
     public init(_ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264, container: VideoContainer = .mov,
                 masksScreenShape: Bool = true, scale: Double = 0.5, tail: Duration = .milliseconds(500),
-                maximumFrameRate: Double? = 60,
+                maximumFrameRate: Double? = 30, deferredEncodingLimit: Int = 64 << 20,
                 via transport: Transport = .inProcess, folder: URL = RecordingConfiguration.defaultFolder) {
         self.maximumFrameRate = maximumFrameRate
+        self.deferredEncodingLimit = deferredEncodingLimit
         self.policy = policy
         self.codec = codec
         self.container = container
@@ -77,6 +87,11 @@ public struct RecordingConfiguration: Sendable {
     /// its own thread leaves the other cores to the devices.
     var recordingOptions: RecordingOptions {
         RecordingOptions(codec: codec, scale: scale, threads: 1, maximumFrameRate: maximumFrameRate)
+    }
+
+    /// What an in-process recording may keep unencoded (nil: encode as frames come).
+    var spoolLimit: Int? {
+        policy == .retainOnFailure && deferredEncodingLimit > 0 ? deferredEncodingLimit : nil
     }
 
     /// The configuration in force: `SHOWREEL_RECORD` overrides the policy and

@@ -31,13 +31,14 @@ final class TestRecording: Sendable {
             if let device = testDevice.device {
                 let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
                 let session = try RecordingSession(url: video, info: device.display.info, options: configuration.recordingOptions,
-                                                   mask: mask, framesAreShared: true)
+                                                   mask: mask, framesAreShared: true, spoolLimit: configuration.spoolLimit)
                 return TestRecording(video: video, stopper: .subscription(device.display.subscribe(session), session))
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
             let stream = try DisplayStreamClient(socketPath: record.displaySocket)
             let mask = configuration.masksScreenShape ? ScreenMask(profile: stream.info.profile) : nil
-            let session = try RecordingSession(url: video, info: stream.info, options: configuration.recordingOptions, mask: mask)
+            let session = try RecordingSession(url: video, info: stream.info, options: configuration.recordingOptions, mask: mask,
+                                               spoolLimit: configuration.spoolLimit)
             let done = DispatchSemaphore(value: 0)
             let reader = Thread {
                 try? session.consume(stream)
@@ -65,7 +66,14 @@ final class TestRecording: Sendable {
         case let .subscription(subscription, session):
             subscription.stop()
             return (try? await Blocking.run { session.discard().seconds }) ?? 0
-        case .stream, .host:
+        case let .stream(stream, session, done):
+            try? stream.requestStop()
+            return (try? await Blocking.run {
+                _ = done.wait(timeout: .now() + 30)
+                stream.close()
+                return session.discard().seconds
+            }) ?? 0
+        case .host:
             defer { try? FileManager.default.removeItem(at: video) }
             return (try? await stop()) ?? 0
         }

@@ -149,6 +149,24 @@ final class PixelConverter {
         return result > 0
     }
 
+    /// Converts `rows` rows of BGRA pixels (an even number, but for a picture's last rows) into
+    /// YUV 4:2:0 planes, BT.601 limited range: a band of a frame, as a `FrameSpool` keeps them.
+    func convertRows(_ bgra: UnsafeRawPointer, bytesPerRow: Int, width: Int, rows: Int,
+                     into y: (UnsafeMutablePointer<UInt8>, Int), _ u: (UnsafeMutablePointer<UInt8>, Int),
+                     _ v: (UnsafeMutablePointer<UInt8>, Int)) -> Bool {
+        #if canImport(CYUV)
+        return ARGBToI420(bgra.assumingMemoryBound(to: UInt8.self), Int32(bytesPerRow), y.0, Int32(y.1), u.0, Int32(u.1),
+                          v.0, Int32(v.1), Int32(width), Int32(rows)) == 0
+        #else
+        return convert(
+            source: ([bgra.assumingMemoryBound(to: UInt8.self), nil, nil, nil], [Int32(bytesPerRow), 0, 0, 0],
+                     Int32(width), Int32(rows), AV_PIX_FMT_BGRA),
+            sourceColour: ColourDetails(matrix: ColourDetails.videoRange601.matrix, fullRange: true),
+            destination: ([y.0, u.0, v.0, nil], [Int32(y.1), Int32(u.1), Int32(v.1), 0], Int32(width), Int32(rows), AV_PIX_FMT_YUV420P),
+            destinationColour: .videoRange601)
+        #endif
+    }
+
     /// Converts a BGRA pixel buffer into `frame` (whose format and size are already set).
     func convert(_ pixels: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>, colour: ColourDetails) -> Bool {
         #if canImport(CYUV)

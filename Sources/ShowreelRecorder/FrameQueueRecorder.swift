@@ -46,17 +46,20 @@ public final class FrameQueueRecorder: Sendable {
         }
     }
 
-    /// Wraps `recorder`, which must not be used directly afterwards. `encoderPriority` is the
+    /// Wraps `recorder`, which must not be used directly afterwards. `frameBytes` is the size of
+    /// the frames that will be queued, when they are not screen-sized (frames shrunk before
+    /// they are submitted: more of them fit the byte budget). `encoderPriority` is the
     /// encoding thread's: below the source's when the source waits for a full queue (a
     /// virtual-clock device), so the device keeps the cores it wants and loses nothing.
     /// `onFailure` is called once, on the encoding thread, when encoding or writing fails
     /// (later frames are discarded).
-    public init(recorder: VideoRecorder, capacity: Int = 8, maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
+    public init(recorder: VideoRecorder, capacity: Int = 8, frameBytes: Int? = nil,
+                maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
                 keepAlive: KeepAlive = KeepAlive(), encoderPriority: QualityOfService = .userInitiated,
                 onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder.queue")) {
         precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
-        let capacity = Self.capacity(forFrameBytes: recorder.inputWidth * recorder.inputHeight * 4, requested: capacity,
-                                     maxQueuedBytes: maxQueuedBytes)
+        let capacity = Self.capacity(forFrameBytes: frameBytes ?? recorder.inputWidth * recorder.inputHeight * 4,
+                                     requested: capacity, maxQueuedBytes: maxQueuedBytes)
         self.url = recorder.url
         self.capacity = capacity
         worker = EncoderWorker(recorder: recorder, capacity: capacity, keepAlive: keepAlive, onFailure: onFailure, logger: logger)

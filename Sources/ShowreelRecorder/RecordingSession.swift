@@ -17,13 +17,28 @@ import Synchronization
 /// at the device's time now (a P-frame of a few hundred bytes), so the file's timeline keeps
 /// up with the wall. A virtual clock's idle time passes only in the device, and the recorder
 /// learns it only from the next frame or the stop time: everything but the last frame is
-/// flushed, and that frame's hold is what a kill loses.
+/// flushed, and that frame's hold is what a kill loses. A deferred recording (`spoolLimit`)
+/// writes nothing until it finishes or outgrows its spool, so a kill before then loses it all:
+/// the price of not encoding a video that will be thrown away.
 public final class RecordingSession: DisplayStreamSink {
     public let url: URL
-    private let recorder: FrameQueueRecorder
+    private let encoder: Mutex<Encoder>
+    /// Puts a recorder behind a queue with an encoding thread of its own.
+    private let queue: @Sendable (VideoRecorder) -> FrameQueueRecorder
+    private let onFailure: (@Sendable (RecorderError) -> Void)?
     private let waitsForEncoder: Bool
+    /// Shrinks frames for a smaller video on the thread that delivers them (see `FrameShrinker`).
+    private let shrinker: FrameShrinker?
     private let state = Mutex(State())
     private let sourceClock: SourceClock
+
+    /// Where frames go. A deferred recorder keeps them, converted, on the source's thread: its
+    /// work per frame is a fraction of a millisecond, less than handing the frame to another
+    /// thread costs. Once it has to encode (its spool outgrew the limit) it goes behind a queue.
+    private enum Encoder {
+        case deferred(VideoRecorder, failureReported: Bool)
+        case queued(FrameQueueRecorder)
+    }
 
     struct State {
         var firstFrameTime: Duration?
@@ -31,17 +46,21 @@ public final class RecordingSession: DisplayStreamSink {
         var endReason: DisplayStreamEndReason?
     }
 
-    /// Opens the file and the encoder for the stream `info` describes.
+    /// Opens the file and the encoder for the stream `info` describes (with a `spoolLimit`, only
+    /// when frames must be encoded).
     ///
     /// - Parameters:
     ///   - mask: paints pixels outside the screen shape black (`--mask=black`), or nil.
     ///   - framesAreShared: true when frames are the device's own buffers (an in-process
     ///     subscription): masking then works on a copy, so the device's screen is untouched.
-    ///     Masking happens on the encoding thread, off the device's path.
+    ///   - spoolLimit: defers encoding (see `VideoRecorder`'s `spoolLimit`): frames wait in memory,
+    ///     converted, up to this many bytes, and `discard()` before then encodes nothing. Only for
+    ///     a source that waits for slow consumers (a virtual clock): a real-clock recording
+    ///     encodes as it goes, so it never has a backlog to catch up on.
     ///   - onFailure: called once, on the encoding thread, when writing or encoding fails: the
     ///     recording cannot go on, so the caller should stop the stream and `finish()` at once.
     public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
-                framesAreShared: Bool = false, onFailure: (@Sendable (RecorderError) -> Void)? = nil,
+                framesAreShared: Bool = false, spoolLimit: Int? = nil, onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
         self.url = url
         let profile = info.profile
@@ -50,12 +69,26 @@ public final class RecordingSession: DisplayStreamSink {
         let now: (@Sendable () -> Duration?)? = info.clock == .real ? { @Sendable in clock.estimatedNow() } : nil
         let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
         waitsForEncoder = info.clock.waitsForSlowConsumers
+        shrinker = FrameShrinker(width: profile.pixelWidth, height: profile.pixelHeight, options: options, mask: mask)
         // A device that waits for us loses no frame to an encoder that runs below it; one on a
-        // real clock would, so that encoder keeps up at the usual priority.
-        recorder = try FrameQueueRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight,
-                                          options: options, mask: mask, masksCopies: framesAreShared, keepAlive: keepAlive,
-                                          encoderPriority: waitsForEncoder ? .background : .userInitiated,
-                                          onFailure: onFailure, logger: logger)
+        // real clock would, so that encoder keeps up at the usual priority. Shrunk frames are a
+        // quarter of the screen's bytes: the queue holds three times more of them in the same
+        // budget, so an encoder that busier threads keep waiting holds the device up less often.
+        let priority: QualityOfService = waitsForEncoder ? .background : .userInitiated
+        let shrunkBytes = shrinker.map { $0.width * $0.height * 4 }
+        queue = { recorder in
+            FrameQueueRecorder(recorder: recorder, capacity: shrunkBytes == nil ? 8 : 24, frameBytes: shrunkBytes,
+                               keepAlive: keepAlive, encoderPriority: priority, onFailure: onFailure, logger: logger)
+        }
+        self.onFailure = onFailure
+        let recorder = try VideoRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
+                                         mask: mask, masksCopies: framesAreShared,
+                                         spoolLimit: waitsForEncoder ? spoolLimit : nil, logger: logger)
+        if recorder.isDeferred {
+            encoder = Mutex(.deferred(recorder, failureReported: false))
+        } else {
+            encoder = Mutex(.queued(queue(recorder)))
+        }
     }
 
     /// Whether a frame has arrived: the recording has started.
@@ -65,7 +98,19 @@ public final class RecordingSession: DisplayStreamSink {
     /// Why the stream ended, once it has (nil while recording, or when the device vanished).
     public var endReason: DisplayStreamEndReason? { state.withLock { $0.endReason } }
     /// The first error the encoder hit, if any (the recording goes on to the end regardless).
-    public var failure: RecorderError? { recorder.failure }
+    public var failure: RecorderError? {
+        encoder.withLock { encoder in
+            switch encoder {
+            case let .deferred(recorder, _): recorder.failure
+            case let .queued(queued): queued.failure
+            }
+        }
+    }
+
+    /// Whether no frame has been encoded yet, all waiting in memory (see `spoolLimit`).
+    public var isDeferred: Bool {
+        encoder.withLock { if case .deferred = $0 { true } else { false } }
+    }
 
     public func receive(_ event: DisplayStreamEvent) {
         switch event {
@@ -73,7 +118,11 @@ public final class RecordingSession: DisplayStreamSink {
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
             // the same run gives the same video. A real clock cannot wait.
             sourceClock.observe(frame.presentationTime)
-            if waitsForEncoder { recorder.submitWaiting(frame) } else { recorder.submit(frame) }
+            if let queued = keepOrQueue(frame) {
+                // Shrunk here, where the frame is still in cache, not on the encoding thread.
+                let shrunk = shrinker?.shrunk(frame) ?? frame
+                if waitsForEncoder { queued.submitWaiting(shrunk) } else { queued.submit(shrunk) }
+            }
             state.withLock { state in
                 if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }
                 state.lastTime = max(state.lastTime, frame.presentationTime)
@@ -84,6 +133,29 @@ public final class RecordingSession: DisplayStreamSink {
                 state.endReason = reason
             }
         }
+    }
+
+    /// Keeps `frame` in a deferred recorder, on this thread (which shrinks the frames it keeps
+    /// as they come), or returns the queue it goes to. A deferred recorder whose frames outgrew
+    /// its spool has opened its file: from then on it encodes behind a queue, like any other.
+    private func keepOrQueue(_ frame: Frame) -> FrameQueueRecorder? {
+        let (queued, failure) = encoder.withLock { encoder -> (FrameQueueRecorder?, RecorderError?) in
+            switch encoder {
+            case let .queued(queued):
+                return (queued, nil)
+            case let .deferred(recorder, reported):
+                do throws(RecorderError) {
+                    try recorder.append(frame)
+                } catch {
+                    encoder = .deferred(recorder, failureReported: true)
+                    return (nil, reported ? nil : error)
+                }
+                if !recorder.isDeferred { encoder = .queued(queue(recorder)) }
+                return (nil, nil)
+            }
+        }
+        if let failure { onFailure?(failure) }
+        return queued
     }
 
     /// Reads `stream` (a device in another process) into this session until it ends, the
@@ -104,19 +176,31 @@ public final class RecordingSession: DisplayStreamSink {
     @discardableResult
     public func finish() throws(RecorderError) -> RecordingSummary {
         let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
+        let result = encoder.withLock { encoder in
+            Result { () throws(RecorderError) -> RecordingSummary in
+                switch encoder {
+                case let .deferred(recorder, _): try recorder.finish(stopTime: stopTime)
+                case let .queued(queued): try queued.finish(stopTime: stopTime)
+                }
+            }
+        }
         guard started else {
-            _ = try? recorder.finish(stopTime: stopTime)
             try? FileManager.default.removeItem(at: url)
             throw .noFrames(file: url.path)
         }
-        return try recorder.finish(stopTime: stopTime)
+        return try result.get()
     }
 
     /// Ends the recording without a video: queued frames are dropped and the file removed.
     /// Returns the device time the recording spanned (what the video would have lasted).
     @discardableResult
     public func discard() -> Duration {
-        recorder.discard()
+        encoder.withLock { encoder in
+            switch encoder {
+            case let .deferred(recorder, _): recorder.discard()
+            case let .queued(queued): queued.discard()
+            }
+        }
         return state.withLock { state in state.firstFrameTime.map { state.lastTime - $0 } ?? .zero }
     }
 }

@@ -35,6 +35,9 @@ public final class VideoRecorder {
     public private(set) var framesRepeated = 0
     /// The first error that made the recording incomplete, if any.
     public private(set) var failure: RecorderError?
+    /// Whether frames are kept in memory, not encoded yet (see `spoolLimit` in `init`): no file
+    /// has been written so far.
+    public var isDeferred: Bool { spool != nil }
 
     static let timescale: Int64 = 90_000
     private static let encoderTimeBase = AVRational(num: 1, den: Int32(timescale))
@@ -43,8 +46,8 @@ public final class VideoRecorder {
 
     private let logger: Logger
     private let resources = EncoderResources()
-    private let streamIndex: Int32
-    private let streamTimeBase: AVRational
+    private var streamIndex: Int32 = 0
+    private var streamTimeBase = AVRational(num: 1, den: 1)
     private let keyframeTicks: Int64
     /// BGRA -> YUV 4:2:0 (libyuv at the output size, else swscale, on slice threads when
     /// `options.threads` allows).
@@ -78,13 +81,24 @@ public final class VideoRecorder {
     /// and reused, so the device's screen is untouched and no frame-sized buffer is allocated per frame.
     private let masksCopies: Bool
     private var maskScratch: PixelBuffer?
-    /// Frames recorded at a smaller size are shrunk by Cairo into this buffer first, then
-    /// masked there with `outputMask` and converted 1:1: cheaper than swscale's area filter
-    /// on the full frame, and the mask touches the recorder's own buffer, so no copy is needed.
+    /// Frames recorded at a smaller size are shrunk into this buffer first, masked there and
+    /// converted 1:1: cheaper than swscale's area filter on the full frame, and the mask touches
+    /// the recorder's own buffer, so no copy is needed. Frames that come already shrunk (by a
+    /// `RecordingSession`, on the device's thread) go straight to conversion.
+    private let shrinker: FrameShrinker?
     private let shrinkScratch: PixelBuffer?
-    private let outputMask: ScreenMask?
+    /// With a spool limit: frames converted and waiting for `openOutput()`, until they take
+    /// more than the limit or the recording finishes (nil once the output is open).
+    private let spoolLimit: Int?
+    private var spool: FrameSpool?
 
     /// Opens the encoder and creates the file at `url` (its extension picks the container).
+    ///
+    /// With `spoolLimit` (bytes), encoding is deferred: frames are converted and kept in memory
+    /// until they take more than that, or until `finish`; only then are the encoder and the file
+    /// opened, and the kept frames encoded. A recording that is `discard`ed before then costs
+    /// no encoding at all (a passing test's video under `.retainOnFailure`). While deferred,
+    /// nothing is on disk, so a killed process leaves no file.
     public init(
         url: URL,
         width: Int,
@@ -92,6 +106,7 @@ public final class VideoRecorder {
         options: RecordingOptions = RecordingOptions(),
         mask: ScreenMask? = nil,
         masksCopies: Bool = false,
+        spoolLimit: Int? = nil,
         logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
@@ -104,13 +119,8 @@ public final class VideoRecorder {
         converter = PixelConverter(threads: options.threads)
         self.mask = mask
         self.masksCopies = masksCopies
-        if FrameScaler.canShrink(fromWidth: width, height: height, toWidth: output.width, height: output.height) {
-            shrinkScratch = PixelBuffer(width: output.width, height: output.height, zeroed: false)
-            outputMask = mask.map { ScreenMask(profile: $0.profile, width: output.width, height: output.height) }
-        } else {
-            shrinkScratch = nil
-            outputMask = nil
-        }
+        shrinker = FrameShrinker(width: width, height: height, options: options, mask: mask)
+        shrinkScratch = shrinker.map { PixelBuffer(width: $0.width, height: $0.height, zeroed: false) }
         let fragmented = options.isFragmented(in: container)
         self.url = url
         self.container = container
@@ -124,6 +134,27 @@ public final class VideoRecorder {
         self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
         refreshTicks = options.maximumFrameRate.map { max(1, Int64((Double(Self.timescale) / $0).rounded())) }
 
+        guard avcodec_find_encoder_by_name(options.encoderName) != nil else {
+            throw .encoderUnavailable(codec: options.codec, encoder: options.encoderName, package: options.codec.debianPackage)
+        }
+        self.spoolLimit = spoolLimit
+        if spoolLimit != nil {
+            // The file comes later: say now when it could not be written.
+            let folder = url.deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw .cannotCreateFile(file: path, message: "the folder \(folder) is missing or not writable")
+            }
+            spool = FrameSpool(layout: FrameSpool.Layout(width: output.width, height: output.height), converter: converter)
+            logger.debug("recording deferred", metadata: ["file": "\(path)", "spool limit": "\(spoolLimit!)"])
+        } else {
+            try openOutput()
+        }
+    }
+
+    /// Opens the encoder, creates the file and writes its header.
+    private func openOutput() throws(RecorderError) {
+        let path = url.path
+        let output = (width: width, height: height)
         let codec = options.codec
         guard let encoder = avcodec_find_encoder_by_name(options.encoderName) else {
             throw .encoderUnavailable(codec: codec, encoder: options.encoderName, package: codec.debianPackage)
@@ -206,13 +237,7 @@ public final class VideoRecorder {
         // Reusable frame and packets.
         guard let frame = av_frame_alloc() else { throw .outOfMemory("a video frame") }
         resources.frame = frame
-        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointee.width = Int32(output.width)
-        frame.pointee.height = Int32(output.height)
-        frame.pointee.color_range = AVCOL_RANGE_MPEG
-        frame.pointee.colorspace = AVCOL_SPC_SMPTE170M
-        frame.pointee.color_primaries = AVCOL_PRI_BT709
-        frame.pointee.color_trc = AVCOL_TRC_BT709
+        describeVideoFrame(frame)
         result = av_frame_get_buffer(frame, 0)
         guard result >= 0 else { throw .outOfMemory("a \(output.width)x\(output.height) video frame") }
         guard let packet = av_packet_alloc(), let pending = av_packet_alloc() else { throw .outOfMemory("video packets") }
@@ -227,7 +252,7 @@ public final class VideoRecorder {
     }
 
     deinit {
-        if opened, !finished {
+        if opened || spool != nil, !finished {
             logger.warning("recorder released without finish(); finalising \(url.path) with the last frame held briefly")
             let stop = (lastFrameTime ?? .zero) + .ticks(Self.minimumLastFrameTicks, timescale: Self.timescale)
             _ = try? finish(stopTime: stop)
@@ -236,9 +261,10 @@ public final class VideoRecorder {
 
     /// `pixels` ready for conversion: shrunk and masked in the recorder's own buffer, or masked.
     private func prepared(_ pixels: PixelBuffer) -> PixelBuffer {
-        guard let shrinkScratch, pixels.width == inputWidth, pixels.height == inputHeight else { return masked(pixels) }
-        FrameScaler.shrink(pixels, into: shrinkScratch)
-        outputMask?.apply(to: shrinkScratch)
+        guard let shrinker, let shrinkScratch else { return masked(pixels) }
+        if shrinker.isShrunk(pixels) { return pixels }
+        guard pixels.width == inputWidth, pixels.height == inputHeight else { return masked(pixels) }
+        shrinker.shrink(pixels, into: shrinkScratch)
         return shrinkScratch
     }
 
@@ -259,6 +285,8 @@ public final class VideoRecorder {
     }
 
     /// Encodes `frame`, stamped with its presentation time relative to the first appended frame.
+    /// `frame` is screen-sized, or already at the video's size, shrunk and masked by a
+    /// `FrameShrinker` (as `RecordingSession` does on the source's thread).
     ///
     /// A frame whose time is before the previous frame's is dropped (counted in
     /// `framesDropped`); one at the same time as the previous frame is moved one tick later.
@@ -277,12 +305,25 @@ public final class VideoRecorder {
             let refresh = { (time: Duration) in (time - firstFrameTime).ticks(timescale: Self.timescale) / refreshTicks }
             if refresh(frame.presentationTime) == refresh(held.presentationTime) {
                 framesSuperseded += 1
-                self.held = frame
+                self.held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
                 return
             }
             try encode(held)
         }
-        held = frame
+        held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
+    }
+
+    /// The frame to hold until its refresh is over. One that no newer frame can replace (a
+    /// display refresh later is past its refresh) is shrunk at once, while the source's thread
+    /// still has it in cache; one that may yet be replaced is held as it is, and shrunk only if
+    /// it is not.
+    private func holding(_ frame: Frame, firstFrameTime: Duration, refreshTicks: Int64) -> Frame {
+        guard let shrinker, let shrinkScratch, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return frame }
+        let ticks = (frame.presentationTime - firstFrameTime).ticks(timescale: Self.timescale)
+        let refreshEnd = (ticks / refreshTicks + 1) * refreshTicks
+        guard refreshEnd - ticks <= Frame.refreshInterval.ticks(timescale: Self.timescale) else { return frame }
+        shrinker.shrink(frame.pixels, into: shrinkScratch)
+        return Frame(pixels: shrinkScratch, presentationTime: frame.presentationTime)
     }
 
     /// Encodes the frame held for its refresh, if any.
@@ -302,31 +343,108 @@ public final class VideoRecorder {
             return
         }
         if pts == lastPts { pts = lastPts + 1 }
-        guard let avFrame = resources.frame, let codecContext = resources.codec else { return }
-
-        guard av_frame_make_writable(avFrame) >= 0 else { throw fail(.outOfMemory("a writable video frame")) }
-        if !warnedAboutSize, frame.pixels.width != inputWidth || frame.pixels.height != inputHeight {
+        if !warnedAboutSize, frame.pixels.width != inputWidth || frame.pixels.height != inputHeight,
+           shrinker?.isShrunk(frame.pixels) != true {
             warnedAboutSize = true
             logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
         }
-        guard converter.convert(prepared(frame.pixels), into: avFrame, colour: colour) else {
-            throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
-        }
-        avFrame.pointee.pts = pts
-        if let lastKeyframePts, pts - lastKeyframePts < keyframeTicks {
-            avFrame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        let keyframe = lastKeyframePts.map { pts - $0 >= keyframeTicks } ?? true
+        if let spool {
+            try keep(frame, in: spool, pts: pts, keyframe: keyframe)
         } else {
-            avFrame.pointee.pict_type = AV_PICTURE_TYPE_I
-            lastKeyframePts = pts
+            guard let avFrame = resources.frame else { return }
+            guard av_frame_make_writable(avFrame) >= 0 else { throw fail(.outOfMemory("a writable video frame")) }
+            try convert(frame, into: avFrame)
+            try send(avFrame, pts: pts, keyframe: keyframe)
         }
-        let result = avcodec_send_frame(codecContext, avFrame)
-        guard result >= 0 else { throw fail(.encodeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+        if keyframe { lastKeyframePts = pts }
         firstFrameTime = first
         lastFrameTime = frame.presentationTime
         lastPts = pts
         lastWasRepeat = false
+    }
+
+    private func convert(_ frame: Frame, into avFrame: UnsafeMutablePointer<AVFrame>) throws(RecorderError) {
+        guard converter.convert(prepared(frame.pixels), into: avFrame, colour: colour) else {
+            throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
+        }
+    }
+
+    /// Sends a picture to the encoder and writes what comes out.
+    private func send(_ avFrame: UnsafeMutablePointer<AVFrame>, pts: Int64, keyframe: Bool) throws(RecorderError) {
+        guard let codecContext = resources.codec else { return }
+        avFrame.pointee.pts = pts
+        avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let result = avcodec_send_frame(codecContext, avFrame)
+        guard result >= 0 else { throw fail(.encodeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
         framesSent += 1
         try drainEncoder()
+    }
+
+    /// Converts `frame` into the spool; past the spool limit, opens the output and encodes all
+    /// that was kept.
+    private func keep(_ frame: Frame, in spool: FrameSpool, pts: Int64, keyframe: Bool) throws(RecorderError) {
+        guard spool.append(prepared(frame.pixels), pts: pts, keyframe: keyframe) else {
+            throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
+        }
+        if let spoolLimit, spool.byteCount > spoolLimit {
+            logger.debug("spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
+            try encodeSpool()
+        }
+    }
+
+    /// Opens the output and encodes the spooled frames; the recorder encodes as it goes after.
+    private func encodeSpool() throws(RecorderError) {
+        guard let spool else { return }
+        self.spool = nil
+        defer { spool.removeAll() }
+        // No frame, no file (`finish` then says so).
+        guard let last = spool.entries.last else { return }
+        do {
+            try openOutput()
+        } catch {
+            throw fail(error)
+        }
+        try spool.replay { (bytes, entry) throws(RecorderError) in
+            try withSpoolFrame(at: bytes, of: spool.layout) { avFrame throws(RecorderError) in
+                try send(avFrame, pts: entry.pts, keyframe: entry.keyframe)
+                // The last picture is what `keepCurrent` repeats while the screen is idle.
+                if entry.pts == last.pts, let current = resources.frame {
+                    guard av_frame_make_writable(current) >= 0, av_frame_copy(current, avFrame) >= 0 else {
+                        throw fail(.outOfMemory("a writable video frame"))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets `frame` up as one of this video's pictures: size, YUV 4:2:0 and colour tags.
+    private func describeVideoFrame(_ frame: UnsafeMutablePointer<AVFrame>) {
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        frame.pointee.color_range = AVCOL_RANGE_MPEG
+        frame.pointee.colorspace = AVCOL_SPC_SMPTE170M
+        frame.pointee.color_primaries = AVCOL_PRI_BT709
+        frame.pointee.color_trc = AVCOL_TRC_BT709
+    }
+
+    /// `body` with an AVFrame whose planes are the spool's memory at `bytes` (not owned by
+    /// FFmpeg: the encoder copies what it keeps).
+    private func withSpoolFrame(at bytes: UnsafeMutableRawPointer, of layout: FrameSpool.Layout,
+                                _ body: (UnsafeMutablePointer<AVFrame>) throws(RecorderError) -> Void) throws(RecorderError) {
+        if resources.spoolFrame == nil { resources.spoolFrame = av_frame_alloc() }
+        guard let avFrame = resources.spoolFrame else { throw fail(.outOfMemory("a video frame")) }
+        let base = bytes.assumingMemoryBound(to: UInt8.self)
+        let offsets = layout.planeOffsets
+        describeVideoFrame(avFrame)
+        avFrame.pointee.data.0 = base + offsets.0
+        avFrame.pointee.data.1 = base + offsets.1
+        avFrame.pointee.data.2 = base + offsets.2
+        avFrame.pointee.linesize.0 = Int32(layout.width)
+        avFrame.pointee.linesize.1 = Int32(layout.chromaWidth)
+        avFrame.pointee.linesize.2 = Int32(layout.chromaWidth)
+        try body(avFrame)
     }
 
     /// Makes what is recorded so far safe from a killed recorder (fragmented files only; a
@@ -338,7 +456,8 @@ public final class VideoRecorder {
     /// Then everything muxed is written out as a fragment. Without `time` only the flush is
     /// done: the last frame stays in memory, since how long it lasts is not known yet.
     public func keepCurrent(at time: Duration?) throws(RecorderError) {
-        guard fragmented, !finished, failure == nil else { return }
+        // A deferred recording has no file yet: nothing to keep current.
+        guard fragmented, !finished, failure == nil, spool == nil else { return }
         try encodeHeld()
         guard framesSent > 0 else { return }
         if let time, let firstFrameTime, let avFrame = resources.frame, let codecContext = resources.codec {
@@ -378,7 +497,10 @@ public final class VideoRecorder {
         var firstError = failure
 
         if firstError == nil {
-            do { try encodeHeld() } catch { firstError = error }
+            do {
+                try encodeHeld()
+                try encodeSpool()
+            } catch { firstError = error }
         }
         if firstError == nil, framesSent > 0, let codecContext = resources.codec {
             let result = avcodec_send_frame(codecContext, nil)
@@ -400,7 +522,9 @@ public final class VideoRecorder {
             do { try write(pending) } catch { firstError = error }
         }
 
-        if let formatContext = resources.format {
+        // The trailer only follows a header: a deferred recording's output can fail to open at
+        // finish, after which there is only the file to close.
+        if let formatContext = resources.format, opened {
             let result = av_write_trailer(formatContext)
             if result < 0, firstError == nil {
                 firstError = .writeFailed(file: path, message: ffmpegErrorMessage(result))
@@ -415,6 +539,8 @@ public final class VideoRecorder {
             if closed < 0, firstError == nil {
                 firstError = .writeFailed(file: path, message: ffmpegErrorMessage(closed))
             }
+        } else {
+            resources.closeFile()
         }
         resources.releaseCodec()
         if let firstError {
@@ -441,6 +567,8 @@ public final class VideoRecorder {
         guard !finished else { return }
         finished = true
         held = nil
+        spool?.removeAll()
+        spool = nil
         resources.closeFile()
         resources.releaseCodec()
         try? FileManager.default.removeItem(at: url)
@@ -496,6 +624,8 @@ private final class EncoderResources {
     var frame: UnsafeMutablePointer<AVFrame>?
     var packet: UnsafeMutablePointer<AVPacket>?
     var pending: UnsafeMutablePointer<AVPacket>?
+    /// A shell whose planes point into a `FrameSpool` (no buffers of its own).
+    var spoolFrame: UnsafeMutablePointer<AVFrame>?
 
     @discardableResult
     func closeFile() -> Int32 {
@@ -509,6 +639,7 @@ private final class EncoderResources {
         av_frame_free(&frame)
         av_packet_free(&packet)
         av_packet_free(&pending)
+        av_frame_free(&spoolFrame)
     }
 
     deinit {

@@ -40,3 +40,16 @@ struct FailingFixtures {
     }
 }
 
+
+/// A failing test whose frames outgrow the spool (a 1-byte limit): it is encoded from its first
+/// frame on, and its video must be as complete as a deferred one.
+@Suite(.device(), .recorded(RecordingConfiguration(.retainOnFailure, deferredEncodingLimit: 1)),
+       .enabled(if: ProcessInfo.processInfo.environment["SHOWREEL_FIXTURES"] == "failing"))
+struct FailingFixturesPastTheSpool {
+    @Test func pushThenFail() async throws {
+        let app = Application("dev.showreel.countries", launchArguments: FailingFixtures.countries)
+        try await app.launch()
+        try await app.cells["Canada"].tap()
+        #expect(try await app.staticTexts["countryName"].label == "Mexico")
+    }
+}

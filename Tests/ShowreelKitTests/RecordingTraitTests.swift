@@ -46,7 +46,7 @@ struct RecordingTraitTests {
         #expect(video.lastPathComponent == "expectationFails().mov")
         let info = try MediaProbe.probe(video)
         #expect(info.codecName == "h264" && info.width == 780)
-        #expect(info.frameCount > 20)  // the push, frame by frame
+        #expect(info.frameCount > 10)  // the push, frame by frame at 30 fps
         #expect(abs(info.duration - expectation.duration) < 0.001)
         // The last frame is the failing screen (the kept screenshot of it), the first the list.
         let frames = try FrameDecoder.decodeFrames(video)
@@ -54,6 +54,20 @@ struct RecordingTraitTests {
         ScreenMask(profile: .phone).apply(to: screen)
         #expect(try #require(frames.last).pixels.meanDifference(from: screen) < 3)
         #expect(try #require(frames.first).pixels.meanDifference(from: screen) > 5)
+
+        // Past the spool limit: encoded as it ran, just as complete.
+        let overflowing = try #require(manifest.entries.first { $0.id == "FailingFixturesPastTheSpool/pushThenFail()" })
+        #expect(overflowing.status == .failed)
+        let overflowVideo = folder.url.appendingPathComponent(try #require(overflowing.video))
+        let overflowInfo = try MediaProbe.probe(overflowVideo)
+        #expect(overflowInfo.frameCount > 10 && overflowInfo.width == 390)
+        #expect(abs(overflowInfo.duration - overflowing.duration) < 0.001)
+        let overflowScreen = try decodePNG(folder.url.appendingPathComponent(try #require(overflowing.screenshot)))
+        let lastOverflowFrame = try #require(try FrameDecoder.decodeFrames(overflowVideo).last).pixels
+        let halfScreen = PixelBuffer(width: 390, height: 844)
+        FrameScaler.shrink(overflowScreen, into: halfScreen)
+        ScreenMask(profile: .phone, width: 390, height: 844).apply(to: halfScreen)
+        #expect(lastOverflowFrame.meanDifference(from: halfScreen) < 3, "the video ends on the failing screen")
 
         let thrown = try entry("deviceCallThrows()")
         #expect(thrown.status == .failed)

@@ -1,0 +1,43 @@
+import ShowreelRender
+
+/// Brings a screen-sized frame down to a recording's video size, masked there: the step before
+/// colour conversion when a video is at most half size smaller (`FrameScaler.canShrink`).
+///
+/// Done where the frame was just drawn, it reads the frame from the drawing core's cache; on
+/// another core the same 5 MB come from memory, about four times slower here. So a recording
+/// session shrinks on the source's thread (`shrunk(_:)`, into a new buffer it hands on), and a
+/// `VideoRecorder` fed screen-sized frames shrinks into a buffer of its own (`shrink(_:into:)`).
+public struct FrameShrinker: Sendable {
+    public let width: Int
+    public let height: Int
+    /// The screen's shape at the video's size, painted black after shrinking.
+    public let mask: ScreenMask?
+
+    /// A shrinker from `width` x `height` frames to `options`' video size, or nil when the video
+    /// is not smaller by up to half (swscale's area filter scales those during conversion).
+    public init?(width: Int, height: Int, options: RecordingOptions, mask: ScreenMask?) {
+        let output = options.outputSize(width: width, height: height)
+        guard FrameScaler.canShrink(fromWidth: width, height: height, toWidth: output.width, height: output.height) else { return nil }
+        self.width = output.width
+        self.height = output.height
+        self.mask = mask.map { ScreenMask(profile: $0.profile, width: output.width, height: output.height) }
+    }
+
+    /// Shrinks `pixels` into `destination` (of the video's size) and masks it.
+    public func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer) {
+        FrameScaler.shrink(pixels, into: destination)
+        mask?.apply(to: destination)
+    }
+
+    /// `frame` at the video's size, in a buffer of its own.
+    public func shrunk(_ frame: Frame) -> Frame {
+        let pixels = PixelBuffer(width: width, height: height, zeroed: false)
+        shrink(frame.pixels, into: pixels)
+        return Frame(pixels: pixels, presentationTime: frame.presentationTime)
+    }
+
+    /// Whether `pixels` are already at the video's size (shrunk and masked by a shrinker).
+    func isShrunk(_ pixels: PixelBuffer) -> Bool {
+        pixels.width == width && pixels.height == height
+    }
+}
