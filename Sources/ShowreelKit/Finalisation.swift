@@ -31,15 +31,24 @@ enum Finalisation {
             }
         }
         var duration = 0.0
+        // A video that could not be finished is not passed off as one: it stays on disk for a
+        // look, but neither the manifest nor the attachments name it.
+        var videoFinished = false
         if keep {
-            do { duration = try await recording.stop() } catch {
-                problems.append("the video \(recording.video.path) could not be finished: \(error)")
+            do {
+                duration = try await recording.stop()
+                videoFinished = true
+            } catch {
+                problems.append("the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(error)")
             }
         } else {
             duration = await recording.discard()
         }
         let screenshots = artifacts.settleScreenshots(passed: passed)
-        if keep { result.attachments = [recording.video, screenshot].filter { FileManager.default.fileExists(atPath: $0.path) } }
+        if keep {
+            result.attachments = (videoFinished ? [recording.video, screenshot] : [screenshot])
+                .filter { FileManager.default.fileExists(atPath: $0.path) }
+        }
 
         func relative(_ url: URL) -> String {
             let root = configuration.folder.standardizedFileURL.path + "/"
@@ -49,7 +58,7 @@ enum Finalisation {
         let entry = ManifestEntry(
             id: identity.id, name: identity.fileStem, suite: identity.suite, status: status,
             duration: duration,
-            video: keep && FileManager.default.fileExists(atPath: recording.video.path) ? relative(recording.video) : nil,
+            video: videoFinished && FileManager.default.fileExists(atPath: recording.video.path) ? relative(recording.video) : nil,
             screenshot: keep && FileManager.default.fileExists(atPath: screenshot.path) ? relative(screenshot) : nil,
             failures: issues.all, attachments: screenshots.map(relative))
         do { try ManifestLog.add(entry, in: configuration.folder) } catch {

@@ -31,6 +31,14 @@ struct FailingFixtures {
         try Task.checkCancellation()
     }
 
+    @Test func videoOntoAFullDisk() async throws {
+        try await Application("dev.showreel.hello").launch()
+        // The video waits unencoded until the test ends; by then its file leads to a full disk.
+        guard FileManager.default.fileExists(atPath: "/dev/full"), let video = TestArtifacts.current?.file(".mov") else { return }
+        try FileManager.default.createSymbolicLink(atPath: video.path, withDestinationPath: "/dev/full")
+        Issue.record("failing on purpose, so the video is kept")
+    }
+
     @Test(arguments: ["Canada", "Mexico"])
     func parameterised(country: String) async throws {
         let app = Application("dev.showreel.countries", launchArguments: Self.countries)

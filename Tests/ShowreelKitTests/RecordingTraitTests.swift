@@ -69,6 +69,17 @@ struct RecordingTraitTests {
         ScreenMask(profile: .phone, width: 390, height: 844).apply(to: halfScreen)
         #expect(lastOverflowFrame.meanDifference(from: halfScreen) < 3, "the video ends on the failing screen")
 
+        // A video that cannot be written (its file turned into a link to a full disk while the
+        // frames waited) is an issue of the test, and not named as its video.
+        if FileManager.default.fileExists(atPath: "/dev/full") {
+            let fullDisk = try entry("videoOntoAFullDisk()")
+            #expect(fullDisk.status == .failed)
+            #expect(fullDisk.video == nil && fullDisk.screenshot != nil)
+            #expect(run.output.contains("videoOntoAFullDisk().mov could not be finished, so it is incomplete or missing"),
+                    "\(run.output.suffix(2000))")
+            #expect(run.output.contains("No space left on device"))
+        }
+
         let thrown = try entry("deviceCallThrows()")
         #expect(thrown.status == .failed)
         #expect(thrown.failures.first?.message.contains("No element matches buttons[\"Sign in\"]") == true)
