@@ -58,9 +58,10 @@ final class TestRecording: Sendable {
         }
     }
 
-    /// Ends a recording whose video will not be kept: in-process, without encoding the frames
-    /// still queued; otherwise by stopping it as usual. The file is removed either way.
-    /// Returns the seconds of device time the recording spanned.
+    /// Ends a recording whose video will not be kept: in this process (a subscription or a
+    /// display stream), without encoding what waits (a deferred recording never wrote a file);
+    /// through a tunnel host, by stopping it as usual and removing the file. Returns the
+    /// seconds of device time the recording spanned.
     func discard() async -> Double {
         switch stopper {
         case let .subscription(subscription, session):
