@@ -36,7 +36,7 @@ public final class RecordingSession: DisplayStreamSink {
     /// work per frame is a fraction of a millisecond, less than handing the frame to another
     /// thread costs. Once it has to encode (its spool outgrew the limit) it goes behind a queue.
     private enum Encoder {
-        case deferred(VideoRecorder, failureReported: Bool)
+        case deferred(VideoRecorder)
         case queued(FrameQueueRecorder)
     }
 
@@ -57,8 +57,9 @@ public final class RecordingSession: DisplayStreamSink {
     ///     converted, up to this many bytes, and `discard()` before then encodes nothing. Only for
     ///     a source that waits for slow consumers (a virtual clock): a real-clock recording
     ///     encodes as it goes, so it never has a backlog to catch up on.
-    ///   - onFailure: called once, on the encoding thread, when writing or encoding fails: the
-    ///     recording cannot go on, so the caller should stop the stream and `finish()` at once.
+    ///   - onFailure: called once, on the thread that encodes (the source's, for a deferred
+    ///     recording), when writing or encoding fails: the recording cannot go on, so the caller
+    ///     should stop the stream and `finish()` at once.
     public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
                 framesAreShared: Bool = false, spoolLimit: Int? = nil, onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
@@ -85,7 +86,7 @@ public final class RecordingSession: DisplayStreamSink {
                                          mask: mask, masksCopies: framesAreShared,
                                          spoolLimit: waitsForEncoder ? spoolLimit : nil, logger: logger)
         if recorder.isDeferred {
-            encoder = Mutex(.deferred(recorder, failureReported: false))
+            encoder = Mutex(.deferred(recorder))
         } else {
             encoder = Mutex(.queued(queue(recorder)))
         }
@@ -101,15 +102,10 @@ public final class RecordingSession: DisplayStreamSink {
     public var failure: RecorderError? {
         encoder.withLock { encoder in
             switch encoder {
-            case let .deferred(recorder, _): recorder.failure
+            case let .deferred(recorder): recorder.failure
             case let .queued(queued): queued.failure
             }
         }
-    }
-
-    /// Whether no frame has been encoded yet, all waiting in memory (see `spoolLimit`).
-    public var isDeferred: Bool {
-        encoder.withLock { if case .deferred = $0 { true } else { false } }
     }
 
     public func receive(_ event: DisplayStreamEvent) {
@@ -143,12 +139,13 @@ public final class RecordingSession: DisplayStreamSink {
             switch encoder {
             case let .queued(queued):
                 return (queued, nil)
-            case let .deferred(recorder, reported):
+            case let .deferred(recorder):
+                // A failed recorder throws its failure again for every frame: report the first.
+                let failedBefore = recorder.failure != nil
                 do throws(RecorderError) {
                     try recorder.append(frame)
                 } catch {
-                    encoder = .deferred(recorder, failureReported: true)
-                    return (nil, reported ? nil : error)
+                    return (nil, failedBefore ? nil : error)
                 }
                 if !recorder.isDeferred { encoder = .queued(queue(recorder)) }
                 return (nil, nil)
@@ -179,7 +176,7 @@ public final class RecordingSession: DisplayStreamSink {
         let result = encoder.withLock { encoder in
             Result { () throws(RecorderError) -> RecordingSummary in
                 switch encoder {
-                case let .deferred(recorder, _): try recorder.finish(stopTime: stopTime)
+                case let .deferred(recorder): try recorder.finish(stopTime: stopTime)
                 case let .queued(queued): try queued.finish(stopTime: stopTime)
                 }
             }
@@ -197,7 +194,7 @@ public final class RecordingSession: DisplayStreamSink {
     public func discard() -> Duration {
         encoder.withLock { encoder in
             switch encoder {
-            case let .deferred(recorder, _): recorder.discard()
+            case let .deferred(recorder): recorder.discard()
             case let .queued(queued): queued.discard()
             }
         }

@@ -134,12 +134,12 @@ public final class VideoRecorder {
         self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
         refreshTicks = options.maximumFrameRate.map { max(1, Int64((Double(Self.timescale) / $0).rounded())) }
 
-        guard avcodec_find_encoder_by_name(options.encoderName) != nil else {
-            throw .encoderUnavailable(codec: options.codec, encoder: options.encoderName, package: options.codec.debianPackage)
-        }
         self.spoolLimit = spoolLimit
         if spoolLimit != nil {
-            // The file comes later: say now when it could not be written.
+            // The encoder and the file come later: say now when they could not be opened.
+            guard avcodec_find_encoder_by_name(options.encoderName) != nil else {
+                throw .encoderUnavailable(codec: options.codec, encoder: options.encoderName, package: options.codec.debianPackage)
+            }
             let folder = url.deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: folder) else {
                 throw .cannotCreateFile(file: path, message: "the folder \(folder) is missing or not writable")
@@ -365,9 +365,11 @@ public final class VideoRecorder {
     }
 
     private func convert(_ frame: Frame, into avFrame: UnsafeMutablePointer<AVFrame>) throws(RecorderError) {
-        guard converter.convert(prepared(frame.pixels), into: avFrame, colour: colour) else {
-            throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
-        }
+        guard converter.convert(prepared(frame.pixels), into: avFrame, colour: colour) else { throw conversionFailed(frame) }
+    }
+
+    private func conversionFailed(_ frame: Frame) -> RecorderError {
+        fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
     }
 
     /// Sends a picture to the encoder and writes what comes out.
@@ -384,9 +386,7 @@ public final class VideoRecorder {
     /// Converts `frame` into the spool; past the spool limit, opens the output and encodes all
     /// that was kept.
     private func keep(_ frame: Frame, in spool: FrameSpool, pts: Int64, keyframe: Bool) throws(RecorderError) {
-        guard spool.append(prepared(frame.pixels), pts: pts, keyframe: keyframe) else {
-            throw fail(.encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV"))
-        }
+        guard spool.append(prepared(frame.pixels), pts: pts, keyframe: keyframe) else { throw conversionFailed(frame) }
         if let spoolLimit, spool.byteCount > spoolLimit {
             logger.debug("spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
             try encodeSpool()
