@@ -7,10 +7,13 @@ import Foundation
 /// tunnel host. Each run is the test bundle in a child process; the ways alternate, `rounds`
 /// times. Ratios are the median of each round's ratios: a round runs the ways back to back, so
 /// a slow spell on a shared machine weighs on both sides of a ratio, not on one way's median.
+/// Every other round runs them in reverse order, so no way always follows the same one (the
+/// tunnel host's encoders finishing, say, or memory another way left to reclaim), and each run
+/// starts after a `sync`, so no run pays for writing out the videos of the one before.
 enum UISuiteBenchmark {
     static let target = 1.10
-    /// Whole suites vary more from run to run than single encodes: five rounds at least.
-    static let minimumRounds = 5
+    /// Whole suites vary more from run to run than single encodes: nine rounds at least.
+    static let minimumRounds = 9
 
     struct Way {
         var name: String
@@ -46,23 +49,23 @@ enum UISuiteBenchmark {
             Way(name: "recorded through the tunnel host", environment: ["SHOWREEL_RECORD_VIA": hostURL]),
         ]
         for round in 0..<rounds {
-            for index in ways.indices {
+            for index in round % 2 == 0 ? Array(ways.indices) : ways.indices.reversed() {
                 FileHandle.standardError.write(Data("[bench] UI suite, round \(round + 1)/\(rounds): \(ways[index].name)\n".utf8))
                 var environment = ProcessInfo.processInfo.environment.merging(ways[index].environment) { $1 }
                 environment["SHOWREEL_RECORDINGS"] = recordings.path
-                let start = monotonicSeconds()
-                let suite = try LoggedProcess(bundle.path, ["--testing-library", "swift-testing", "--filter", "ShowcaseUITests"],
-                                              environment: environment).finish()
-                let xctest = try LoggedProcess(bundle.path, ["ShowcaseUITests.CountriesXCTests,ShowcaseUITests.SignUpXCTests"],
-                                               environment: environment).finish()
-                guard suite == 0, xctest == 0 else {
-                    throw BenchmarkError("the UI suite failed when \(ways[index].name)")
+                sync()
+                let suite = try TimedChild.run(bundle.path, ["--testing-library", "swift-testing", "--filter", "ShowcaseUITests"],
+                                               environment: environment)
+                let xctest = try TimedChild.run(bundle.path, ["ShowcaseUITests.CountriesXCTests,ShowcaseUITests.SignUpXCTests"],
+                                                environment: environment)
+                for run in [suite, xctest] where run.status != 0 {
+                    throw BenchmarkError("the UI suite failed when \(ways[index].name):\n\(run.output.suffix(2000))")
                 }
-                ways[index].seconds.append(monotonicSeconds() - start)
+                ways[index].seconds.append(suite.seconds + xctest.seconds)
             }
         }
         var lines = ["UI suite with and without recording (ShowcaseUITests: 4 tests in Swift Testing and XCTest form; \(rounds) rounds of",
-                     "alternating runs; median wall time, and the median of the rounds' ratios to the unrecorded run)"]
+                     "alternating runs, in reverse order every other round; median wall time, and the median of the rounds' ratios to the unrecorded run)"]
         for way in ways {
             let label = way.name.padding(toLength: 40, withPad: " ", startingAt: 0)
             let all = way.seconds.map { String(format: "%.2f", $0) }.joined(separator: ", ")

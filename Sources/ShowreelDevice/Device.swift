@@ -369,7 +369,8 @@ public actor Device {
         guard scene.needsRender, !isShutDown else { return }
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
-        let frame = Frame(pixels: pixels, presentationTime: clock.now).stamped(after: latestFrame?.presentationTime)
+        let frame = Frame(pixels: pixels, presentationTime: clock.now, changedRows: scene.changedRows)
+            .stamped(after: latestFrame?.presentationTime)
         latestFrame = frame
         display.publish(frame)
     }

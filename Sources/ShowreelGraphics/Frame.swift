@@ -2,13 +2,19 @@
 ///
 /// `presentationTime` counts from the device's boot on the device clock (real or virtual),
 /// so recorders turn it into video timestamps by subtracting their first frame's time.
+///
+/// `changedRows`, when known, are the only rows that may differ from the frame its source
+/// published before (nil: any row may). A recorder that sees every frame of a source uses it
+/// to skip unchanged rows; a frame made any other way (a copy, a repeat) leaves it nil.
 public struct Frame: Sendable {
     public let pixels: PixelBuffer
     public let presentationTime: Duration
+    public let changedRows: RowSet?
 
-    public init(pixels: PixelBuffer, presentationTime: Duration) {
+    public init(pixels: PixelBuffer, presentationTime: Duration, changedRows: RowSet? = nil) {
         self.pixels = pixels
         self.presentationTime = presentationTime
+        self.changedRows = changedRows
     }
 }
 
@@ -25,6 +31,6 @@ extension Frame {
     /// run stamps them the same way. The one place where timestamps are made to increase.
     public func stamped(after previous: Duration?) -> Frame {
         guard let previous, presentationTime <= previous else { return self }
-        return Frame(pixels: pixels, presentationTime: previous + Self.minimumGap)
+        return Frame(pixels: pixels, presentationTime: previous + Self.minimumGap, changedRows: changedRows)
     }
 }

@@ -130,21 +130,19 @@ enum FrameMemory {
 /// A fresh mapping costs a page fault and a zeroed page for each of its 4 KiB pages (1300 of
 /// them for a 780x1688 frame, about 2 ms here), which made the kernel a third of a
 /// recording's CPU; so freed mappings wait in the pool, at most `spareLimit` bytes of them,
-/// for the next buffer of their size, and beyond it go back to the system. With `hugePages`
-/// the kernel is asked for 2 MiB pages (transparent huge pages): one fault each.
+/// for the next buffer of their size, and beyond it go back to the system. (Transparent huge
+/// pages were tried and dropped: the kernel clears all 2 MiB of one at its first touch, which
+/// measured eight times the cost of clearing the 4 KiB pages actually written.)
 public final class MappedMemory: Sendable {
     /// Frame buffers (`PixelBuffer`s of a megabyte or more).
     public static let frames = MappedMemory(spareLimit: PixelBuffer.spareMemoryLimit)
 
     public let spareLimit: Int
-    public let hugePages: Bool
-    static let hugePageSize = 2 << 20
     /// Base addresses of spare mappings by byte count, and their total size.
     private let spares = Mutex<(bySize: [Int: [UInt]], bytes: Int)>(([:], 0))
 
-    public init(spareLimit: Int, hugePages: Bool = false) {
+    public init(spareLimit: Int) {
         self.spareLimit = spareLimit
-        self.hugePages = hugePages
     }
 
     /// A mapping of `byteCount` bytes, and whether it is known to be all zeros (a fresh one).
@@ -157,23 +155,9 @@ public final class MappedMemory: Sendable {
         if let spare, let base = UnsafeMutableRawPointer(bitPattern: spare) {
             return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), false)
         }
-        // Huge pages need 2 MiB-aligned addresses: map a little more, then unmap the ends.
-        let alignment = hugePages ? Self.hugePageSize : 0
-        guard let mapped = mmap(nil, byteCount + alignment, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              mapped != MAP_FAILED else {
+        guard let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              base != MAP_FAILED else {
             preconditionFailure("out of memory mapping \(byteCount) bytes")
-        }
-        var base = mapped
-        if alignment > 0 {
-            let address = UInt(bitPattern: mapped)
-            let aligned = (address + UInt(alignment) - 1) / UInt(alignment) * UInt(alignment)
-            let head = Int(aligned - address)
-            if head > 0 { munmap(mapped, head) }
-            if alignment - head > 0 { munmap(mapped + head + byteCount, alignment - head) }
-            base = mapped + head
-            #if os(Linux)
-            _ = madvise(base, byteCount, MADV_HUGEPAGE)
-            #endif
         }
         return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), true)
     }

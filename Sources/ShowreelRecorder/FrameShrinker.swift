@@ -29,6 +29,22 @@ public struct FrameShrinker: Sendable {
         mask?.apply(to: destination)
     }
 
+    /// Shrinks into `destination`, which holds a frame shrunk before, only what `changedRows`
+    /// (rows of `pixels`, nil: all) say changed since; returns the rows of `destination` it
+    /// redid (nil: all of them).
+    func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer, changedRows: RowSet?) -> RowSet? {
+        guard let changedRows, FrameScaler.shrinksRowByRow(from: pixels, to: destination) else {
+            shrink(pixels, into: destination)
+            return nil
+        }
+        let rows = changedRows.shrunk(by: 2, limit: destination.height)
+        for range in rows.ranges {
+            FrameScaler.shrink(pixels, into: destination, rows: range)
+            mask?.apply(to: destination, rows: range)
+        }
+        return rows
+    }
+
     /// `frame` at the video's size, in a buffer of its own.
     public func shrunk(_ frame: Frame) -> Frame {
         let pixels = PixelBuffer(width: width, height: height, zeroed: false)

@@ -39,8 +39,8 @@ final class FrameSpool {
         var bands: [(index: Int, bytes: UnsafeMutableRawPointer)]
     }
 
-    /// Chunks of 8 MiB (four huge pages), kept between recordings up to 64 MiB.
-    static let memory = MappedMemory(spareLimit: 64 << 20, hugePages: true)
+    /// Chunks of 8 MiB, kept between recordings up to 64 MiB.
+    static let memory = MappedMemory(spareLimit: 64 << 20)
     static let chunkBytes = 8 << 20
 
     let layout: Layout
@@ -64,8 +64,9 @@ final class FrameSpool {
     var byteCount: Int { chunks.count * Self.chunkBytes }
 
     /// Keeps `pixels` (BGRA at the layout's size): the bands that differ from the frame kept
-    /// before, converted. False when a band could not be converted.
-    func append(_ pixels: PixelBuffer, pts: Int64, keyframe: Bool) -> Bool {
+    /// before, converted. With `changedRows` (the only rows that may differ from that frame),
+    /// the other bands are not even compared. False when a band could not be converted.
+    func append(_ pixels: PixelBuffer, pts: Int64, keyframe: Bool, changedRows: RowSet? = nil) -> Bool {
         precondition(pixels.width == layout.width && pixels.height == layout.height, "a spool keeps frames of one size")
         let previous = self.previous ?? PixelBuffer(width: layout.width, height: layout.height, zeroed: false)
         var changed: [(index: Int, bytes: UnsafeMutableRawPointer)] = []
@@ -74,6 +75,7 @@ final class FrameSpool {
             previous.withUnsafeMutableBytes { old in
                 for band in 0..<layout.bandCount {
                     let rows = layout.rows(of: band)
+                    if self.previous != nil, let changedRows, !changedRows.intersects(rows) { continue }
                     let start = rows.lowerBound * pixels.bytesPerRow
                     let count = (rows.count - 1) * pixels.bytesPerRow + rowBytes
                     if self.previous != nil, memcmp(new.baseAddress! + start, old.baseAddress! + start, count) == 0 { continue }

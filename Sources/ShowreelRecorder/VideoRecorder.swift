@@ -87,6 +87,12 @@ public final class VideoRecorder {
     /// `RecordingSession`, on the device's thread) go straight to conversion.
     private let shrinker: FrameShrinker?
     private let shrinkScratch: PixelBuffer?
+    /// Rows of the screen changed since the frame in `shrinkScratch` (from the frames'
+    /// `changedRows`; nil: unknown), so a shrink redoes only those.
+    private var rowsSinceShrunk: RowSet?
+    /// Rows of `shrinkScratch` redone since it was last kept in the spool (nil: unknown), so
+    /// the spool compares only those.
+    private var rowsSinceKept: RowSet?
     /// With a spool limit: frames converted and waiting for `openOutput()`, until they take
     /// more than the limit or the recording finishes (nil once the output is open).
     private let spoolLimit: Int?
@@ -264,8 +270,23 @@ public final class VideoRecorder {
         guard let shrinker, let shrinkScratch else { return masked(pixels) }
         if shrinker.isShrunk(pixels) { return pixels }
         guard pixels.width == inputWidth, pixels.height == inputHeight else { return masked(pixels) }
-        shrinker.shrink(pixels, into: shrinkScratch)
+        shrinkIntoScratch(pixels)
         return shrinkScratch
+    }
+
+    /// Shrinks a screen-sized frame into `shrinkScratch`: only the rows changed since the frame
+    /// there, when every frame in between said which.
+    private func shrinkIntoScratch(_ pixels: PixelBuffer) {
+        guard let shrinker, let shrinkScratch else { return }
+        let redone = shrinker.shrink(pixels, into: shrinkScratch, changedRows: rowsSinceShrunk)
+        rowsSinceShrunk = RowSet()
+        rowsSinceKept = redone.flatMap { redone in rowsSinceKept.map { $0.union(redone) } }
+    }
+
+    /// Counts a screen-sized frame's changed rows towards the next shrink.
+    private func noteChanges(of frame: Frame) {
+        guard shrinker != nil, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return }
+        rowsSinceShrunk = frame.changedRows.flatMap { changed in rowsSinceShrunk.map { $0.union(changed) } }
     }
 
     /// `pixels` with the mask applied: in place, or on the scratch copy when they are shared.
@@ -296,33 +317,36 @@ public final class VideoRecorder {
     public func append(_ frame: Frame) throws(RecorderError) {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         if let failure { throw failure }
-        guard let refreshTicks, let firstFrameTime else { return try encode(frame) }
+        guard let refreshTicks, let firstFrameTime else {
+            noteChanges(of: frame)
+            return try encode(frame)
+        }
         if let held {
             if frame.presentationTime < held.presentationTime {
+                // Not shown, but the next frame's changed rows are counted from it.
+                noteChanges(of: frame)
                 framesDropped += 1
                 return
             }
             let refresh = { (time: Duration) in (time - firstFrameTime).ticks(timescale: Self.timescale) / refreshTicks }
             if refresh(frame.presentationTime) == refresh(held.presentationTime) {
                 framesSuperseded += 1
-                self.held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
+                noteChanges(of: frame)
+                self.held = holding(frame)
                 return
             }
             try encode(held)
         }
-        held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
+        noteChanges(of: frame)
+        held = holding(frame)
     }
 
-    /// The frame to hold until its refresh is over. One that no newer frame can replace (a
-    /// display refresh later is past its refresh) is shrunk at once, while the source's thread
-    /// still has it in cache; one that may yet be replaced is held as it is, and shrunk only if
-    /// it is not.
-    private func holding(_ frame: Frame, firstFrameTime: Duration, refreshTicks: Int64) -> Frame {
-        guard let shrinker, let shrinkScratch, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return frame }
-        let ticks = (frame.presentationTime - firstFrameTime).ticks(timescale: Self.timescale)
-        let refreshEnd = (ticks / refreshTicks + 1) * refreshTicks
-        guard refreshEnd - ticks <= Frame.refreshInterval.ticks(timescale: Self.timescale) else { return frame }
-        shrinker.shrink(frame.pixels, into: shrinkScratch)
+    /// The frame to hold until its refresh is over, shrunk at once: the source's thread still
+    /// has it in cache, only its changed rows are redone, and the source's buffer is not held
+    /// (a held screen-sized buffer is one more that the source draws into cold).
+    private func holding(_ frame: Frame) -> Frame {
+        guard shrinker != nil, let shrinkScratch, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return frame }
+        shrinkIntoScratch(frame.pixels)
         return Frame(pixels: shrinkScratch, presentationTime: frame.presentationTime)
     }
 
@@ -386,7 +410,12 @@ public final class VideoRecorder {
     /// Converts `frame` into the spool; past the spool limit, opens the output and encodes all
     /// that was kept.
     private func keep(_ frame: Frame, in spool: FrameSpool, pts: Int64, keyframe: Bool) throws(RecorderError) {
-        guard spool.append(prepared(frame.pixels), pts: pts, keyframe: keyframe) else { throw conversionFailed(frame) }
+        let pixels = prepared(frame.pixels)
+        // The scratch buffer's redone rows are all that can differ from the frame kept before.
+        let fromScratch = pixels === shrinkScratch
+        let changed = spool.append(pixels, pts: pts, keyframe: keyframe, changedRows: fromScratch ? rowsSinceKept : nil)
+        rowsSinceKept = fromScratch ? RowSet() : nil
+        guard changed else { throw conversionFailed(frame) }
         if let spoolLimit, spool.byteCount > spoolLimit {
             logger.debug("spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
             try encodeSpool()

@@ -70,28 +70,28 @@ public final class Canvas {
         withState {
             cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
             setColor(color)
-            cairo_paint(context)
+            paintMarkingInk()
         }
     }
 
     public func fill(_ rect: Rect, color: Color, cornerRadius: Double = 0) {
         addRoundedRect(rect, radius: cornerRadius)
         setColor(color)
-        cairo_fill(context)
+        fillMarkingInk()
     }
 
     public func stroke(_ rect: Rect, color: Color, lineWidth: Double = 1, cornerRadius: Double = 0) {
         addRoundedRect(rect.insetBy(dx: lineWidth / 2, dy: lineWidth / 2), radius: cornerRadius)
         setColor(color)
         cairo_set_line_width(context, lineWidth)
-        cairo_stroke(context)
+        strokeMarkingInk()
     }
 
     public func fillCircle(center: Point, radius: Double, color: Color) {
         cairo_new_sub_path(context)
         cairo_arc(context, center.x, center.y, radius, 0, 2 * Double.pi)
         setColor(color)
-        cairo_fill(context)
+        fillMarkingInk()
     }
 
     public func strokeCircle(center: Point, radius: Double, color: Color, lineWidth: Double) {
@@ -99,7 +99,7 @@ public final class Canvas {
         cairo_arc(context, center.x, center.y, radius, 0, 2 * Double.pi)
         setColor(color)
         cairo_set_line_width(context, lineWidth)
-        cairo_stroke(context)
+        strokeMarkingInk()
     }
 
     /// A polyline, e.g. a chevron or a check mark.
@@ -111,7 +111,7 @@ public final class Canvas {
         cairo_set_line_width(context, lineWidth)
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
-        cairo_stroke(context)
+        strokeMarkingInk()
     }
 
     // MARK: Text
@@ -145,6 +145,7 @@ public final class Canvas {
         }
         let baseline = rect.midY + (metrics.ascent - metrics.descent) / 2
         setColor(color)
+        markTextInk(x: x, baseline: baseline, width: width, metrics: metrics)
         cairo_move_to(context, x, baseline)
         cairo_show_text(context, line)
     }
@@ -154,6 +155,7 @@ public final class Canvas {
         guard !text.isEmpty else { return }
         select(font)
         setColor(color)
+        markTextInk(x: origin.x, baseline: origin.y, width: measureSelected(text), metrics: currentFontMetrics())
         cairo_move_to(context, origin.x, origin.y)
         cairo_show_text(context, text)
     }
@@ -179,6 +181,7 @@ public final class Canvas {
             case .trailing: x = rect.maxX - width
             }
             let baseline = top + (metrics.lineHeight - metrics.ascent - metrics.descent) / 2 + metrics.ascent
+            markTextInk(x: x, baseline: baseline, width: width, metrics: metrics)
             cairo_move_to(context, x, baseline)
             cairo_show_text(context, line)
             top += lineHeight
@@ -265,7 +268,7 @@ public final class Canvas {
     public func fill(_ path: Path, color: Color) {
         add(path)
         setColor(color)
-        cairo_fill(context)
+        fillMarkingInk()
     }
 
     /// Strokes a path with round caps and joins.
@@ -275,7 +278,7 @@ public final class Canvas {
         cairo_set_line_width(context, lineWidth)
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
-        cairo_stroke(context)
+        strokeMarkingInk()
     }
 
     /// Restricts later drawing to a path.
@@ -299,7 +302,7 @@ public final class Canvas {
         cairo_pattern_add_color_stop_rgba(pattern, 1, end.red, end.green, end.blue, end.alpha)
         addRoundedRect(rect, radius: cornerRadius)
         cairo_set_source(context, pattern)
-        cairo_fill(context)
+        fillMarkingInk()
     }
 
     /// A soft shadow under a rounded rect: a few widening translucent layers (cheap, deterministic).
@@ -310,7 +313,7 @@ public final class Canvas {
             let grow = Double(step)
             addRoundedRect(rect.insetBy(dx: -grow, dy: -grow), radius: cornerRadius + grow)
             setColor(color.withAlpha(layerAlpha))
-            cairo_fill(context)
+            fillMarkingInk()
         }
     }
 
@@ -328,9 +331,78 @@ public final class Canvas {
                 cairo_scale(context, rect.width / Double(image.width), rect.height / Double(image.height))
                 cairo_set_source_surface(context, source, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(context), CAIRO_FILTER_GOOD)
-                cairo_paint(context)
+                paintMarkingInk()
             }
         }
+    }
+
+    // MARK: Ink
+
+    /// Runs `body` and returns the rows of `pixels` its drawing may have touched (nil when it
+    /// drew nothing). Collections nest: what a nested body drew counts for the outer one too.
+    /// This is how a scene knows which rows a change can reach, so a recorder can skip the rest.
+    public func inkRows(of body: () -> Void) -> Range<Int>? {
+        let outer = ink
+        ink = nil
+        body()
+        let inner = ink
+        ink = Self.union(outer, inner)
+        return inner
+    }
+
+    /// Rows drawn since the innermost `inkRows(of:)` began, in device pixels.
+    private var ink: Range<Int>?
+
+    private static func union(_ a: Range<Int>?, _ b: Range<Int>?) -> Range<Int>? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    }
+
+    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: its device rows, widened by a row
+    /// each way for antialiasing, within the picture.
+    private func markInk(x1: Double, y1: Double, x2: Double, y2: Double) {
+        guard x2 >= x1, y2 >= y1 else { return }
+        var top = Double.infinity, bottom = -Double.infinity
+        for (x, y) in [(x1, y1), (x2, y1), (x1, y2), (x2, y2)] {
+            var (dx, dy) = (x, y)
+            cairo_user_to_device(context, &dx, &dy)
+            top = min(top, dy)
+            bottom = max(bottom, dy)
+        }
+        let lower = max(0, Int((top - 1).rounded(.down)))
+        let upper = min(pixels.height, Int((bottom + 1).rounded(.up)))
+        guard lower < upper else { return }
+        ink = Self.union(ink, lower..<upper)
+    }
+
+    private func fillMarkingInk() {
+        var (x1, y1, x2, y2) = (0.0, 0.0, 0.0, 0.0)
+        cairo_fill_extents(context, &x1, &y1, &x2, &y2)
+        markInk(x1: x1, y1: y1, x2: x2, y2: y2)
+        cairo_fill(context)
+    }
+
+    private func strokeMarkingInk() {
+        var (x1, y1, x2, y2) = (0.0, 0.0, 0.0, 0.0)
+        cairo_stroke_extents(context, &x1, &y1, &x2, &y2)
+        markInk(x1: x1, y1: y1, x2: x2, y2: y2)
+        cairo_stroke(context)
+    }
+
+    /// A paint covers the clip.
+    private func paintMarkingInk() {
+        var (x1, y1, x2, y2) = (0.0, 0.0, 0.0, 0.0)
+        cairo_clip_extents(context, &x1, &y1, &x2, &y2)
+        markInk(x1: x1, y1: y1, x2: x2, y2: y2)
+        cairo_paint(context)
+    }
+
+    /// A line of text: its advance by the font's height, with room for glyphs that reach past
+    /// either (an italic's overhang, a tall accent).
+    private func markTextInk(x: Double, baseline: Double, width: Double, metrics: FontMetrics) {
+        let pad = (metrics.ascent + metrics.descent) * 0.25
+        markInk(x1: x - pad, y1: baseline - metrics.ascent - pad, x2: x + width + pad, y2: baseline + metrics.descent + pad)
     }
 
     /// Scales later drawing about the origin.

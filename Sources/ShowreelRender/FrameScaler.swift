@@ -17,6 +17,34 @@ public enum FrameScaler {
             && (width, height) != (sourceWidth, sourceHeight)
     }
 
+    /// Whether `shrink(_:into:rows:)` can redo some rows of `destination` alone: at exactly half
+    /// size, each output row comes from two source rows and nothing else.
+    public static func shrinksRowByRow(from source: PixelBuffer, to destination: PixelBuffer) -> Bool {
+        source.width == 2 * destination.width && source.height == 2 * destination.height
+    }
+
+    /// Shrinks `source` into only `rows` of `destination` (rows of the destination), leaving
+    /// the others as they are; at exactly half size (`shrinksRowByRow`), else the whole frame.
+    public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>) {
+        let rows = rows.clamped(to: 0..<destination.height)
+        guard shrinksRowByRow(from: source, to: destination), rows != 0..<destination.height else {
+            return shrink(source, into: destination)
+        }
+        guard !rows.isEmpty else { return }
+        #if canImport(CYUV)
+        source.withUnsafeBytes { sourceBytes in
+            destination.withUnsafeMutableBytes { destinationBytes in
+                _ = ARGBScale(sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2 * rows.lowerBound * source.bytesPerRow,
+                              Int32(source.bytesPerRow), Int32(source.width), Int32(2 * rows.count),
+                              destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + rows.lowerBound * destination.bytesPerRow,
+                              Int32(destination.bytesPerRow), Int32(destination.width), Int32(rows.count), kFilterBox)
+            }
+        }
+        #else
+        paintScaled(source, into: destination, rows: rows)
+        #endif
+    }
+
     /// Draws `source` scaled to fill `destination`, replacing its pixels.
     public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer) {
         #if canImport(CYUV)
@@ -29,6 +57,13 @@ public enum FrameScaler {
             }
         }
         #else
+        paintScaled(source, into: destination, rows: 0..<destination.height)
+        #endif
+    }
+
+    #if !canImport(CYUV)
+    /// Cairo's bilinear path, painting only `rows` of `destination`.
+    private static func paintScaled(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>) {
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
                 // Cairo only reads the source surface; it takes a mutable pointer by its C signature.
@@ -44,6 +79,8 @@ public enum FrameScaler {
                     cairo_surface_destroy(output)
                     cairo_surface_destroy(input)
                 }
+                cairo_rectangle(context, 0, Double(rows.lowerBound), Double(destination.width), Double(rows.count))
+                cairo_clip(context)
                 cairo_scale(context, Double(destination.width) / Double(source.width),
                             Double(destination.height) / Double(source.height))
                 cairo_set_source_surface(context, input, 0, 0)
@@ -53,6 +90,6 @@ public enum FrameScaler {
                 cairo_surface_flush(output)
             }
         }
-        #endif
     }
+    #endif
 }

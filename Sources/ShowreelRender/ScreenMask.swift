@@ -39,6 +39,13 @@ public struct ScreenMask: Hashable, Sendable {
         runs.fill(pixels, with: transparent ? runs.transparentRow : runs.blackRow)
     }
 
+    /// Paints black what lies outside the screen's shape in `rows` only.
+    public func apply(to pixels: PixelBuffer, rows: Range<Int>) {
+        precondition(pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
+        let runs = self.runs
+        runs.fill(pixels, with: runs.blackRow, rows: rows)
+    }
+
     /// True when (x, y) lies outside the screen's shape.
     public func masks(x: Int, y: Int) -> Bool { runs.contains(x: x, y: y) }
 
@@ -142,14 +149,18 @@ private final class Runs: Sendable {
         return Runs(triples: triples, width: width, height: height)
     }
 
-    func fill(_ pixels: PixelBuffer, with row: [UInt32]) {
+    func fill(_ pixels: PixelBuffer, with row: [UInt32], rows: Range<Int>? = nil) {
         let bytesPerRow = pixels.bytesPerRow
+        let height = rowStarts.count - 1
+        let rows = (rows ?? 0..<height).clamped(to: 0..<height)
+        guard !rows.isEmpty else { return }
         row.withUnsafeBytes { source in
             triples.withUnsafeBufferPointer { triples in
                 pixels.withUnsafeMutableBytes { bytes in
                     let base = bytes.baseAddress!
-                    var index = 0
-                    while index < triples.count {
+                    var index = rowStarts[rows.lowerBound]
+                    let end = rowStarts[rows.upperBound]
+                    while index < end {
                         let (y, x, count) = (triples[index], triples[index + 1], triples[index + 2])
                         (base + y * bytesPerRow + x * 4).copyMemory(from: source.baseAddress!, byteCount: count * 4)
                         index += 3

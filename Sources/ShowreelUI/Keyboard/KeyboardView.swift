@@ -101,12 +101,24 @@ final class KeyboardView: View {
         // The pressed character key's pop-up, above the other keys.
         guard let pressed = keyViews.first(where: { $0.isPressed && $0.key.kind == .character }) else { return }
         let key = pressed.frame
-        let bubble = Rect(x: key.midX - key.width * 0.8, y: key.minY - 56, width: key.width * 1.6, height: 54)
+        let bubble = Self.popUpBubble(over: key)
         var shape = Path(roundedRect: bubble, radius: 8)
         shape.append(Path(roundedRect: Rect(x: key.minX, y: bubble.maxY - 10, width: key.width, height: key.maxY - bubble.maxY + 10), radius: 5))
         canvas.fill(Path(roundedRect: bubble.offsetBy(dx: 0, dy: 1), radius: 8), color: Color(hex: 0x898A8D, alpha: 0.6))
         canvas.fill(shape, color: .white)
         canvas.draw(pressed.caption, in: bubble.offsetBy(dx: 0, dy: -2), font: .system(34), color: .black, alignment: .center)
+    }
+
+    private static func popUpBubble(over key: Rect) -> Rect {
+        Rect(x: key.midX - key.width * 0.8, y: key.minY - 56, width: key.width * 1.6, height: 54)
+    }
+
+    /// A character key's press showed or hid its pop-up: only that area changes.
+    func popUpChanged(over key: KeyView) {
+        guard key.key.kind == .character else { return }
+        let bubble = Self.popUpBubble(over: key.frame)
+        setNeedsDisplay(Rect(x: bubble.minX, y: bubble.minY, width: bubble.width, height: key.frame.maxY - bubble.minY)
+            .insetBy(dx: -2, dy: -2))
     }
 
     func keyTapped(_ key: KeyView) {
@@ -121,7 +133,7 @@ final class KeyView: View {
     let key: SoftwareKeyboard.Key
     private(set) weak var keyboard: KeyboardView?
     var caption: String { didSet { setNeedsDisplay() } }
-    var isPressed = false { didSet { if isPressed != oldValue { setNeedsDisplay(); keyboard?.setNeedsDisplay() } } }
+    var isPressed = false { didSet { if isPressed != oldValue { setNeedsDisplay(); keyboard?.popUpChanged(over: self) } } }
     /// Shift while shifted.
     var isActive = false
     /// A blue Return key ("go", "join", "done").

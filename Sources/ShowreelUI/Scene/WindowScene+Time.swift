@@ -45,7 +45,7 @@ extension WindowScene {
         }
         animations.append(animation)
         update(curve.value(at: 0))
-        invalidate()
+        scheduleRender()
         return AnimationHandle(scene: self, id: animation.id)
     }
 
@@ -79,6 +79,6 @@ extension WindowScene {
                 animation.completion?(true)
             }
         }
-        invalidate()
+        scheduleRender()
     }
 }

@@ -35,6 +35,15 @@ public final class WindowScene {
     public var onInvalidate: (() -> Void)?
     /// How many frames `render(into:)` has drawn (dirty tracking is visible in tests).
     public private(set) var renderCount = 0
+    /// The rows of the screen (in pixels) that the last `render(into:)` may have changed since
+    /// the render before it; nil when any may have (the first frame, a window added or removed).
+    /// Made of the rows each changed view drew on, before and after the change.
+    public private(set) var changedRows: RowSet?
+    /// What changed since the last render: the rows the changed views had drawn on then, and
+    /// the views, to add the rows they draw on now.
+    var damage = SceneDamage()
+    /// Where the scene itself last drew over the windows (the home and touch indicators).
+    var sceneOverlayRows: [Range<Int>] = []
 
     // Time and animation.
     public internal(set) var now: Duration = .zero
@@ -44,8 +53,8 @@ public final class WindowScene {
     // Touches.
     var activeTouch: TouchTracker?
     /// Draws a translucent circle where a finger is (for demo recordings).
-    public var showsTouches = false { didSet { if showsTouches != oldValue { invalidate() } } }
-    var touchIndicator: (point: Point, alpha: Double)? { didSet { if showsTouches { invalidate() } } }
+    public var showsTouches = false { didSet { if showsTouches != oldValue { scheduleRender() } } }
+    var touchIndicator: (point: Point, alpha: Double)? { didSet { if showsTouches { scheduleRender() } } }
     /// Called when a swipe starts at the right edge of the screen and moves left (the debug window opens).
     public var onEdgeSwipeFromRight: (() -> Void)?
     /// Called for a shake that no screen handled.
@@ -73,7 +82,9 @@ public final class WindowScene {
         statusBarView = StatusBarView(frame: Rect(x: 0, y: 0, width: screenRect.width, height: profile.statusBarHeight))
         keyboardWindow = Window(level: .keyboard, frame: screenRect)
         keyboardView = KeyboardView(profile: profile)
-        statusBarView.invalidationHandler = { [weak self] in self?.invalidate() }
+        statusBarView.invalidationHandler = { [weak self, weak statusBarView] view, rect in
+            self?.invalidate(view, rect: rect.flatMap { rect in statusBarView.map { $0.rectInSuperview(rect) } })
+        }
         addWindow(appWindow)
         let host = Screen(title: "Keyboard", background: .clear)
         host.view.isUserInteractionEnabled = true
@@ -94,7 +105,9 @@ public final class WindowScene {
     }
 
     public func addWindow(_ window: Window) {
-        window.invalidationHandler = { [weak self] in self?.invalidate() }
+        window.invalidationHandler = { [weak self, weak window] view, rect in
+            self?.invalidate(view, rect: rect.flatMap { rect in window.map { $0.rectInSuperview(rect) } })
+        }
         window.attachedScene = self
         windows.append(window)
         // Stable: windows of the same level keep the order they were added in.
@@ -132,7 +145,28 @@ public final class WindowScene {
         invalidate()
     }
 
+    /// Something other than a view changed (a window came or went): any row may change.
     func invalidate() {
+        damage.everything = true
+        scheduleRender()
+    }
+
+    /// `view` changed: the rows it drew on, and will draw on, change; or only those of `rect`
+    /// (in screen points), when given.
+    func invalidate(_ view: View, rect: Rect? = nil) {
+        if let rect {
+            let top = Int((rect.minY * Double(profile.scale)).rounded(.down)) - 1
+            let bottom = Int((rect.maxY * Double(profile.scale)).rounded(.up)) + 1
+            damage.add(rows: max(0, top)..<min(profile.pixelHeight, max(top, bottom)))
+        } else {
+            damage.add(view)
+        }
+        scheduleRender()
+    }
+
+    /// A new frame is due, with nothing changed yet beyond what views report (an animation
+    /// step: its updates go through the views they move).
+    func scheduleRender() {
         guard !needsRender else { return }
         needsRender = true
         onInvalidate?()
@@ -182,20 +216,33 @@ public final class WindowScene {
         for window in windows where window.level < .statusBar { window.render(in: canvas) }
         statusBarView.render(in: canvas)
         for window in windows where window.level >= .statusBar { window.render(in: canvas) }
+        let overlayRows = [canvas.inkRows { drawHomeIndicator(in: canvas) }, canvas.inkRows { drawTouchIndicator(in: canvas) }]
+            .compactMap { $0 }
+        canvas.finish()
+        changedRows = damage.rows(addingBefore: sceneOverlayRows, after: overlayRows)
+        damage = SceneDamage()
+        sceneOverlayRows = overlayRows
+        needsRender = false
+        renderCount += 1
+    }
+
+    /// The home indicator of a phone without a home button, over every window.
+    private func drawHomeIndicator(in canvas: Canvas) {
         if profile.cornerRadius > 0 {
             // The home indicator of a phone without a home button.
             let light = statusBarStyle == .lightContent && appWindow.rootScreen?.view.backgroundColor.luminance ?? 1 < 0.4
             canvas.fill(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5),
                         color: (light ? Color.white : Color.black).withAlpha(0.85), cornerRadius: 2.5)
         }
+    }
+
+    /// Where a finger is, for demo recordings.
+    private func drawTouchIndicator(in canvas: Canvas) {
         if showsTouches, let indicator = touchIndicator, indicator.alpha > 0 {
             canvas.fillCircle(center: indicator.point, radius: 22, color: Color.white.withAlpha(0.45 * indicator.alpha))
             canvas.strokeCircle(center: indicator.point, radius: 22, color: Color.black.withAlpha(0.25 * indicator.alpha), lineWidth: 1.5)
             canvas.fillCircle(center: indicator.point, radius: 18, color: Color(hex: 0x8E8E93, alpha: 0.35 * indicator.alpha))
         }
-        canvas.finish()
-        needsRender = false
-        renderCount += 1
     }
 
     /// Renders only when something changed since the last frame; returns whether it drew.

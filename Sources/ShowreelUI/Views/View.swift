@@ -36,8 +36,12 @@ open class View {
     /// Whether this view appears as its own element (containers usually do not).
     public var isAccessibilityElement = false
 
-    /// Set on the root view of a window by the scene, so invalidation reaches it.
-    var invalidationHandler: (() -> Void)?
+    /// Set on the root view of a window by the scene, so invalidation reaches it: of the view
+    /// passed, or only of a rectangle in the root's coordinates.
+    var invalidationHandler: ((View, Rect?) -> Void)?
+    /// The rows of the screen, in pixels, that this view and its subviews drew on when last
+    /// rendered: where a change to it shows, before and after (see `WindowScene.changedRows`).
+    var renderedRows: Range<Int>?
     private var needsLayout = true
 
     public init(frame: Rect = .zero) {
@@ -105,13 +109,37 @@ open class View {
     /// The scene this view is on screen in, if any (for time, focus and animations).
     public var scene: WindowScene? { window?.attachedScene }
 
-    /// Marks this view as changed; the scene renders a new frame.
+    /// Marks this view as changed; the scene renders a new frame. What the view (and its
+    /// subviews) drew, and will draw, is all that may change on screen: state that a view
+    /// draws from must call this when it changes, or recordings may miss the change.
     public func setNeedsDisplay() {
         var view: View? = self
         while let current = view {
-            if let handler = current.invalidationHandler { handler(); return }
+            if let handler = current.invalidationHandler { handler(self, nil); return }
             view = current.superview
         }
+    }
+
+    /// Marks only `rect` (in this view's coordinates) as changed: for a change that is not the
+    /// whole view, such as a pop-up a keyboard draws over its keys, so a recording redoes less
+    /// of the screen. `rect` must cover what the change drew before and draws now.
+    public func setNeedsDisplay(_ rect: Rect) {
+        var area = rect
+        var view: View = self
+        while true {
+            if let handler = view.invalidationHandler { handler(self, area); return }
+            guard let parent = view.superview else { return }
+            area = view.rectInSuperview(area).offsetBy(dx: -parent.boundsOrigin.x, dy: -parent.boundsOrigin.y)
+            view = parent
+        }
+    }
+
+    /// `rect` in this view's coordinates, where the superview draws it (scaled about the
+    /// view's centre, at its frame's origin; before the superview's own `boundsOrigin` shift).
+    func rectInSuperview(_ rect: Rect) -> Rect {
+        let centre = Point(x: frame.width / 2, y: frame.height / 2)
+        return Rect(x: frame.x + centre.x + (rect.x - centre.x) * scale, y: frame.y + centre.y + (rect.y - centre.y) * scale,
+                    width: rect.width * scale, height: rect.height * scale)
     }
 
     public func setNeedsLayout() {
@@ -142,7 +170,14 @@ open class View {
 
     /// Draws the view and its subviews at their frames.
     public func render(in canvas: Canvas) {
-        guard !isHidden, alpha > 0.001, scale > 0.001 else { return }
+        guard !isHidden, alpha > 0.001, scale > 0.001 else {
+            renderedRows = nil
+            return
+        }
+        renderedRows = canvas.inkRows { drawTree(in: canvas) }
+    }
+
+    private func drawTree(in canvas: Canvas) {
         canvas.withState {
             canvas.translate(x: frame.x, y: frame.y)
             if scale != 1 {

@@ -1,0 +1,168 @@
+import Foundation
+import ShowcaseApps
+import ShowreelDevice
+import ShowreelFlows
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelWire
+import Synchronization
+import Testing
+
+/// A frame's `changedRows` lets a recorder skip the rest of the screen, so a row left out that
+/// did change would leave a stale strip in a video. These tests drive every fixture flow (the
+/// sample apps' pushes, sheets, alerts, typing, scrolling, debug drawer and window, touches)
+/// and compare each frame with the one before it, row by row.
+@Suite("Changed rows of device frames")
+struct ChangedRowsTests {
+    static let flows = ["countries.yaml", "debug-window.yaml", "greeting-debug-drawer.yaml", "hello.yaml", "signup.yaml"]
+
+    @Test("every row that differs from the previous frame is among the frame's changed rows", arguments: flows)
+    func changedRowsCoverEveryChange(_ name: String) async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+            .parse(fileAt: root.appendingPathComponent("Fixtures/Flows/\(name)"), id: name)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
+                                registry: DeviceRegistry(home: home), showsTouches: true)
+        let checker = ChangedRowsChecker()
+        let subscription = device.display.subscribe(checker)
+        let runner = FlowRunner(options: FlowRunOptions(output: home.appendingPathComponent("out"), apps: ShowcaseCatalog.apps))
+        let result = await runner.drive(flow, on: device, screenshotPrefix: "check")
+        subscription.stop()
+        await device.shutdown()
+        #expect(result.failure == nil, "\(String(describing: result.failure))")
+
+        let report = checker.report
+        #expect(report.missed.isEmpty, "rows that changed but were not reported: \(report.missed.prefix(10))")
+        #expect(report.checkedFrames > 10)
+        // Not everything, every time: most frames of these flows change part of the screen.
+        #expect(report.partialFrames > 0, "no frame reported fewer than all rows")
+    }
+
+    @Test("typing changes a small part of the screen per frame")
+    func typingIsPartial() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let device = try Device(name: "typing", profile: .phoneLarge, clock: .virtual, apps: ShowcaseCatalog.apps,
+                                registry: DeviceRegistry(home: home), showsTouches: true)
+        _ = try await device.launch("dev.showreel.signup")
+        let checker = ChangedRowsChecker()
+        let subscription = device.display.subscribe(checker)
+        try await device.typeText("abc@example.com", into: .textField("email"), keyDelay: .milliseconds(80))
+        subscription.stop()
+        await device.shutdown()
+        let report = checker.report
+        #expect(report.missed.isEmpty, "rows that changed but were not reported: \(report.missed.prefix(10))")
+        // A key, its pop-up, the touch and the field, not the screen: a small part of the rows on average.
+        #expect(report.checkedFrames > 20)
+        #expect(report.reportedFraction < 0.25, "on average \(report.reportedFraction) of the rows were reported changed")
+    }
+}
+
+extension ChangedRowsTests {
+    @Test("a recording that shrinks and compares only changed rows decodes to the same video as one that redoes every row",
+          arguments: ["signup.yaml", "countries.yaml"])
+    func recordingWithChangedRowsIsTheSame(_ name: String) async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+            .parse(fileAt: root.appendingPathComponent("Fixtures/Flows/\(name)"), id: name)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
+                                registry: DeviceRegistry(home: home), showsTouches: true)
+        // As a test's default recording does: half size, 30 fps at most, frames waiting in a spool.
+        let options = RecordingOptions(scale: 0.5, maximumFrameRate: 30)
+        let mask = ScreenMask(profile: flow.device.profile)
+        let hinted = try RecordingSession(url: home.appendingPathComponent("hinted.mov"), info: device.display.info, options: options,
+                                          mask: mask, framesAreShared: true, spoolLimit: 256 << 20)
+        let plain = try RecordingSession(url: home.appendingPathComponent("plain.mov"), info: device.display.info, options: options,
+                                         mask: mask, framesAreShared: true, spoolLimit: 256 << 20)
+        let subscriptions = [device.display.subscribe(hinted), device.display.subscribe(WithoutChangedRows(next: plain))]
+        let runner = FlowRunner(options: FlowRunOptions(output: home.appendingPathComponent("out"), apps: ShowcaseCatalog.apps))
+        let result = await runner.drive(flow, on: device, screenshotPrefix: "check")
+        for subscription in subscriptions { subscription.stop() }
+        await device.shutdown()
+        #expect(result.failure == nil)
+        try hinted.finish()
+        try plain.finish()
+
+        let hintedFrames = try FrameDecoder.decodeFrames(home.appendingPathComponent("hinted.mov"))
+        let plainFrames = try FrameDecoder.decodeFrames(home.appendingPathComponent("plain.mov"))
+        #expect(hintedFrames.count == plainFrames.count)
+        #expect(hintedFrames.count > 20)
+        var differing: [Double] = []
+        for (a, b) in zip(hintedFrames, plainFrames) where a.time != b.time || !a.pixels.hasSameBytes(as: b.pixels) {
+            differing.append(a.time)
+        }
+        #expect(differing.isEmpty, "frames that differ, at seconds: \(differing.prefix(10))")
+    }
+}
+
+/// Passes frames on without their changed rows, as a source that does not know them would.
+final class WithoutChangedRows: DisplayStreamSink {
+    let next: any DisplayStreamSink
+    init(next: any DisplayStreamSink) { self.next = next }
+
+    func receive(_ event: DisplayStreamEvent) {
+        if case let .frame(frame) = event {
+            next.receive(.frame(Frame(pixels: frame.pixels, presentationTime: frame.presentationTime)))
+        } else {
+            next.receive(event)
+        }
+    }
+}
+
+extension PixelBuffer {
+    func hasSameBytes(as other: PixelBuffer) -> Bool {
+        guard width == other.width, height == other.height else { return false }
+        return withUnsafeBytes { a in
+            other.withUnsafeBytes { b in
+                (0..<height).allSatisfy { row in
+                    memcmp(a.baseAddress! + row * bytesPerRow, b.baseAddress! + row * other.bytesPerRow, width * 4) == 0
+                }
+            }
+        }
+    }
+}
+
+/// Compares each frame with the one before: a row that differs but is not in `changedRows`
+/// is a miss.
+final class ChangedRowsChecker: DisplayStreamSink {
+    struct Report {
+        var missed: [String] = []
+        var checkedFrames = 0
+        var partialFrames = 0
+        var reportedRows = 0
+        var totalRows = 0
+        var reportedFraction: Double { totalRows == 0 ? 1 : Double(reportedRows) / Double(totalRows) }
+    }
+
+    private let state = Mutex<(previous: Frame?, report: Report)>((nil, Report()))
+
+    var report: Report { state.withLock { $0.report } }
+
+    func receive(_ event: DisplayStreamEvent) {
+        guard case let .frame(frame) = event else { return }
+        state.withLock { state in
+            defer { state.previous = frame }
+            guard let previous = state.previous, let rows = frame.changedRows else { return }
+            state.report.checkedFrames += 1
+            state.report.reportedRows += rows.count
+            state.report.totalRows += frame.pixels.height
+            if rows.count < frame.pixels.height { state.report.partialFrames += 1 }
+            let rowBytes = frame.pixels.width * 4
+            previous.pixels.withUnsafeBytes { old in
+                frame.pixels.withUnsafeBytes { new in
+                    for row in 0..<frame.pixels.height where !rows.contains(row) {
+                        let offset = row * frame.pixels.bytesPerRow
+                        if memcmp(old.baseAddress! + offset, new.baseAddress! + offset, rowBytes) != 0 {
+                            state.report.missed.append("row \(row) at \(frame.presentationTime) (reported \(rows))")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
