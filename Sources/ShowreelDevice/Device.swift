@@ -369,7 +369,7 @@ public actor Device {
         guard scene.needsRender, !isShutDown else { return }
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
-        let frame = Frame(pixels: pixels, presentationTime: clock.now, changedRows: scene.changedRows)
+        let frame = Frame(pixels: pixels, presentationTime: clock.now, changedAreas: scene.changedAreas)
             .stamped(after: latestFrame?.presentationTime)
         latestFrame = frame
         display.publish(frame)

@@ -3,18 +3,18 @@
 /// `presentationTime` counts from the device's boot on the device clock (real or virtual),
 /// so recorders turn it into video timestamps by subtracting their first frame's time.
 ///
-/// `changedRows`, when known, are the only rows that may differ from the frame its source
-/// published before (nil: any row may). A recorder that sees every frame of a source uses it
-/// to skip unchanged rows; a frame made any other way (a copy, a repeat) leaves it nil.
+/// `changedAreas`, when known, are the only places where the frame may differ from the one its
+/// source published before (nil: anywhere). A recorder that sees every frame of a source uses
+/// them to skip what did not change; a frame made any other way (a copy, a repeat) leaves them nil.
 public struct Frame: Sendable {
     public let pixels: PixelBuffer
     public let presentationTime: Duration
-    public let changedRows: RowSet?
+    public let changedAreas: [PixelArea]?
 
-    public init(pixels: PixelBuffer, presentationTime: Duration, changedRows: RowSet? = nil) {
+    public init(pixels: PixelBuffer, presentationTime: Duration, changedAreas: [PixelArea]? = nil) {
         self.pixels = pixels
         self.presentationTime = presentationTime
-        self.changedRows = changedRows
+        self.changedAreas = changedAreas
     }
 }
 
@@ -31,6 +31,6 @@ extension Frame {
     /// run stamps them the same way. The one place where timestamps are made to increase.
     public func stamped(after previous: Duration?) -> Frame {
         guard let previous, presentationTime <= previous else { return self }
-        return Frame(pixels: pixels, presentationTime: previous + Self.minimumGap, changedRows: changedRows)
+        return Frame(pixels: pixels, presentationTime: previous + Self.minimumGap, changedAreas: changedAreas)
     }
 }

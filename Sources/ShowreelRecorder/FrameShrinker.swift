@@ -29,20 +29,18 @@ public struct FrameShrinker: Sendable {
         mask?.apply(to: destination)
     }
 
-    /// Shrinks into `destination`, which holds a frame shrunk before, only what `changedRows`
-    /// (rows of `pixels`, nil: all) say changed since; returns the rows of `destination` it
-    /// redid (nil: all of them).
-    func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer, changedRows: RowSet?) -> RowSet? {
-        guard let changedRows, FrameScaler.shrinksRowByRow(from: pixels, to: destination) else {
-            shrink(pixels, into: destination)
-            return nil
+    /// Shrinks into `destination`, which holds a frame shrunk before, only the parts of it that
+    /// `spans` (of the destination, nil: all of it) say changed since.
+    func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer, spans: BandSpans?) {
+        guard let spans, FrameScaler.shrinksRowByRow(from: pixels, to: destination) else {
+            return shrink(pixels, into: destination)
         }
-        let rows = changedRows.shrunk(by: 2, limit: destination.height)
-        for range in rows.ranges {
-            FrameScaler.shrink(pixels, into: destination, rows: range)
-            mask?.apply(to: destination, rows: range)
+        for (band, columns) in spans.spans.enumerated() {
+            guard let columns else { continue }
+            let rows = FrameSpool.Layout.rows(ofBand: band, height: destination.height)
+            FrameScaler.shrink(pixels, into: destination, rows: rows, columns: columns)
+            mask?.apply(to: destination, rows: rows)
         }
-        return rows
     }
 
     /// `frame` at the video's size, in a buffer of its own.

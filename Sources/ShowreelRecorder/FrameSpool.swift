@@ -4,9 +4,10 @@ import ShowreelGraphics
 /// Frames waiting, in memory, to be encoded: what lets a recording whose video may be thrown
 /// away (a passing test's under `.retainOnFailure`) spend nothing on encoding until it knows.
 ///
-/// A screen mostly changes in places (a key, a caret, a cell), so a frame is kept as the bands
-/// of 16 rows that differ from the frame kept before it (a macroblock's height), converted to
-/// YUV 4:2:0 band by band: an unchanged band costs a comparison, not a conversion or a copy.
+/// A screen mostly changes in places (a key, a caret, a cell), so a frame is kept as the parts
+/// that changed since the frame kept before it, as its source reported them (`BandSpans`): in
+/// each band of 16 rows (a macroblock's height), the columns that changed, converted to YUV
+/// 4:2:0; an unchanged band costs nothing. A frame whose changes are unknown is kept whole.
 /// `replay` rebuilds every frame in order. The bands sit back to back in chunks taken from a
 /// process-wide pool that keeps up to 64 MiB between recordings: fresh memory costs a zeroed
 /// page per 4 KiB, reused memory nothing. Not thread-safe: it belongs to one `VideoRecorder`.
@@ -20,23 +21,26 @@ final class FrameSpool {
         var chromaHeight: Int { (height + 1) / 2 }
         var bandCount: Int { (height + Self.bandRows - 1) / Self.bandRows }
         /// Rows of the picture in band `band` (the last one may be shorter).
-        func rows(of band: Int) -> Range<Int> { (band * Self.bandRows)..<min(height, (band + 1) * Self.bandRows) }
+        func rows(of band: Int) -> Range<Int> { Self.rows(ofBand: band, height: height) }
+        static func rows(ofBand band: Int, height: Int) -> Range<Int> { (band * bandRows)..<min(height, (band + 1) * bandRows) }
         func chromaRows(of band: Int) -> Range<Int> {
             let rows = rows(of: band)
             return (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2)
         }
-        /// Bytes of a band in the spool: its Y rows, then its U rows, then its V rows.
-        var bandBytes: Int { Self.bandRows * width + 2 * (Self.bandRows / 2) * chromaWidth }
+        /// Bytes of a band's `columns` in the spool: Y rows, then U rows, then V rows, each as
+        /// wide as the columns.
+        func bandBytes(columns: Range<Int>) -> Int { Self.bandRows * columns.count + 2 * (Self.bandRows / 2) * ((columns.count + 1) / 2) }
         /// A whole YUV 4:2:0 frame: the Y plane, then U, then V, rows tightly packed.
         var frameBytes: Int { width * height + 2 * chromaWidth * chromaHeight }
         var planeOffsets: (y: Int, u: Int, v: Int) { (0, width * height, width * height + chromaWidth * chromaHeight) }
     }
 
-    /// One frame: when, whether the encoder should make it a keyframe, and its changed bands.
+    /// One frame: when, whether the encoder should make it a keyframe, and the changed columns
+    /// of its changed bands.
     struct Entry {
         var pts: Int64
         var keyframe: Bool
-        var bands: [(index: Int, bytes: UnsafeMutableRawPointer)]
+        var bands: [(index: Int, columns: Range<Int>, bytes: UnsafeMutableRawPointer)]
     }
 
     /// Chunks of 8 MiB, kept between recordings up to 64 MiB.
@@ -48,12 +52,10 @@ final class FrameSpool {
     private(set) var entries: [Entry] = []
     private var chunks: [UnsafeMutableRawBufferPointer] = []
     private var usedInLastChunk = 0
-    /// The frame kept last, as BGRA, which the next one is compared with band by band.
-    private var previous: PixelBuffer?
 
     /// `converter` turns BGRA bands into YUV (it is the recorder's, used on the same thread).
     init(layout: Layout, converter: PixelConverter) {
-        precondition(layout.bandBytes <= Self.chunkBytes, "a \(layout.width)-pixel-wide band does not fit a spool chunk")
+        precondition(layout.bandBytes(columns: 0..<layout.width) <= Self.chunkBytes, "a \(layout.width)-pixel-wide band does not fit a spool chunk")
         self.layout = layout
         self.converter = converter
     }
@@ -63,31 +65,23 @@ final class FrameSpool {
     /// Memory held for frames, in bytes (whole chunks).
     var byteCount: Int { chunks.count * Self.chunkBytes }
 
-    /// Keeps `pixels` (BGRA at the layout's size): the bands that differ from the frame kept
-    /// before, converted. With `changedRows` (the only rows that may differ from that frame),
-    /// the other bands are not even compared. False when a band could not be converted.
-    func append(_ pixels: PixelBuffer, pts: Int64, keyframe: Bool, changedRows: RowSet? = nil) -> Bool {
+    /// Keeps `pixels` (BGRA at the layout's size): what `spans` say changed since the frame
+    /// kept before (nil: all of it), converted. False when a band could not be converted.
+    func append(_ pixels: PixelBuffer, pts: Int64, keyframe: Bool, spans: BandSpans?) -> Bool {
         precondition(pixels.width == layout.width && pixels.height == layout.height, "a spool keeps frames of one size")
-        let previous = self.previous ?? PixelBuffer(width: layout.width, height: layout.height, zeroed: false)
-        var changed: [(index: Int, bytes: UnsafeMutableRawPointer)] = []
-        let rowBytes = layout.width * 4
-        let converted = pixels.withUnsafeBytes { new in
-            previous.withUnsafeMutableBytes { old in
-                for band in 0..<layout.bandCount {
-                    let rows = layout.rows(of: band)
-                    if self.previous != nil, let changedRows, !changedRows.intersects(rows) { continue }
-                    let start = rows.lowerBound * pixels.bytesPerRow
-                    let count = (rows.count - 1) * pixels.bytesPerRow + rowBytes
-                    if self.previous != nil, memcmp(new.baseAddress! + start, old.baseAddress! + start, count) == 0 { continue }
-                    (old.baseAddress! + start).copyMemory(from: new.baseAddress! + start, byteCount: count)
-                    let bytes = room(for: layout.bandBytes)
-                    guard convert(band, of: new.baseAddress!, bytesPerRow: pixels.bytesPerRow, into: bytes) else { return false }
-                    changed.append((band, bytes))
+        var changed: [(index: Int, columns: Range<Int>, bytes: UnsafeMutableRawPointer)] = []
+        let whole = 0..<layout.width
+        let converted = pixels.withUnsafeBytes { source in
+            for band in 0..<layout.bandCount {
+                guard let columns = spans.map({ $0.spans[band] }) ?? whole else { continue }
+                let bytes = room(for: (layout.bandBytes(columns: columns) + 63) & ~63)
+                guard convert(band, columns: columns, of: source.baseAddress!, bytesPerRow: pixels.bytesPerRow, into: bytes) else {
+                    return false
                 }
-                return true
+                changed.append((band, columns, bytes))
             }
+            return true
         }
-        self.previous = previous
         entries.append(Entry(pts: pts, keyframe: keyframe, bands: changed))
         return converted
     }
@@ -100,13 +94,18 @@ final class FrameSpool {
         let base = frame.baseAddress!
         let (width, chromaWidth, offsets) = (layout.width, layout.chromaWidth, layout.planeOffsets)
         for entry in entries {
-            for (band, bytes) in entry.bands {
+            for (band, columns, bytes) in entry.bands {
                 let rows = layout.rows(of: band), chromaRows = layout.chromaRows(of: band)
-                let (y, u) = (bytes, bytes + Layout.bandRows * width)
-                let v = u + (Layout.bandRows / 2) * chromaWidth
-                (base + offsets.y + rows.lowerBound * width).copyMemory(from: y, byteCount: rows.count * width)
-                (base + offsets.u + chromaRows.lowerBound * chromaWidth).copyMemory(from: u, byteCount: chromaRows.count * chromaWidth)
-                (base + offsets.v + chromaRows.lowerBound * chromaWidth).copyMemory(from: v, byteCount: chromaRows.count * chromaWidth)
+                let (span, chromaSpan, x) = (columns.count, (columns.count + 1) / 2, columns.lowerBound)
+                let (y, u) = (bytes, bytes + Layout.bandRows * span)
+                let v = u + (Layout.bandRows / 2) * chromaSpan
+                for (index, row) in rows.enumerated() {
+                    (base + offsets.y + row * width + x).copyMemory(from: y + index * span, byteCount: span)
+                }
+                for (index, row) in chromaRows.enumerated() {
+                    (base + offsets.u + row * chromaWidth + x / 2).copyMemory(from: u + index * chromaSpan, byteCount: chromaSpan)
+                    (base + offsets.v + row * chromaWidth + x / 2).copyMemory(from: v + index * chromaSpan, byteCount: chromaSpan)
+                }
             }
             try body(base, entry)
         }
@@ -118,18 +117,19 @@ final class FrameSpool {
         for chunk in chunks { Self.memory.deallocate(chunk) }
         chunks.removeAll()
         usedInLastChunk = 0
-        previous = nil
     }
 
-    /// Converts one band of a BGRA frame into spool bytes laid out as `Layout.bandBytes` says.
-    private func convert(_ band: Int, of pixels: UnsafeRawPointer, bytesPerRow: Int, into bytes: UnsafeMutableRawPointer) -> Bool {
+    /// Converts `columns` of one band of a BGRA frame into spool bytes laid out as
+    /// `Layout.bandBytes` says.
+    private func convert(_ band: Int, columns: Range<Int>, of pixels: UnsafeRawPointer, bytesPerRow: Int,
+                         into bytes: UnsafeMutableRawPointer) -> Bool {
         let rows = layout.rows(of: band)
+        let (span, chromaSpan) = (columns.count, (columns.count + 1) / 2)
         let y = bytes.assumingMemoryBound(to: UInt8.self)
-        let u = y + Layout.bandRows * layout.width
-        let v = u + (Layout.bandRows / 2) * layout.chromaWidth
-        return converter.convertRows(pixels + rows.lowerBound * bytesPerRow, bytesPerRow: bytesPerRow,
-                                     width: layout.width, rows: rows.count,
-                                     into: (y, layout.width), (u, layout.chromaWidth), (v, layout.chromaWidth))
+        let u = y + Layout.bandRows * span
+        let v = u + (Layout.bandRows / 2) * chromaSpan
+        return converter.convertRows(pixels + rows.lowerBound * bytesPerRow + columns.lowerBound * 4, bytesPerRow: bytesPerRow,
+                                     width: span, rows: rows.count, into: (y, span), (u, chromaSpan), (v, chromaSpan))
     }
 
     private func room(for byteCount: Int) -> UnsafeMutableRawPointer {

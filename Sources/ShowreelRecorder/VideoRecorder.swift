@@ -87,12 +87,13 @@ public final class VideoRecorder {
     /// `RecordingSession`, on the device's thread) go straight to conversion.
     private let shrinker: FrameShrinker?
     private let shrinkScratch: PixelBuffer?
-    /// Rows of the screen changed since the frame in `shrinkScratch` (from the frames'
-    /// `changedRows`; nil: unknown), so a shrink redoes only those.
-    private var rowsSinceShrunk: RowSet?
-    /// Rows of `shrinkScratch` redone since it was last kept in the spool (nil: unknown), so
-    /// the spool compares only those.
-    private var rowsSinceKept: RowSet?
+    /// The video's bands, in which the frames' changed areas are counted.
+    private let bands: FrameSpool.Layout
+    /// What changed (from the frames' `changedAreas`, in the video's pixels; nil: unknown) since
+    /// the frame in `shrinkScratch`, so a shrink redoes only that...
+    private var changedSinceShrunk: BandSpans?
+    /// ...and since the frame kept last, so the spool keeps only that.
+    private var changedSinceKept: BandSpans?
     /// With a spool limit: frames converted and waiting for `openOutput()`, until they take
     /// more than the limit or the recording finishes (nil once the output is open).
     private let spoolLimit: Int?
@@ -135,6 +136,7 @@ public final class VideoRecorder {
         self.inputWidth = width
         self.inputHeight = height
         self.width = output.width
+        bands = FrameSpool.Layout(width: output.width, height: output.height)
         self.height = output.height
         self.logger = logger
         self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
@@ -274,19 +276,26 @@ public final class VideoRecorder {
         return shrinkScratch
     }
 
-    /// Shrinks a screen-sized frame into `shrinkScratch`: only the rows changed since the frame
-    /// there, when every frame in between said which.
+    /// Shrinks a screen-sized frame into `shrinkScratch`: only what changed since the frame
+    /// there, when every frame in between said what.
     private func shrinkIntoScratch(_ pixels: PixelBuffer) {
         guard let shrinker, let shrinkScratch else { return }
-        let redone = shrinker.shrink(pixels, into: shrinkScratch, changedRows: rowsSinceShrunk)
-        rowsSinceShrunk = RowSet()
-        rowsSinceKept = redone.flatMap { redone in rowsSinceKept.map { $0.union(redone) } }
+        shrinker.shrink(pixels, into: shrinkScratch, spans: changedSinceShrunk)
+        changedSinceShrunk = BandSpans(bandCount: bands.bandCount)
     }
 
-    /// Counts a screen-sized frame's changed rows towards the next shrink.
+    /// Counts a frame's changed areas towards the next shrink and the next frame kept. A frame
+    /// that does not say, or that the video's bands cannot map (not screen-sized, a video not
+    /// exactly half or whole size), makes both unknown.
     private func noteChanges(of frame: Frame) {
-        guard shrinker != nil, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return }
-        rowsSinceShrunk = frame.changedRows.flatMap { changed in rowsSinceShrunk.map { $0.union(changed) } }
+        let factor = shrinker == nil ? 1 : (bands.width * 2 == inputWidth && bands.height * 2 == inputHeight ? 2 : 0)
+        guard factor > 0, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight, let areas = frame.changedAreas else {
+            (changedSinceShrunk, changedSinceKept) = (nil, nil)
+            return
+        }
+        let changed = BandSpans(areas: areas, factor: factor, layout: bands)
+        changedSinceShrunk?.formUnion(changed)
+        changedSinceKept?.formUnion(changed)
     }
 
     /// `pixels` with the mask applied: in place, or on the scratch copy when they are shared.
@@ -332,20 +341,27 @@ public final class VideoRecorder {
             if refresh(frame.presentationTime) == refresh(held.presentationTime) {
                 framesSuperseded += 1
                 noteChanges(of: frame)
-                self.held = holding(frame)
+                self.held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
                 return
             }
             try encode(held)
         }
         noteChanges(of: frame)
-        held = holding(frame)
+        held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
     }
 
-    /// The frame to hold until its refresh is over, shrunk at once: the source's thread still
-    /// has it in cache, only its changed rows are redone, and the source's buffer is not held
-    /// (a held screen-sized buffer is one more that the source draws into cold).
-    private func holding(_ frame: Frame) -> Frame {
+    /// The frame to hold until its refresh is over, shrunk at once while the source's thread
+    /// still has it in cache, and so that the source's buffer is not held (one more buffer the
+    /// source would draw into cold). Only a frame that changed all over (an animation's step)
+    /// and that a newer frame may still replace in its refresh is held as it is, and shrunk
+    /// only if it is not replaced: a whole shrink is worth saving, a few bands are not.
+    private func holding(_ frame: Frame, firstFrameTime: Duration, refreshTicks: Int64) -> Frame {
         guard shrinker != nil, let shrinkScratch, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return frame }
+        if changedSinceShrunk.map({ $0.changedBandCount * 2 > bands.bandCount }) ?? true {
+            let ticks = (frame.presentationTime - firstFrameTime).ticks(timescale: Self.timescale)
+            let refreshEnd = (ticks / refreshTicks + 1) * refreshTicks
+            if refreshEnd - ticks > Frame.refreshInterval.ticks(timescale: Self.timescale) { return frame }
+        }
         shrinkIntoScratch(frame.pixels)
         return Frame(pixels: shrinkScratch, presentationTime: frame.presentationTime)
     }
@@ -410,12 +426,10 @@ public final class VideoRecorder {
     /// Converts `frame` into the spool; past the spool limit, opens the output and encodes all
     /// that was kept.
     private func keep(_ frame: Frame, in spool: FrameSpool, pts: Int64, keyframe: Bool) throws(RecorderError) {
-        let pixels = prepared(frame.pixels)
-        // The scratch buffer's redone rows are all that can differ from the frame kept before.
-        let fromScratch = pixels === shrinkScratch
-        let changed = spool.append(pixels, pts: pts, keyframe: keyframe, changedRows: fromScratch ? rowsSinceKept : nil)
-        rowsSinceKept = fromScratch ? RowSet() : nil
-        guard changed else { throw conversionFailed(frame) }
+        // The frame kept is the last one noted: what changed since the one kept before is known.
+        let converted = spool.append(prepared(frame.pixels), pts: pts, keyframe: keyframe, spans: changedSinceKept)
+        changedSinceKept = BandSpans(bandCount: bands.bandCount)
+        guard converted else { throw conversionFailed(frame) }
         if let spoolLimit, spool.byteCount > spoolLimit {
             logger.debug("spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
             try encodeSpool()

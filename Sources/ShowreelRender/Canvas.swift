@@ -338,10 +338,10 @@ public final class Canvas {
 
     // MARK: Ink
 
-    /// Runs `body` and returns the rows of `pixels` its drawing may have touched (nil when it
+    /// Runs `body` and returns the area of `pixels` its drawing may have touched (nil when it
     /// drew nothing). Collections nest: what a nested body drew counts for the outer one too.
-    /// This is how a scene knows which rows a change can reach, so a recorder can skip the rest.
-    public func inkRows(of body: () -> Void) -> Range<Int>? {
+    /// This is how a scene knows where a change can reach, so a recorder can skip the rest.
+    public func inkArea(of body: () -> Void) -> PixelArea? {
         let outer = ink
         ink = nil
         body()
@@ -350,30 +350,29 @@ public final class Canvas {
         return inner
     }
 
-    /// Rows drawn since the innermost `inkRows(of:)` began, in device pixels.
-    private var ink: Range<Int>?
+    /// Where drawing landed since the innermost `inkArea(of:)` began, in device pixels.
+    private var ink: PixelArea?
 
-    private static func union(_ a: Range<Int>?, _ b: Range<Int>?) -> Range<Int>? {
+    private static func union(_ a: PixelArea?, _ b: PixelArea?) -> PixelArea? {
         guard let a else { return b }
         guard let b else { return a }
-        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+        return a.union(b)
     }
 
-    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: its device rows, widened by a row
+    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: its device pixels, widened by one
     /// each way for antialiasing, within the picture.
     private func markInk(x1: Double, y1: Double, x2: Double, y2: Double) {
         guard x2 >= x1, y2 >= y1 else { return }
-        var top = Double.infinity, bottom = -Double.infinity
+        var (left, top, right, bottom) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
         for (x, y) in [(x1, y1), (x2, y1), (x1, y2), (x2, y2)] {
             var (dx, dy) = (x, y)
             cairo_user_to_device(context, &dx, &dy)
-            top = min(top, dy)
-            bottom = max(bottom, dy)
+            (left, top, right, bottom) = (min(left, dx), min(top, dy), max(right, dx), max(bottom, dy))
         }
-        let lower = max(0, Int((top - 1).rounded(.down)))
-        let upper = min(pixels.height, Int((bottom + 1).rounded(.up)))
-        guard lower < upper else { return }
-        ink = Self.union(ink, lower..<upper)
+        let (firstRow, endRow) = (max(0, Int((top - 1).rounded(.down))), min(pixels.height, Int((bottom + 1).rounded(.up))))
+        let (firstColumn, endColumn) = (max(0, Int((left - 1).rounded(.down))), min(pixels.width, Int((right + 1).rounded(.up))))
+        guard firstRow < endRow, firstColumn < endColumn else { return }  // off the picture
+        ink = Self.union(ink, PixelArea(rows: firstRow..<endRow, columns: firstColumn..<endColumn))
     }
 
     private func fillMarkingInk() {

@@ -23,25 +23,26 @@ public enum FrameScaler {
         source.width == 2 * destination.width && source.height == 2 * destination.height
     }
 
-    /// Shrinks `source` into only `rows` of `destination` (rows of the destination), leaving
-    /// the others as they are; at exactly half size (`shrinksRowByRow`), else the whole frame.
-    public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>) {
-        let rows = rows.clamped(to: 0..<destination.height)
-        guard shrinksRowByRow(from: source, to: destination), rows != 0..<destination.height else {
-            return shrink(source, into: destination)
-        }
-        guard !rows.isEmpty else { return }
+    /// Shrinks `source` into only `rows` and `columns` of `destination` (in the destination's
+    /// pixels), leaving the rest as it is; at exactly half size (`shrinksRowByRow`), else the
+    /// whole frame.
+    public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
+        let rows = rows.clamped(to: 0..<destination.height), columns = columns.clamped(to: 0..<destination.width)
+        guard shrinksRowByRow(from: source, to: destination) else { return shrink(source, into: destination) }
+        guard !rows.isEmpty, !columns.isEmpty else { return }
         #if canImport(CYUV)
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
-                _ = ARGBScale(sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2 * rows.lowerBound * source.bytesPerRow,
-                              Int32(source.bytesPerRow), Int32(source.width), Int32(2 * rows.count),
-                              destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + rows.lowerBound * destination.bytesPerRow,
-                              Int32(destination.bytesPerRow), Int32(destination.width), Int32(rows.count), kFilterBox)
+                let from = sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    + 2 * rows.lowerBound * source.bytesPerRow + 2 * columns.lowerBound * 4
+                let to = destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    + rows.lowerBound * destination.bytesPerRow + columns.lowerBound * 4
+                _ = ARGBScale(from, Int32(source.bytesPerRow), Int32(2 * columns.count), Int32(2 * rows.count),
+                              to, Int32(destination.bytesPerRow), Int32(columns.count), Int32(rows.count), kFilterBox)
             }
         }
         #else
-        paintScaled(source, into: destination, rows: rows)
+        paintScaled(source, into: destination, rows: rows, columns: columns)
         #endif
     }
 
@@ -57,13 +58,13 @@ public enum FrameScaler {
             }
         }
         #else
-        paintScaled(source, into: destination, rows: 0..<destination.height)
+        paintScaled(source, into: destination, rows: 0..<destination.height, columns: 0..<destination.width)
         #endif
     }
 
     #if !canImport(CYUV)
-    /// Cairo's bilinear path, painting only `rows` of `destination`.
-    private static func paintScaled(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>) {
+    /// Cairo's bilinear path, painting only `rows` and `columns` of `destination`.
+    private static func paintScaled(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
                 // Cairo only reads the source surface; it takes a mutable pointer by its C signature.
@@ -79,7 +80,7 @@ public enum FrameScaler {
                     cairo_surface_destroy(output)
                     cairo_surface_destroy(input)
                 }
-                cairo_rectangle(context, 0, Double(rows.lowerBound), Double(destination.width), Double(rows.count))
+                cairo_rectangle(context, Double(columns.lowerBound), Double(rows.lowerBound), Double(columns.count), Double(rows.count))
                 cairo_clip(context)
                 cairo_scale(context, Double(destination.width) / Double(source.width),
                             Double(destination.height) / Double(source.height))

@@ -107,7 +107,7 @@ struct DeferredEncodingTests {
             }
             #expect(!recorder.isDeferred)
             let layout = FrameSpool.Layout(width: 320, height: 240)
-            #expect(frames.count > FrameSpool.chunkBytes / (layout.bandCount * layout.bandBytes), "a chunk's worth first")
+            #expect(frames.count > FrameSpool.chunkBytes / (layout.bandCount * layout.bandBytes(columns: 0..<320)), "a chunk's worth first")
             #expect(FileManager.default.fileExists(atPath: url.path))
             let idle = frames.last!.presentationTime + .milliseconds(500)
             try recorder.keepCurrent(at: idle)
@@ -136,17 +136,23 @@ struct DeferredEncodingTests {
         #expect(error?.description.contains("/nonexistent-folder") == true, "said at once, not at finish")
     }
 
-    @Test("the spool keeps only the bands that changed and replays every frame as a whole-frame conversion gives it")
+    @Test("the spool keeps only what changed (the changed columns of the changed bands) and replays every frame as a whole-frame conversion gives it")
     func spoolKeepsChangedBands() throws {
         let layout = FrameSpool.Layout(width: 64, height: 40)  // bands of 16, 16 and 8 rows
         let converter = PixelConverter()
         let spool = FrameSpool(layout: layout, converter: converter)
         var expected: [[UInt8]] = []
         for index in 0..<4 {
-            // Frames 0 and 1 are the same; frame 2 changes one pixel of the second band; frame 3 everything.
+            // Frame 0 is new; frame 1 the same; frame 2 changes one pixel of the second band (said
+            // so); frame 3 changes everything, without saying where.
             let pixels = makePixels(index: index == 3 ? 5 : 0, width: 64, height: 40)
             if index == 2 { pixels.withUnsafeMutableBytes { $0.storeBytes(of: 0xFF10_2030, toByteOffset: 20 * pixels.bytesPerRow + 8, as: UInt32.self) } }
-            #expect(spool.append(pixels, pts: Int64(index), keyframe: index == 0))
+            let spans: BandSpans? = switch index {
+            case 1: BandSpans(bandCount: layout.bandCount)
+            case 2: BandSpans(areas: [PixelArea(rows: 20..<21, columns: 2..<3)], factor: 1, layout: layout)
+            default: nil
+            }
+            #expect(spool.append(pixels, pts: Int64(index), keyframe: index == 0, spans: spans))
             var whole = [UInt8](repeating: 0, count: layout.frameBytes)
             let offsets = layout.planeOffsets
             let converted = whole.withUnsafeMutableBytes { out in
@@ -160,6 +166,7 @@ struct DeferredEncodingTests {
             expected.append(whole)
         }
         #expect(spool.entries.map(\.bands.count) == [3, 0, 1, 3])
+        #expect(spool.entries[2].bands.map(\.columns) == [0..<16], "the changed pixel's run of 16 columns")
         #expect(spool.entries.map(\.pts) == [0, 1, 2, 3])
         var replayed: [[UInt8]] = []
         spool.replay { bytes, _ in replayed.append(Array(UnsafeRawBufferPointer(start: bytes, count: layout.frameBytes))) }

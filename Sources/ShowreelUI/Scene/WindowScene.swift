@@ -35,15 +35,15 @@ public final class WindowScene {
     public var onInvalidate: (() -> Void)?
     /// How many frames `render(into:)` has drawn (dirty tracking is visible in tests).
     public private(set) var renderCount = 0
-    /// The rows of the screen (in pixels) that the last `render(into:)` may have changed since
+    /// The areas of the screen (in pixels) that the last `render(into:)` may have changed since
     /// the render before it; nil when any may have (the first frame, a window added or removed).
-    /// Made of the rows each changed view drew on, before and after the change.
-    public private(set) var changedRows: RowSet?
+    /// Made of the area each changed view drew on, before and after the change.
+    public private(set) var changedAreas: [PixelArea]?
     /// What changed since the last render: the rows the changed views had drawn on then, and
     /// the views, to add the rows they draw on now.
     var damage = SceneDamage()
     /// Where the scene itself last drew over the windows (the home and touch indicators).
-    var sceneOverlayRows: [Range<Int>] = []
+    var sceneOverlayAreas: [PixelArea] = []
 
     // Time and animation.
     public internal(set) var now: Duration = .zero
@@ -151,13 +151,17 @@ public final class WindowScene {
         scheduleRender()
     }
 
-    /// `view` changed: the rows it drew on, and will draw on, change; or only those of `rect`
-    /// (in screen points), when given.
+    /// `view` changed: the area it drew on, and will draw on, changes; or only `rect` (in
+    /// screen points), when given.
     func invalidate(_ view: View, rect: Rect? = nil) {
         if let rect {
-            let top = Int((rect.minY * Double(profile.scale)).rounded(.down)) - 1
-            let bottom = Int((rect.maxY * Double(profile.scale)).rounded(.up)) + 1
-            damage.add(rows: max(0, top)..<min(profile.pixelHeight, max(top, bottom)))
+            let scale = Double(profile.scale)
+            func pixels(_ from: Double, _ to: Double, limit: Int) -> Range<Int> {
+                let lower = max(0, Int((from * scale).rounded(.down)) - 1)
+                return lower..<max(lower, min(limit, Int((to * scale).rounded(.up)) + 1))
+            }
+            damage.add(PixelArea(rows: pixels(rect.minY, rect.maxY, limit: profile.pixelHeight),
+                                 columns: pixels(rect.minX, rect.maxX, limit: profile.pixelWidth)))
         } else {
             damage.add(view)
         }
@@ -216,12 +220,12 @@ public final class WindowScene {
         for window in windows where window.level < .statusBar { window.render(in: canvas) }
         statusBarView.render(in: canvas)
         for window in windows where window.level >= .statusBar { window.render(in: canvas) }
-        let overlayRows = [canvas.inkRows { drawHomeIndicator(in: canvas) }, canvas.inkRows { drawTouchIndicator(in: canvas) }]
+        let overlayAreas = [canvas.inkArea { drawHomeIndicator(in: canvas) }, canvas.inkArea { drawTouchIndicator(in: canvas) }]
             .compactMap { $0 }
         canvas.finish()
-        changedRows = damage.rows(addingBefore: sceneOverlayRows, after: overlayRows)
+        changedAreas = damage.areas(addingBefore: sceneOverlayAreas, after: overlayAreas)
         damage = SceneDamage()
-        sceneOverlayRows = overlayRows
+        sceneOverlayAreas = overlayAreas
         needsRender = false
         renderCount += 1
     }

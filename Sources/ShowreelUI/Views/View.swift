@@ -39,9 +39,9 @@ open class View {
     /// Set on the root view of a window by the scene, so invalidation reaches it: of the view
     /// passed, or only of a rectangle in the root's coordinates.
     var invalidationHandler: ((View, Rect?) -> Void)?
-    /// The rows of the screen, in pixels, that this view and its subviews drew on when last
-    /// rendered: where a change to it shows, before and after (see `WindowScene.changedRows`).
-    var renderedRows: Range<Int>?
+    /// The area of the screen, in pixels, that this view and its subviews drew on when last
+    /// rendered: where a change to it shows, before and after (see `WindowScene.changedAreas`).
+    var renderedArea: PixelArea?
     private var needsLayout = true
 
     public init(frame: Rect = .zero) {
@@ -171,10 +171,10 @@ open class View {
     /// Draws the view and its subviews at their frames.
     public func render(in canvas: Canvas) {
         guard !isHidden, alpha > 0.001, scale > 0.001 else {
-            renderedRows = nil
+            renderedArea = nil
             return
         }
-        renderedRows = canvas.inkRows { drawTree(in: canvas) }
+        renderedArea = canvas.inkArea { drawTree(in: canvas) }
     }
 
     private func drawTree(in canvas: Canvas) {
