@@ -332,7 +332,7 @@ public final class VideoRecorder {
         }
         if let held {
             if frame.presentationTime < held.presentationTime {
-                // Not shown, but the next frame's changed rows are counted from it.
+                // Not shown, but what the next frame changed is counted from it.
                 noteChanges(of: frame)
                 framesDropped += 1
                 return
