@@ -27,7 +27,7 @@ case "--device-recorders":
 case "-h", "--help":
     print("""
     usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--keep]
-      --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 5 at least)
+      --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
       --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
       --skip-display-stream  skip the display stream transport benchmark
       --skip-flows           skip `showreel run` throughput (Fixtures/Flows, workers 2 against 1)

@@ -8,9 +8,21 @@ public struct PixelArea: Sendable, Equatable, CustomStringConvertible {
         self.columns = columns
     }
 
-    public var isEmpty: Bool { rows.isEmpty || columns.isEmpty }
+    /// The pixels of a `width` x `height` picture that `rect` (in points, `scale` pixels to the
+    /// point) touches, widened by one pixel each way for antialiasing; nil when it lies off the
+    /// picture.
+    public init?(covering rect: Rect, scale: Double = 1, width: Int, height: Int) {
+        func pixels(_ from: Double, _ to: Double, limit: Int) -> Range<Int>? {
+            let (lower, upper) = (max(0, Int((from * scale).rounded(.down)) - 1), min(limit, Int((to * scale).rounded(.up)) + 1))
+            return lower < upper ? lower..<upper : nil
+        }
+        guard let rows = pixels(rect.minY, rect.maxY, limit: height), let columns = pixels(rect.minX, rect.maxX, limit: width) else {
+            return nil
+        }
+        self.init(rows: rows, columns: columns)
+    }
 
-    public func contains(row: Int, column: Int) -> Bool { rows.contains(row) && columns.contains(column) }
+    public var isEmpty: Bool { rows.isEmpty || columns.isEmpty }
 
     /// The smallest area covering both.
     public func union(_ other: PixelArea) -> PixelArea {

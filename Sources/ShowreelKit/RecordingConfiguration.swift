@@ -54,8 +54,9 @@ public struct RecordingConfiguration: Sendable {
     /// Under `.retainOnFailure`, the most memory (bytes) one test's frames may take while they
     /// wait, converted but not encoded, for the test's outcome: a passing test's video then
     /// costs no encoding at all, and a failing test's is encoded when the test ends. A test
-    /// whose frames outgrow it is encoded as it runs from then on. 64 MiB holds about 130
-    /// frames of a 390x844 video (several seconds of animation); 0 encodes as the test runs.
+    /// whose frames outgrow it is encoded as it runs from then on. Only what changed between
+    /// frames is kept: 64 MiB holds about 130 whole frames of a 390x844 video (several seconds
+    /// of full-screen animation), and far more of typing; 0 encodes as the test runs.
     /// While frames wait, nothing is on disk: a test process that crashes leaves no video.
     public var deferredEncodingLimit: Int
     public var transport: Transport

@@ -12,6 +12,11 @@ public struct FrameShrinker: Sendable {
     public let height: Int
     /// The screen's shape at the video's size, painted black after shrinking.
     public let mask: ScreenMask?
+    /// Whether the video is exactly half the screen, so that changed parts of a frame can be
+    /// shrunk alone (`shrink(_:into:spans:)`).
+    let shrinksInParts: Bool
+    /// The video's bands, for `spans`.
+    private let bands: FrameSpool.Layout
 
     /// A shrinker from `width` x `height` frames to `options`' video size, or nil when the video
     /// is not smaller by up to half (swscale's area filter scales those during conversion).
@@ -21,6 +26,8 @@ public struct FrameShrinker: Sendable {
         self.width = output.width
         self.height = output.height
         self.mask = mask.map { ScreenMask(profile: $0.profile, width: output.width, height: output.height) }
+        shrinksInParts = FrameScaler.shrinksInParts(fromWidth: width, height: height, toWidth: output.width, height: output.height)
+        bands = FrameSpool.Layout(width: output.width, height: output.height)
     }
 
     /// Shrinks `pixels` into `destination` (of the video's size) and masks it.
@@ -32,12 +39,10 @@ public struct FrameShrinker: Sendable {
     /// Shrinks into `destination`, which holds a frame shrunk before, only the parts of it that
     /// `spans` (of the destination, nil: all of it) say changed since.
     func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer, spans: BandSpans?) {
-        guard let spans, FrameScaler.shrinksRowByRow(from: pixels, to: destination) else {
-            return shrink(pixels, into: destination)
-        }
+        guard let spans, shrinksInParts else { return shrink(pixels, into: destination) }
         for (band, columns) in spans.spans.enumerated() {
             guard let columns else { continue }
-            let rows = FrameSpool.Layout.rows(ofBand: band, height: destination.height)
+            let rows = bands.rows(of: band)
             FrameScaler.shrink(pixels, into: destination, rows: rows, columns: columns)
             mask?.apply(to: destination, rows: rows)
         }

@@ -21,8 +21,7 @@ final class FrameSpool {
         var chromaHeight: Int { (height + 1) / 2 }
         var bandCount: Int { (height + Self.bandRows - 1) / Self.bandRows }
         /// Rows of the picture in band `band` (the last one may be shorter).
-        func rows(of band: Int) -> Range<Int> { Self.rows(ofBand: band, height: height) }
-        static func rows(ofBand band: Int, height: Int) -> Range<Int> { (band * bandRows)..<min(height, (band + 1) * bandRows) }
+        func rows(of band: Int) -> Range<Int> { (band * Self.bandRows)..<min(height, (band + 1) * Self.bandRows) }
         func chromaRows(of band: Int) -> Range<Int> {
             let rows = rows(of: band)
             return (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2)
@@ -30,6 +29,14 @@ final class FrameSpool {
         /// Bytes of a band's `columns` in the spool: Y rows, then U rows, then V rows, each as
         /// wide as the columns.
         func bandBytes(columns: Range<Int>) -> Int { Self.bandRows * columns.count + 2 * (Self.bandRows / 2) * ((columns.count + 1) / 2) }
+        /// Where a band's planes start in its spool bytes, and their rows' widths.
+        static func bandPlanes(at bytes: UnsafeMutableRawPointer, columns: Range<Int>)
+            -> (y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, width: Int, chromaWidth: Int) {
+            let (width, chromaWidth) = (columns.count, (columns.count + 1) / 2)
+            let y = bytes.assumingMemoryBound(to: UInt8.self)
+            let u = y + bandRows * width
+            return (y, u, u + (bandRows / 2) * chromaWidth, width, chromaWidth)
+        }
         /// A whole YUV 4:2:0 frame: the Y plane, then U, then V, rows tightly packed.
         var frameBytes: Int { width * height + 2 * chromaWidth * chromaHeight }
         var planeOffsets: (y: Int, u: Int, v: Int) { (0, width * height, width * height + chromaWidth * chromaHeight) }
@@ -70,10 +77,10 @@ final class FrameSpool {
     func append(_ pixels: PixelBuffer, pts: Int64, keyframe: Bool, spans: BandSpans?) -> Bool {
         precondition(pixels.width == layout.width && pixels.height == layout.height, "a spool keeps frames of one size")
         var changed: [(index: Int, columns: Range<Int>, bytes: UnsafeMutableRawPointer)] = []
-        let whole = 0..<layout.width
+        let columnsByBand = spans?.spans ?? Array(repeating: 0..<layout.width, count: layout.bandCount)
         let converted = pixels.withUnsafeBytes { source in
-            for band in 0..<layout.bandCount {
-                guard let columns = spans.map({ $0.spans[band] }) ?? whole else { continue }
+            for (band, columns) in columnsByBand.enumerated() {
+                guard let columns else { continue }
                 let bytes = room(for: (layout.bandBytes(columns: columns) + 63) & ~63)
                 guard convert(band, columns: columns, of: source.baseAddress!, bytesPerRow: pixels.bytesPerRow, into: bytes) else {
                     return false
@@ -95,16 +102,15 @@ final class FrameSpool {
         let (width, chromaWidth, offsets) = (layout.width, layout.chromaWidth, layout.planeOffsets)
         for entry in entries {
             for (band, columns, bytes) in entry.bands {
-                let rows = layout.rows(of: band), chromaRows = layout.chromaRows(of: band)
-                let (span, chromaSpan, x) = (columns.count, (columns.count + 1) / 2, columns.lowerBound)
-                let (y, u) = (bytes, bytes + Layout.bandRows * span)
-                let v = u + (Layout.bandRows / 2) * chromaSpan
-                for (index, row) in rows.enumerated() {
-                    (base + offsets.y + row * width + x).copyMemory(from: y + index * span, byteCount: span)
+                let planes = Layout.bandPlanes(at: bytes, columns: columns)
+                let x = columns.lowerBound
+                for (index, row) in layout.rows(of: band).enumerated() {
+                    (base + offsets.y + row * width + x).copyMemory(from: planes.y + index * planes.width, byteCount: planes.width)
                 }
-                for (index, row) in chromaRows.enumerated() {
-                    (base + offsets.u + row * chromaWidth + x / 2).copyMemory(from: u + index * chromaSpan, byteCount: chromaSpan)
-                    (base + offsets.v + row * chromaWidth + x / 2).copyMemory(from: v + index * chromaSpan, byteCount: chromaSpan)
+                for (index, row) in layout.chromaRows(of: band).enumerated() {
+                    let (from, to) = (index * planes.chromaWidth, row * chromaWidth + x / 2)
+                    (base + offsets.u + to).copyMemory(from: planes.u + from, byteCount: planes.chromaWidth)
+                    (base + offsets.v + to).copyMemory(from: planes.v + from, byteCount: planes.chromaWidth)
                 }
             }
             try body(base, entry)
@@ -124,12 +130,10 @@ final class FrameSpool {
     private func convert(_ band: Int, columns: Range<Int>, of pixels: UnsafeRawPointer, bytesPerRow: Int,
                          into bytes: UnsafeMutableRawPointer) -> Bool {
         let rows = layout.rows(of: band)
-        let (span, chromaSpan) = (columns.count, (columns.count + 1) / 2)
-        let y = bytes.assumingMemoryBound(to: UInt8.self)
-        let u = y + Layout.bandRows * span
-        let v = u + (Layout.bandRows / 2) * chromaSpan
+        let planes = Layout.bandPlanes(at: bytes, columns: columns)
         return converter.convertRows(pixels + rows.lowerBound * bytesPerRow + columns.lowerBound * 4, bytesPerRow: bytesPerRow,
-                                     width: span, rows: rows.count, into: (y, span), (u, chromaSpan), (v, chromaSpan))
+                                     width: planes.width, rows: rows.count,
+                                     into: (planes.y, planes.width), (planes.u, planes.chromaWidth), (planes.v, planes.chromaWidth))
     }
 
     private func room(for byteCount: Int) -> UnsafeMutableRawPointer {

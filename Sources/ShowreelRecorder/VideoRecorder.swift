@@ -87,8 +87,10 @@ public final class VideoRecorder {
     /// `RecordingSession`, on the device's thread) go straight to conversion.
     private let shrinker: FrameShrinker?
     private let shrinkScratch: PixelBuffer?
-    /// The video's bands, in which the frames' changed areas are counted.
+    /// The video's bands, in which the frames' changed areas are counted...
     private let bands: FrameSpool.Layout
+    /// ...from screen pixels this many times the video's (nil: a size they do not map onto).
+    private let changeScale: Int?
     /// What changed (from the frames' `changedAreas`, in the video's pixels; nil: unknown) since
     /// the frame in `shrinkScratch`, so a shrink redoes only that...
     private var changedSinceShrunk: BandSpans?
@@ -137,6 +139,7 @@ public final class VideoRecorder {
         self.inputHeight = height
         self.width = output.width
         bands = FrameSpool.Layout(width: output.width, height: output.height)
+        changeScale = if let shrinker { shrinker.shrinksInParts ? 2 : nil } else { 1 }
         self.height = output.height
         self.logger = logger
         self.keyframeTicks = options.keyframeInterval.ticks(timescale: Self.timescale)
@@ -152,7 +155,7 @@ public final class VideoRecorder {
             guard FileManager.default.isWritableFile(atPath: folder) else {
                 throw .cannotCreateFile(file: path, message: "the folder \(folder) is missing or not writable")
             }
-            spool = FrameSpool(layout: FrameSpool.Layout(width: output.width, height: output.height), converter: converter)
+            spool = FrameSpool(layout: bands, converter: converter)
             logger.debug("recording deferred", metadata: ["file": "\(path)", "spool limit": "\(spoolLimit!)"])
         } else {
             try openOutput()
@@ -271,9 +274,13 @@ public final class VideoRecorder {
     private func prepared(_ pixels: PixelBuffer) -> PixelBuffer {
         guard let shrinker, let shrinkScratch else { return masked(pixels) }
         if shrinker.isShrunk(pixels) { return pixels }
-        guard pixels.width == inputWidth, pixels.height == inputHeight else { return masked(pixels) }
+        guard isScreenSized(pixels) else { return masked(pixels) }
         shrinkIntoScratch(pixels)
         return shrinkScratch
+    }
+
+    private func isScreenSized(_ pixels: PixelBuffer) -> Bool {
+        pixels.width == inputWidth && pixels.height == inputHeight
     }
 
     /// Shrinks a screen-sized frame into `shrinkScratch`: only what changed since the frame
@@ -288,12 +295,11 @@ public final class VideoRecorder {
     /// that does not say, or that the video's bands cannot map (not screen-sized, a video not
     /// exactly half or whole size), makes both unknown.
     private func noteChanges(of frame: Frame) {
-        let factor = shrinker == nil ? 1 : (bands.width * 2 == inputWidth && bands.height * 2 == inputHeight ? 2 : 0)
-        guard factor > 0, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight, let areas = frame.changedAreas else {
+        guard let changeScale, isScreenSized(frame.pixels), let areas = frame.changedAreas else {
             (changedSinceShrunk, changedSinceKept) = (nil, nil)
             return
         }
-        let changed = BandSpans(areas: areas, factor: factor, layout: bands)
+        let changed = BandSpans(areas: areas, factor: changeScale, layout: bands)
         changedSinceShrunk?.formUnion(changed)
         changedSinceKept?.formUnion(changed)
     }
@@ -356,7 +362,7 @@ public final class VideoRecorder {
     /// and that a newer frame may still replace in its refresh is held as it is, and shrunk
     /// only if it is not replaced: a whole shrink is worth saving, a few bands are not.
     private func holding(_ frame: Frame, firstFrameTime: Duration, refreshTicks: Int64) -> Frame {
-        guard shrinker != nil, let shrinkScratch, frame.pixels.width == inputWidth, frame.pixels.height == inputHeight else { return frame }
+        guard shrinker != nil, let shrinkScratch, isScreenSized(frame.pixels) else { return frame }
         if changedSinceShrunk.map({ $0.changedBandCount * 2 > bands.bandCount }) ?? true {
             let ticks = (frame.presentationTime - firstFrameTime).ticks(timescale: Self.timescale)
             let refreshEnd = (ticks / refreshTicks + 1) * refreshTicks
@@ -383,8 +389,7 @@ public final class VideoRecorder {
             return
         }
         if pts == lastPts { pts = lastPts + 1 }
-        if !warnedAboutSize, frame.pixels.width != inputWidth || frame.pixels.height != inputHeight,
-           shrinker?.isShrunk(frame.pixels) != true {
+        if !warnedAboutSize, !isScreenSized(frame.pixels), shrinker?.isShrunk(frame.pixels) != true {
             warnedAboutSize = true
             logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
         }

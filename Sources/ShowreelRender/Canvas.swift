@@ -359,20 +359,16 @@ public final class Canvas {
         return a.union(b)
     }
 
-    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: its device pixels, widened by one
-    /// each way for antialiasing, within the picture.
+    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: the device pixels its corners land
+    /// on (the canvas only translates and scales, so two corners say where all four do).
     private func markInk(x1: Double, y1: Double, x2: Double, y2: Double) {
         guard x2 >= x1, y2 >= y1 else { return }
-        var (left, top, right, bottom) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-        for (x, y) in [(x1, y1), (x2, y1), (x1, y2), (x2, y2)] {
-            var (dx, dy) = (x, y)
-            cairo_user_to_device(context, &dx, &dy)
-            (left, top, right, bottom) = (min(left, dx), min(top, dy), max(right, dx), max(bottom, dy))
-        }
-        let (firstRow, endRow) = (max(0, Int((top - 1).rounded(.down))), min(pixels.height, Int((bottom + 1).rounded(.up))))
-        let (firstColumn, endColumn) = (max(0, Int((left - 1).rounded(.down))), min(pixels.width, Int((right + 1).rounded(.up))))
-        guard firstRow < endRow, firstColumn < endColumn else { return }  // off the picture
-        ink = Self.union(ink, PixelArea(rows: firstRow..<endRow, columns: firstColumn..<endColumn))
+        var (left, top, right, bottom) = (x1, y1, x2, y2)
+        cairo_user_to_device(context, &left, &top)
+        cairo_user_to_device(context, &right, &bottom)
+        let box = Rect(x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top))
+        guard let area = PixelArea(covering: box, width: pixels.width, height: pixels.height) else { return }  // off the picture
+        ink = Self.union(ink, area)
     }
 
     private func fillMarkingInk() {

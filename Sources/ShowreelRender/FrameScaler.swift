@@ -17,18 +17,20 @@ public enum FrameScaler {
             && (width, height) != (sourceWidth, sourceHeight)
     }
 
-    /// Whether `shrink(_:into:rows:)` can redo some rows of `destination` alone: at exactly half
-    /// size, each output row comes from two source rows and nothing else.
-    public static func shrinksRowByRow(from source: PixelBuffer, to destination: PixelBuffer) -> Bool {
-        source.width == 2 * destination.width && source.height == 2 * destination.height
+    /// Whether `shrink(_:into:rows:columns:)` can redo a part of the destination alone: at
+    /// exactly half size each output pixel comes from its own 2x2 source pixels and no others.
+    public static func shrinksInParts(fromWidth sourceWidth: Int, height sourceHeight: Int, toWidth width: Int, height: Int) -> Bool {
+        sourceWidth == 2 * width && sourceHeight == 2 * height
     }
 
     /// Shrinks `source` into only `rows` and `columns` of `destination` (in the destination's
-    /// pixels), leaving the rest as it is; at exactly half size (`shrinksRowByRow`), else the
+    /// pixels), leaving the rest as it is; at exactly half size (`shrinksInParts`), else the
     /// whole frame.
     public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
         let rows = rows.clamped(to: 0..<destination.height), columns = columns.clamped(to: 0..<destination.width)
-        guard shrinksRowByRow(from: source, to: destination) else { return shrink(source, into: destination) }
+        guard shrinksInParts(fromWidth: source.width, height: source.height, toWidth: destination.width, height: destination.height) else {
+            return shrink(source, into: destination)
+        }
         guard !rows.isEmpty, !columns.isEmpty else { return }
         #if canImport(CYUV)
         source.withUnsafeBytes { sourceBytes in

@@ -32,18 +32,12 @@ public struct ScreenMask: Hashable, Sendable {
         hasher.combine(height)
     }
 
-    /// Paints everything outside the screen opaque black (or fully transparent).
-    public func apply(to pixels: PixelBuffer, transparent: Bool = false) {
+    /// Paints everything outside the screen opaque black (or fully transparent): in every row,
+    /// or in `rows` only (those a shrink just redid).
+    public func apply(to pixels: PixelBuffer, rows: Range<Int>? = nil, transparent: Bool = false) {
         precondition(pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
         let runs = self.runs
-        runs.fill(pixels, with: transparent ? runs.transparentRow : runs.blackRow)
-    }
-
-    /// Paints black what lies outside the screen's shape in `rows` only.
-    public func apply(to pixels: PixelBuffer, rows: Range<Int>) {
-        precondition(pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
-        let runs = self.runs
-        runs.fill(pixels, with: runs.blackRow, rows: rows)
+        runs.fill(pixels, with: transparent ? runs.transparentRow : runs.blackRow, rows: (rows ?? 0..<height).clamped(to: 0..<height))
     }
 
     /// True when (x, y) lies outside the screen's shape.
@@ -116,10 +110,8 @@ private final class Runs: Sendable {
         // A pixel is outside the screen when the shape left it less than half white. The outside
         // is what runs in from each end of a row (the corners) and what lies in the sensor
         // housing, so only those pixels are visited: a frame-sized scan costs milliseconds.
-        let scale = Double(width) / profile.pointSize.width
-        let housing = profile.sensorHousing.map { rect in
-            (top: max(0, Int((rect.minY * scale).rounded(.down)) - 1), bottom: min(height, Int((rect.maxY * scale).rounded(.up)) + 1),
-             left: max(0, Int((rect.minX * scale).rounded(.down)) - 1), right: min(width, Int((rect.maxX * scale).rounded(.up)) + 1))
+        let housing = profile.sensorHousing.flatMap {
+            PixelArea(covering: $0, scale: Double(width) / profile.pointSize.width, width: width, height: height)
         }
         var triples: [Int] = []
         let bytesPerRow = shape.bytesPerRow
@@ -135,13 +127,14 @@ private final class Runs: Sendable {
                 guard left < width else { continue }
                 var right = width
                 while right > left, outside(right - 1) { right -= 1 }
-                if let housing, (housing.top..<housing.bottom).contains(y) {
+                if let housing, housing.rows.contains(y) {
                     var start: Int?
-                    for x in max(left, housing.left)..<max(left, min(right, housing.right)) {
+                    let end = min(right, housing.columns.upperBound)
+                    for x in max(left, housing.columns.lowerBound)..<max(left, end) {
                         if outside(x), start == nil { start = x }
                         if !outside(x), let s = start { triples += [y, s, x - s]; start = nil }
                     }
-                    if let s = start { triples += [y, s, min(right, housing.right) - s] }
+                    if let s = start { triples += [y, s, end - s] }
                 }
                 if right < width { triples += [y, right, width - right] }
             }
@@ -149,10 +142,9 @@ private final class Runs: Sendable {
         return Runs(triples: triples, width: width, height: height)
     }
 
-    func fill(_ pixels: PixelBuffer, with row: [UInt32], rows: Range<Int>? = nil) {
+    /// Fills the runs of `rows` (within the mask's height) with `row`'s pixels.
+    func fill(_ pixels: PixelBuffer, with row: [UInt32], rows: Range<Int>) {
         let bytesPerRow = pixels.bytesPerRow
-        let height = rowStarts.count - 1
-        let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         guard !rows.isEmpty else { return }
         row.withUnsafeBytes { source in
             triples.withUnsafeBufferPointer { triples in

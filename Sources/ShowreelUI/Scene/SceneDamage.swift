@@ -11,7 +11,7 @@ struct SceneDamage {
     private var seen: Set<ObjectIdentifier> = []
 
     mutating func add(_ area: PixelArea) {
-        if !everything, !area.isEmpty { areasBefore.append(area) }
+        if !everything { areasBefore.append(area) }
     }
 
     mutating func add(_ view: View) {

@@ -39,8 +39,8 @@ public final class WindowScene {
     /// the render before it; nil when any may have (the first frame, a window added or removed).
     /// Made of the area each changed view drew on, before and after the change.
     public private(set) var changedAreas: [PixelArea]?
-    /// What changed since the last render: the rows the changed views had drawn on then, and
-    /// the views, to add the rows they draw on now.
+    /// What changed since the last render: where the changed views had drawn then, and the
+    /// views, to add where they draw now.
     var damage = SceneDamage()
     /// Where the scene itself last drew over the windows (the home and touch indicators).
     var sceneOverlayAreas: [PixelArea] = []
@@ -82,9 +82,7 @@ public final class WindowScene {
         statusBarView = StatusBarView(frame: Rect(x: 0, y: 0, width: screenRect.width, height: profile.statusBarHeight))
         keyboardWindow = Window(level: .keyboard, frame: screenRect)
         keyboardView = KeyboardView(profile: profile)
-        statusBarView.invalidationHandler = { [weak self, weak statusBarView] view, rect in
-            self?.invalidate(view, rect: rect.flatMap { rect in statusBarView.map { $0.rectInSuperview(rect) } })
-        }
+        reportsInvalidation(of: statusBarView)
         addWindow(appWindow)
         let host = Screen(title: "Keyboard", background: .clear)
         host.view.isUserInteractionEnabled = true
@@ -105,9 +103,7 @@ public final class WindowScene {
     }
 
     public func addWindow(_ window: Window) {
-        window.invalidationHandler = { [weak self, weak window] view, rect in
-            self?.invalidate(view, rect: rect.flatMap { rect in window.map { $0.rectInSuperview(rect) } })
-        }
+        reportsInvalidation(of: window)
         window.attachedScene = self
         windows.append(window)
         // Stable: windows of the same level keep the order they were added in.
@@ -145,7 +141,12 @@ public final class WindowScene {
         invalidate()
     }
 
-    /// Something other than a view changed (a window came or went): any row may change.
+    /// Makes `root` (a window, the status bar) and the views in it report their changes here.
+    private func reportsInvalidation(of root: View) {
+        root.invalidationHandler = { [weak self] view, rect in self?.invalidate(view, rect: rect) }
+    }
+
+    /// Something other than a view changed (a window came or went): anything may change.
     func invalidate() {
         damage.everything = true
         scheduleRender()
@@ -155,13 +156,9 @@ public final class WindowScene {
     /// screen points), when given.
     func invalidate(_ view: View, rect: Rect? = nil) {
         if let rect {
-            let scale = Double(profile.scale)
-            func pixels(_ from: Double, _ to: Double, limit: Int) -> Range<Int> {
-                let lower = max(0, Int((from * scale).rounded(.down)) - 1)
-                return lower..<max(lower, min(limit, Int((to * scale).rounded(.up)) + 1))
+            if let area = PixelArea(covering: rect, scale: Double(profile.scale), width: profile.pixelWidth, height: profile.pixelHeight) {
+                damage.add(area)
             }
-            damage.add(PixelArea(rows: pixels(rect.minY, rect.maxY, limit: profile.pixelHeight),
-                                 columns: pixels(rect.minX, rect.maxX, limit: profile.pixelWidth)))
         } else {
             damage.add(view)
         }

@@ -37,7 +37,7 @@ open class View {
     public var isAccessibilityElement = false
 
     /// Set on the root view of a window by the scene, so invalidation reaches it: of the view
-    /// passed, or only of a rectangle in the root's coordinates.
+    /// passed, or only of a rectangle of the screen (in points).
     var invalidationHandler: ((View, Rect?) -> Void)?
     /// The area of the screen, in pixels, that this view and its subviews drew on when last
     /// rendered: where a change to it shows, before and after (see `WindowScene.changedAreas`).
@@ -113,30 +113,32 @@ open class View {
     /// subviews) drew, and will draw, is all that may change on screen: state that a view
     /// draws from must call this when it changes, or recordings may miss the change.
     public func setNeedsDisplay() {
-        var view: View? = self
-        while let current = view {
-            if let handler = current.invalidationHandler { handler(self, nil); return }
-            view = current.superview
-        }
+        invalidate(nil)
     }
 
     /// Marks only `rect` (in this view's coordinates) as changed: for a change that is not the
     /// whole view, such as a pop-up a keyboard draws over its keys, so a recording redoes less
     /// of the screen. `rect` must cover what the change drew before and draws now.
     public func setNeedsDisplay(_ rect: Rect) {
+        invalidate(rect)
+    }
+
+    /// Walks up to the root that reports to the scene, carrying `rect` into each superview's
+    /// coordinates and, at the root, into the screen's (where the scene draws the root).
+    private func invalidate(_ rect: Rect?) {
         var area = rect
         var view: View = self
         while true {
-            if let handler = view.invalidationHandler { handler(self, area); return }
+            if let handler = view.invalidationHandler { return handler(self, area.map(view.rectInSuperview)) }
             guard let parent = view.superview else { return }
-            area = view.rectInSuperview(area).offsetBy(dx: -parent.boundsOrigin.x, dy: -parent.boundsOrigin.y)
+            area = area.map { view.rectInSuperview($0).offsetBy(dx: -parent.boundsOrigin.x, dy: -parent.boundsOrigin.y) }
             view = parent
         }
     }
 
     /// `rect` in this view's coordinates, where the superview draws it (scaled about the
     /// view's centre, at its frame's origin; before the superview's own `boundsOrigin` shift).
-    func rectInSuperview(_ rect: Rect) -> Rect {
+    private func rectInSuperview(_ rect: Rect) -> Rect {
         let centre = Point(x: frame.width / 2, y: frame.height / 2)
         return Rect(x: frame.x + centre.x + (rect.x - centre.x) * scale, y: frame.y + centre.y + (rect.y - centre.y) * scale,
                     width: rect.width * scale, height: rect.height * scale)
