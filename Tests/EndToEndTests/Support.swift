@@ -84,28 +84,32 @@ final class ChildProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// The port a `showreel host --port 0` child reports listening on. Letting the host pick
+    /// its own port leaves no window in which another process could take a port chosen for
+    /// it; a host that exits first fails at once with its stderr.
+    func listeningPort(timeout: Duration = .seconds(60)) async throws -> Int {
+        let marker = "listening on http://"
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let text = stderr
+            if let range = text.range(of: marker),
+               let line = text[range.upperBound...].split(separator: "\n").first,
+               let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
+                return port
+            }
+            guard process.isRunning else {
+                throw TestFailure("\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus) before listening; stderr: \(text)")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("\(process.executableURL!.lastPathComponent) did not report listening within \(timeout); stderr: \(text)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-}
-
-/// A TCP port nobody listens on right now.
-func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-            guard bind(fd, pointer, length) == 0 else { return -1 }
-            return getsockname(fd, pointer, &length)
-        }
-    }
-    guard bound == 0 else { throw TestFailure("could not find a free port") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// Polls `condition` until it holds, or fails after `timeout`.

@@ -16,11 +16,11 @@ struct WalkingSkeletonTests {
     func recordThroughTheHost() async throws {
         let workspace = try Workspace()
         let showreel = try BuildProducts.showreel
-        let port = try freePort()
-        let host = try ChildProcess(showreel, ["host", "--port", "\(port)"], environment: workspace.environment,
+        let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment,
                                     in: workspace, name: "host")
+        let port = try await host.listeningPort()
         let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
-        try await eventually("the host to listen") { (try? await client.exec("true")) != nil }
+        #expect(try await client.exec("true").isEmpty)
 
         let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
         try await device.launch(HelloApp.bundleIdentifier)
@@ -123,11 +123,9 @@ struct WalkingSkeletonTests {
     @Test("a command that does not exist, sent to /exec, is a clear failure")
     func missingCommand() async throws {
         let workspace = try Workspace()
-        let port = try freePort()
-        let host = try ChildProcess(try BuildProducts.showreel, ["host", "--port", "\(port)"],
+        let host = try ChildProcess(try BuildProducts.showreel, ["host", "--port", "0"],
                                     environment: workspace.environment, in: workspace, name: "host")
-        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
-        try await eventually("the host to listen") { (try? await client.exec("true")) != nil }
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!)
         await #expect {
             _ = try await client.exec("no-such-program-xyz --flag")
         } throws: { error in
