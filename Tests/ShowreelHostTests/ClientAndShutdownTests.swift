@@ -78,7 +78,7 @@ struct ShutdownTests {
             #expect(pids.allSatisfy(isAlive))
         }
         // withHost returns after the host's run() returned, which waits for the children.
-        #expect(await eventually(timeout: .seconds(5)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
+        #expect(await eventually(timeout: .seconds(15)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
     }
 
     // Runs whenever the suite runs: `make test` builds the binary first, and a missing one
@@ -105,6 +105,6 @@ struct ShutdownTests {
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)
         }
-        #expect(await eventually(timeout: .seconds(5)) { !isAlive(pid) }, "sleep (pid \(pid)) outlived the host")
+        #expect(await eventually(timeout: .seconds(15)) { !isAlive(pid) }, "sleep (pid \(pid)) outlived the host")
     }
 }

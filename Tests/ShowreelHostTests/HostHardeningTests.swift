@@ -193,7 +193,7 @@ struct HostHardeningTests {
         #expect(pids.allSatisfy(isAlive))
         kill(host.process.processIdentifier, SIGKILL)
         host.process.waitUntilExit()
-        let gone = await eventually(timeout: .seconds(5)) { pids.allSatisfy { !isAlive($0) } }
+        let gone = await eventually(timeout: .seconds(15)) { pids.allSatisfy { !isAlive($0) } }
         let left = pids.filter(isAlive)
         for pid in left { kill(pid, SIGKILL) }
         #expect(gone, "\(left.count) of 20 children outlived the host: \(left)")
@@ -219,7 +219,7 @@ struct HostHardeningTests {
 
         let second = try await HostProcess.start([], home: home)
         defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
-        #expect(await eventually(timeout: .seconds(5)) { !isAlive(grandchild) }, "sleep 302 (pid \(grandchild)) survived the next host's start")
+        #expect(await eventually(timeout: .seconds(15)) { !isAlive(grandchild) }, "sleep 302 (pid \(grandchild)) survived the next host's start")
         kill(second.process.processIdentifier, SIGTERM)
         second.process.waitUntilExit()
         let left = (try? FileManager.default.contentsOfDirectory(atPath: home + "/host")) ?? []

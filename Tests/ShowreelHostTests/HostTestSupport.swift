@@ -285,17 +285,18 @@ struct HostProcess {
     }
 
     /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and
-    /// stderr. A host still running after 10 s is killed and reported as status -1.
+    /// stderr. A host still running after 30 s (a refusal takes well under one, but a loaded
+    /// machine may be slow to start a debug binary) is killed and reported as status -1.
     static func runToExit(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
         let process = try launch(arguments)
         return await offThePool {
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(30)
             while process.isRunning, Date() < deadline { usleep(20_000) }
             let timedOut = process.isRunning
             if timedOut { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let errors = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
-            return (timedOut ? -1 : process.terminationStatus, String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 10 s)" : ""))
+            return (timedOut ? -1 : process.terminationStatus, String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 30 s)" : ""))
         }
     }
 
