@@ -134,7 +134,7 @@ struct BenchmarkRun {
         FileHandle.standardError.write(Data("[bench] UI suite with and without recording\n".utf8))
         print("")
         do {
-            for line in try UISuiteBenchmark.run(rounds: max(UISuiteBenchmark.minimumRounds, configuration.rounds)) { print(line) }
+            for line in try UISuiteBenchmark.run(rounds: configuration.rounds) { print(line) }
         } catch {
             print("UI suite with and without recording: could not run (\(error))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// The project's own UI suite (`ShowcaseUITests`, the seed examples in Swift Testing and
 /// XCTest form) run four ways in one run: not recorded, recorded in-process with the default
@@ -30,7 +31,9 @@ enum UISuiteBenchmark {
         }
     }
 
+    /// Runs at least `minimumRounds` rounds, whatever `rounds` asks.
     static func run(rounds: Int) throws -> [String] {
+        let rounds = max(minimumRounds, rounds)
         let bundle = URL(fileURLWithPath: ".build/debug/ShowreelPackageTests.xctest").standardizedFileURL
         guard FileManager.default.isExecutableFile(atPath: bundle.path) else {
             throw BenchmarkError("no test bundle at \(bundle.path): `make bench` builds it (swift build --build-tests)")
@@ -80,10 +83,7 @@ enum UISuiteBenchmark {
 
     private static func listeningURL(of host: LoggedProcess) throws -> String {
         for _ in 0..<200 {
-            if let line = host.output.split(separator: "\n").first(where: { $0.contains("listening on http://127.0.0.1:") }),
-               let port = line.split(separator: ":").last.map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                return "http://127.0.0.1:\(port)"
-            }
+            if let port = HostAPI.ListeningLine.port(in: host.output) { return "http://127.0.0.1:\(port)" }
             usleep(50_000)
         }
         throw BenchmarkError("the tunnel host did not say where it listens")

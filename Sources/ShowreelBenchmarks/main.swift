@@ -63,7 +63,7 @@ default:
         if onlyFlows {
             BenchmarkRun(configuration: configuration).printFlows()
         } else if onlyUISuite {
-            for line in try UISuiteBenchmark.run(rounds: max(UISuiteBenchmark.minimumRounds, configuration.rounds)) { print(line) }
+            for line in try UISuiteBenchmark.run(rounds: configuration.rounds) { print(line) }
         } else {
             try BenchmarkRun(configuration: configuration).run()
         }

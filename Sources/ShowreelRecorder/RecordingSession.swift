@@ -38,6 +38,27 @@ public final class RecordingSession: DisplayStreamSink {
     private enum Encoder {
         case deferred(VideoRecorder)
         case queued(FrameQueueRecorder)
+
+        var failure: RecorderError? {
+            switch self {
+            case let .deferred(recorder): recorder.failure
+            case let .queued(queued): queued.failure
+            }
+        }
+
+        func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
+            switch self {
+            case let .deferred(recorder): try recorder.finish(stopTime: stopTime)
+            case let .queued(queued): try queued.finish(stopTime: stopTime)
+            }
+        }
+
+        func discard() {
+            switch self {
+            case let .deferred(recorder): recorder.discard()
+            case let .queued(queued): queued.discard()
+            }
+        }
     }
 
     struct State {
@@ -99,14 +120,7 @@ public final class RecordingSession: DisplayStreamSink {
     /// Why the stream ended, once it has (nil while recording, or when the device vanished).
     public var endReason: DisplayStreamEndReason? { state.withLock { $0.endReason } }
     /// The first error the encoder hit, if any (the recording goes on to the end regardless).
-    public var failure: RecorderError? {
-        encoder.withLock { encoder in
-            switch encoder {
-            case let .deferred(recorder): recorder.failure
-            case let .queued(queued): queued.failure
-            }
-        }
-    }
+    public var failure: RecorderError? { encoder.withLock { $0.failure } }
 
     public func receive(_ event: DisplayStreamEvent) {
         switch event {
@@ -174,12 +188,7 @@ public final class RecordingSession: DisplayStreamSink {
     public func finish() throws(RecorderError) -> RecordingSummary {
         let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
         let result = encoder.withLock { encoder in
-            Result { () throws(RecorderError) -> RecordingSummary in
-                switch encoder {
-                case let .deferred(recorder): try recorder.finish(stopTime: stopTime)
-                case let .queued(queued): try queued.finish(stopTime: stopTime)
-                }
-            }
+            Result { () throws(RecorderError) -> RecordingSummary in try encoder.finish(stopTime: stopTime) }
         }
         guard started else {
             try? FileManager.default.removeItem(at: url)
@@ -192,12 +201,7 @@ public final class RecordingSession: DisplayStreamSink {
     /// Returns the device time the recording spanned (what the video would have lasted).
     @discardableResult
     public func discard() -> Duration {
-        encoder.withLock { encoder in
-            switch encoder {
-            case let .deferred(recorder): recorder.discard()
-            case let .queued(queued): queued.discard()
-            }
-        }
+        encoder.withLock { $0.discard() }
         return state.withLock { state in state.firstFrameTime.map { state.lastTime - $0 } ?? .zero }
     }
 }

@@ -148,9 +148,7 @@ public final class VideoRecorder {
         self.spoolLimit = spoolLimit
         if spoolLimit != nil {
             // The encoder and the file come later: say now when they could not be opened.
-            guard avcodec_find_encoder_by_name(options.encoderName) != nil else {
-                throw .encoderUnavailable(codec: options.codec, encoder: options.encoderName, package: options.codec.debianPackage)
-            }
+            _ = try Self.encoder(for: options)
             let folder = url.deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: folder) else {
                 throw .cannotCreateFile(file: path, message: "the folder \(folder) is missing or not writable")
@@ -162,14 +160,20 @@ public final class VideoRecorder {
         }
     }
 
+    /// FFmpeg's encoder for `options`' codec, or the error that says which package provides it.
+    private static func encoder(for options: RecordingOptions) throws(RecorderError) -> UnsafePointer<AVCodec> {
+        guard let encoder = avcodec_find_encoder_by_name(options.encoderName) else {
+            throw .encoderUnavailable(codec: options.codec, encoder: options.encoderName, package: options.codec.debianPackage)
+        }
+        return encoder
+    }
+
     /// Opens the encoder, creates the file and writes its header.
     private func openOutput() throws(RecorderError) {
         let path = url.path
         let output = (width: width, height: height)
         let codec = options.codec
-        guard let encoder = avcodec_find_encoder_by_name(options.encoderName) else {
-            throw .encoderUnavailable(codec: codec, encoder: options.encoderName, package: codec.debianPackage)
-        }
+        let encoder = try Self.encoder(for: options)
 
         // Muxer and stream.
         var formatContext: UnsafeMutablePointer<AVFormatContext>?
@@ -362,7 +366,7 @@ public final class VideoRecorder {
     /// and that a newer frame may still replace in its refresh is held as it is, and shrunk
     /// only if it is not replaced: a whole shrink is worth saving, a few bands are not.
     private func holding(_ frame: Frame, firstFrameTime: Duration, refreshTicks: Int64) -> Frame {
-        guard shrinker != nil, let shrinkScratch, isScreenSized(frame.pixels) else { return frame }
+        guard let shrinkScratch, isScreenSized(frame.pixels) else { return frame }
         if changedSinceShrunk.map({ $0.changedBandCount * 2 > bands.bandCount }) ?? true {
             let ticks = (frame.presentationTime - firstFrameTime).ticks(timescale: Self.timescale)
             let refreshEnd = (ticks / refreshTicks + 1) * refreshTicks

@@ -84,7 +84,7 @@ struct HostCommand: AsyncParsableCommand {
         let display = bind.contains(":") ? "[\(bind)]" : bind
         do {
             try await TunnelHost(configuration: configuration, logger: logger).run { boundPort in
-                FileHandle.standardError.write(Data("Tunnel host listening on http://\(display):\(boundPort)\n".utf8))
+                FileHandle.standardError.write(Data(HostAPI.ListeningLine.text(address: display, port: boundPort).utf8))
             }
         } catch {
             let text = "\(error)"

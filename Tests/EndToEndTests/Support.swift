@@ -88,15 +88,10 @@ final class ChildProcess: @unchecked Sendable {
     /// its own port leaves no window in which another process could take a port chosen for
     /// it; a host that exits first fails at once with its stderr.
     func listeningPort(timeout: Duration = .seconds(60)) async throws -> Int {
-        let marker = "listening on http://"
         let deadline = ContinuousClock.now + timeout
         while true {
             let text = stderr
-            if let range = text.range(of: marker),
-               let line = text[range.upperBound...].split(separator: "\n").first,
-               let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
-                return port
-            }
+            if let port = HostAPI.ListeningLine.port(in: text) { return port }
             guard process.isRunning else {
                 throw TestFailure("\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus) before listening; stderr: \(text)")
             }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import ShowreelHost
+import ShowreelWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -277,7 +278,8 @@ struct HostProcess {
     static func start(_ arguments: [String], home: String? = nil) async throws -> HostProcess {
         let process = try launch(arguments, home: home)
         let line = await firstStderrLine(process)
-        guard let line, line.hasPrefix("Tunnel host listening on "), let port = Int(line.split(separator: ":").last ?? "") else {
+        // The first line, read whole: its newline was where the reading stopped.
+        guard let line, let port = HostAPI.ListeningLine.port(in: line + "\n") else {
             kill(process.processIdentifier, SIGKILL)
             throw TestFailure("showreel host did not start: \(line ?? "no output")")
         }

@@ -56,10 +56,7 @@ final class HostProcess: @unchecked Sendable {
     func url() async throws -> URL {
         for _ in 0..<200 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://127.0.0.1:") }),
-               let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-                return URL(string: "http://127.0.0.1:\(port)")!
-            }
+            if let port = HostAPI.ListeningLine.port(in: text) { return URL(string: "http://127.0.0.1:\(port)")! }
             guard process.isRunning else { throw ShowreelKitError("showreel host exited: \(text)") }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -230,7 +230,6 @@ public final class WindowScene {
     /// The home indicator of a phone without a home button, over every window.
     private func drawHomeIndicator(in canvas: Canvas) {
         if profile.cornerRadius > 0 {
-            // The home indicator of a phone without a home button.
             let light = statusBarStyle == .lightContent && appWindow.rootScreen?.view.backgroundColor.luminance ?? 1 < 0.4
             canvas.fill(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5),
                         color: (light ? Color.white : Color.black).withAlpha(0.85), cornerRadius: 2.5)
