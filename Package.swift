@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
             "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
         ]),
-        .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelTesting", "ShowreelWire"]),
+        .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire"]),
         .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),
         .testTarget(name: "ShowreelDeviceTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting", "ShowreelAccessibility",

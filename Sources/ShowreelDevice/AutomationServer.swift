@@ -45,6 +45,8 @@ public struct AutomationServer: Sendable {
     /// Serves until the task is cancelled; `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router(context: AutomationRequestContext.self)
+        // A web page must not tap the device: the tunnel host's Origin and loopback Host rules.
+        router.add(middleware: LoopbackGuard.Middleware(loopbackOnly: LoopbackGuard.isLoopbackAddress(bindAddress), server: "device's automation API"))
         router.add(middleware: ActionMiddleware(actions: actions))
         register(on: router)
         let fallback = port

@@ -1,4 +1,5 @@
 import NIOCore
+import ShowreelHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -58,14 +59,5 @@ struct AddressRange: Sendable, Equatable {
             return withUnsafeBytes(of: &v6) { Array($0) }
         }
         return nil
-    }
-
-    /// A dotted quad in 127.0.0.0/8, written plainly (four decimal parts, no leading zeros).
-    static func isLoopbackIPv4(_ text: Substring) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "127" else { return false }
-        return parts.allSatisfy { part in
-            (1...3).contains(part.count) && part.allSatisfy(\.isASCIIDigit) && (part == "0" || !part.hasPrefix("0")) && Int(part)! <= 255
-        }
     }
 }

@@ -141,6 +141,7 @@ actor CommandTable {
         self.configuration = configuration
         self.logger = logger
         spool = OutputSpool(logger: logger)
+        OutputSpool.removeLeftovers(logger: logger)
         ledger = configuration.stateDirectory.flatMap { SessionLedger(directory: $0, logger: logger) }
     }
 
@@ -160,6 +161,7 @@ actor CommandTable {
         guard let program = argv.first, !program.isEmpty else {
             throw CommandTableError(.invalidArguments, "nothing to run: argv is empty; send the program and its arguments, e.g. [\"echo\", \"hello\"]")
         }
+        try Self.checkNoNUL(argv: argv, environment: environment ?? [:], workingDirectory: workingDirectory)
         if let cwd = workingDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cwd, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -174,6 +176,7 @@ actor CommandTable {
             throw CommandTableError(.failedToStart, "program '\(program)' not found on PATH (\(searchPath)); install it, fix the spelling, or pass an absolute path")
         }
         try checkAllowed(program: program, resolvedPath: path)
+        try checkEnvironmentAllowed(environment ?? [:])
 
         var platformOptions = PlatformOptions()
         platformOptions.createSession = true
@@ -250,6 +253,25 @@ actor CommandTable {
         throw CommandTableError(.programNotAllowed, "program '\(program)' (\(resolvedPath)) is not allowed on this host: it only runs \(allowed.joined(separator: ", ")); restart it with --allow \(program) to permit it")
     }
 
+    /// A C string ends at its first NUL, so an argument holding one would reach the program cut
+    /// short, not as sent.
+    private static func checkNoNUL(argv: [String], environment: [String: String], workingDirectory: String?) throws {
+        let fields = argv.enumerated().map { ("argv[\($0.offset)]", $0.element) }
+            + environment.sorted { $0.key < $1.key }.flatMap { [("env name '\($0.key)'", $0.key), ("env['\($0.key)']", $0.value)] }
+            + (workingDirectory.map { [("cwd", $0)] } ?? [])
+        if let (field, _) = fields.first(where: { $0.1.utf8.contains(0) }) {
+            throw CommandTableError(.invalidArguments, "\(field) holds a NUL character (\\u0000), which no program argument, environment variable or path can contain: it would be cut short there; remove it")
+        }
+    }
+
+    /// With an allowlist, the environment must not bring code of its own into an allowed program.
+    private func checkEnvironmentAllowed(_ environment: [String: String]) throws {
+        guard let allowed = configuration.allowedPrograms, !allowed.isEmpty else { return }
+        let refused = LoaderEnvironment.loaderVariables(in: environment)
+        guard !refused.isEmpty else { return }
+        throw CommandTableError(.programNotAllowed, "environment variable\(refused.count == 1 ? "" : "s") \(refused.joined(separator: ", ")) \(refused.count == 1 ? "is" : "are") not allowed on this host: with --allow it refuses loader and interpreter variables (LD_*, PYTHONPATH, BASH_ENV, ...), which would make an allowed program run other code; leave \(refused.count == 1 ? "it" : "them") out of env")
+    }
+
     private static func describe(_ error: any Error) -> String {
         if let error = error as? SubprocessError {
             if let underlying = error.underlyingError {
@@ -317,7 +339,7 @@ actor CommandTable {
         record.termination = termination
         record.finishedAt = Date()
         records[id] = record
-        if let pid = record.pid, !Self.groupExists(pid) { groups.remove(pid) }
+        forgetEndedGroups()
         logger.info("command finished", metadata: ["id": "\(id)", "pid": "\(record.pid ?? 0)", "termination": "\(termination)"])
         changed(id)
         spillOldestOutput()
@@ -400,8 +422,15 @@ actor CommandTable {
         case alreadyFinished(CommandSnapshot)
     }
 
-    /// Sends `signal` to the command's whole process group.
-    func signal(_ id: UUID, _ signal: Int32) throws -> SignalOutcome {
+    /// Sends `signal` to the command's whole process group, once the command can take it.
+    func signal(_ id: UUID, _ signal: Int32) async throws -> SignalOutcome {
+        guard let started = records[id], let startedPID = started.pid, !started.isFinished else {
+            guard let record = records[id] else { throw Self.notFound(id) }
+            return .alreadyFinished(Self.snapshot(of: record, output: .streams))
+        }
+        await SignalReadiness.wait(until: startedPID, catches: signal, startedAt: started.startedAt,
+                                   bound: configuration.signalReadinessBound)
+        // The actor ran other work while we waited: read the command again.
         guard let record = records[id] else { throw Self.notFound(id) }
         guard !record.isFinished, let pid = record.pid else {
             return .alreadyFinished(Self.snapshot(of: record, output: .streams))
@@ -589,6 +618,16 @@ actor CommandTable {
             _ = await waitForExit(record.id, timeout: .seconds(5))
         }
         groups.removeAll()
+    }
+
+    /// Forgets the process groups (= sessions) of finished commands that have no member left, here
+    /// and in the ledger, so both hold only what a killed host would leave running.
+    private func forgetEndedGroups() {
+        let running = Set(records.values.lazy.filter { !$0.isFinished }.compactMap(\.pid))
+        for pgid in groups where !running.contains(pgid) && !Self.groupExists(pgid) {
+            groups.remove(pgid)
+            ledger?.forget(session: pgid)
+        }
     }
 
     private static func groupExists(_ pgid: Int32) -> Bool {

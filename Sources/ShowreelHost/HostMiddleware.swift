@@ -18,7 +18,6 @@ struct GuardMiddleware: RouterMiddleware {
     private let allowedClients: [AddressRange]?
 
     static let tokenHeader = HTTPField.Name("X-Showreel-Token")!
-    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     /// The form field legacy clients may carry the token in. Not `token`: the SBTUITestTunnelHost
     /// client already sends a `token` field holding a fixed validation string.
     static let tokenFormField = "showreel_token"
@@ -75,16 +74,8 @@ struct GuardMiddleware: RouterMiddleware {
                 throw APIError(.forbidden, "client \(address?.ipAddress ?? "with no address") is not allowed: this host only answers \(configuration.allowedClients?.joined(separator: ", ") ?? ""); restart it with another --allow-from to let it in")
             }
         }
-        // Web pages can POST to localhost; browsers mark those requests with Origin.
-        if let origin = request.headers[.origin] {
-            throw APIError(.forbidden, "requests from web pages are refused (Origin: \(origin)); the tunnel host serves test runners and command-line clients, which send no Origin header")
-        }
-        if let site = request.headers[Self.secFetchSite], site != "none" {
-            throw APIError(.forbidden, "requests from web pages are refused (Sec-Fetch-Site: \(site)); the tunnel host serves test runners and command-line clients")
-        }
-        // DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends its own Host.
-        if configuration.isLoopbackOnly, let authority = request.head.authority, !Self.isLoopbackAuthority(authority) {
-            throw APIError(.forbidden, "Host '\(authority)' is not a loopback address: this host is bound to \(configuration.bindAddress) and answers to localhost, 127.x.x.x or [::1] (with an optional port) only")
+        if let refusal = LoopbackGuard.refusal(of: request, loopbackOnly: configuration.isLoopbackOnly, server: "tunnel host") {
+            throw refusal
         }
         if let token = configuration.token, request.uri.path != HostAPI.Routes.V1.health.template {
             try await checkToken(token, &request)
@@ -111,32 +102,6 @@ struct GuardMiddleware: RouterMiddleware {
         }
     }
 
-    /// `localhost`, a 127.0.0.0/8 dotted quad or `[::1]`, each with an optional port; nothing else
-    /// (no `*.localhost`, no `127.evil.example`, no octal or short forms).
-    static func isLoopbackAuthority(_ authority: String) -> Bool {
-        let text = Substring(authority.lowercased())
-        let host: Substring
-        var port: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return false }
-            host = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { return false }
-                port = rest.dropFirst()
-            }
-            guard host == "::1" else { return false }
-        } else {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count <= 2 else { return false }
-            host = parts[0]
-            port = parts.count == 2 ? parts[1] : nil
-            guard host == "localhost" || AddressRange.isLoopbackIPv4(host) else { return false }
-        }
-        guard let port else { return true }
-        return (1...5).contains(port.count) && port.allSatisfy(\.isASCIIDigit) && Int(port)! <= 65535
-    }
-
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         var difference = UInt8(x.count == y.count ? 0 : 1)
@@ -145,8 +110,4 @@ struct GuardMiddleware: RouterMiddleware {
         }
         return difference == 0
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

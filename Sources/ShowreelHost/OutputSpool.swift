@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ShowreelWire
 
 #if canImport(Glibc)
 import Glibc
@@ -42,10 +43,57 @@ final class OutputSpool: @unchecked Sendable {
 
     private func makeDirectory() throws -> String {
         if let directory { return directory }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-host-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        let start = ProcessStat.read(getpid())?.startTicks ?? 0
+        let name = "\(Self.prefix)\(getpid())-\(start)-\(UUID().uuidString.prefix(8))"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         directory = path
         return path
+    }
+
+    /// Every spool folder is named after its host (pid and start time), so the next host can tell
+    /// the ones a killed host left behind (possibly gigabytes) from those of hosts still running.
+    private static let prefix = "showreel-host-spool-"
+
+    /// Removes the spool folders of hosts that no longer run (this user's only), also those of
+    /// older hosts named `showreel-host-<pid>-<8 hex digits>`.
+    static func removeLeftovers(logger: Logger) {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("showreel-host-") {
+            guard let owner = ownerPID(ofSpool: name), !owner.isRunning else { continue }
+            let path = temporary.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+                logger.notice("removed the output spool of a tunnel host that no longer runs", metadata: ["folder": "\(path)"])
+            } catch {
+                logger.warning("cannot remove a stale output spool", metadata: ["folder": "\(path)", "error": "\(error)"])
+            }
+        }
+    }
+
+    private struct Owner {
+        var pid: Int32
+        var start: UInt64?
+        var isRunning: Bool {
+            guard let stat = ProcessStat.read(pid) else { return kill(pid, 0) == 0 || errno == EPERM }
+            return !stat.hasExited && (start.map { $0 == stat.startTicks } ?? true)
+        }
+    }
+
+    /// The host a spool folder's name gives, or nil when the name is not a spool's.
+    private static func ownerPID(ofSpool name: String) -> Owner? {
+        let isHex = { (part: Substring) in part.count == 8 && part.allSatisfy(\.isHexDigit) }
+        if name.hasPrefix(prefix) {
+            let parts = name.dropFirst(prefix.count).split(separator: "-")
+            guard parts.count == 3, let pid = Int32(parts[0]), let start = UInt64(parts[1]), isHex(parts[2]) else { return nil }
+            return Owner(pid: pid, start: start)
+        }
+        let parts = name.dropFirst("showreel-host-".count).split(separator: "-")
+        guard parts.count == 2, let pid = Int32(parts[0]), isHex(parts[1]) else { return nil }
+        return Owner(pid: pid, start: nil)
     }
 }
 

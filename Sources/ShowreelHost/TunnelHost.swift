@@ -45,8 +45,9 @@ public struct TunnelHost: Sendable {
             configuration: .init(address: .hostname(addresses[0], port: configuration.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? fallbackPort
-                await listeners.primaryListening(on: port)
-                await onListening(port)
+                // Reported only once every address serves: a host that will refuse to start
+                // (its ::1 port taken) never says it listens.
+                if await listeners.primaryListening(on: port) { await onListening(port) }
             },
             logger: logger
         )
@@ -98,18 +99,21 @@ struct ChildReaper: Service {
 actor ListenerStartup {
     private var port: Int?
     private var pending: Int
+    private var failed = false
 
     init(extraListeners: Int) {
         pending = extraListeners
     }
 
-    /// Records the first listener's port and waits (up to 10 s) for the others to bind it.
-    func primaryListening(on port: Int) async {
+    /// Records the first listener's port and waits (up to 10 s) for the others to bind it;
+    /// false when one of them failed in a way that stops the host.
+    func primaryListening(on port: Int) async -> Bool {
         self.port = port
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while pending > 0, ContinuousClock.now < deadline, !Task.isCancelled {
+        while pending > 0, !failed, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(5))
         }
+        return !failed
     }
 
     /// The first listener's port, or nil when the task is cancelled first.
@@ -124,10 +128,17 @@ actor ListenerStartup {
     func extraSettled() {
         pending -= 1
     }
+
+    func extraFailed() {
+        failed = true
+        pending -= 1
+    }
 }
 
 /// Serves the same routes on one more address (`::1` beside `127.0.0.1`). Failing to bind it
-/// (no IPv6 on this machine) is logged, not fatal: the first address still serves.
+/// because this machine has no IPv6 is logged, not fatal: localhost never resolves to ::1 there
+/// either. Failing because another program holds that port stops the host: clients that resolve
+/// localhost to ::1 first would send their requests, and their tokens, to that program.
 struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context == HostRequestContext {
     let address: String
     let responder: Responder
@@ -146,11 +157,11 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
         )
         do {
             try await app.run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            await startup.extraFailed()
+            throw LoopbackPortTaken(address: address, port: port)
         } catch {
-            // Without IPv6 loopback, localhost never resolves to ::1 either: nothing is lost. Taken
-            // by another program, clients that try ::1 first would reach that program instead.
-            let taken = "\(error)".contains("already in use")
-            logger.log(level: taken ? .warning : .info, "cannot also listen on \(address) port \(port)\(taken ? "; clients that resolve localhost to it will reach whatever holds it" : "")", metadata: ["error": "\(error)"])
+            logger.info("cannot also listen on \(address) port \(port)", metadata: ["error": "\(error)"])
             await startup.extraSettled()
             try? await gracefulShutdown()
         }
@@ -163,5 +174,14 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
             defer { group.cancelAll() }
             return await group.next() ?? nil
         }
+    }
+}
+
+/// Another program holds the port on one of the host's loopback addresses.
+public struct LoopbackPortTaken: Error, CustomStringConvertible {
+    public var address: String
+    public var port: Int
+    public var description: String {
+        "port \(port) on \(address) is taken by another program: clients that resolve localhost to \(address) would reach it instead of this host (with their tokens). Stop that program, or choose another --port (0 picks a free one)"
     }
 }

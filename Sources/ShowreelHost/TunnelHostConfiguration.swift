@@ -1,3 +1,5 @@
+import ShowreelHTTP
+
 /// How a ``TunnelHost`` listens and what it lets callers run.
 public struct TunnelHostConfiguration: Sendable {
     /// The address to bind: `127.0.0.1` (default, this machine only; the host then listens on
@@ -20,6 +22,9 @@ public struct TunnelHostConfiguration: Sendable {
     /// answering with its status (the original answered at once, still running), and the
     /// default `timeout` of v1 `interrupt|terminate?wait=true` before SIGKILL.
     public var signalWait: Duration
+    /// How long after its start a command may take to install its handler for a signal the host
+    /// is asked to send (see `SignalReadiness`); after that the signal goes out regardless.
+    public var signalReadinessBound: Duration = .seconds(3)
     /// Bytes of output kept per command (both streams together); the oldest are dropped first.
     public var outputLimit: Int
     /// Finished commands kept for `/status` and `GET /v1/commands/{id}`; the oldest are forgotten.
@@ -65,8 +70,7 @@ public struct TunnelHostConfiguration: Sendable {
 
     /// True when only this machine can connect (a loopback bind address).
     public var isLoopbackOnly: Bool {
-        let address = bindAddress.lowercased()
-        return address == "localhost" || address == "::1" || address == "[::1]" || AddressRange.isLoopbackIPv4(Substring(address))
+        LoopbackGuard.isLoopbackAddress(bindAddress)
     }
 
     /// The addresses to listen on: both loopback addresses for the default bind, since clients

@@ -54,8 +54,8 @@ extension Routes {
     private func createCommand(_ request: Request, _ context: HostRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(HostAPI.CreateCommandRequest.self,
                                                 example: HostAPI.CreateCommandRequest.example + " (only argv is required)")
-        if let timeout = body.timeout, !(timeout > 0) {
-            throw APIError(.badRequest, "timeout must be a positive number of seconds, got \(timeout)")
+        if let timeout = body.timeout, let problem = HostAPI.waitLimit.problem(with: timeout) {
+            throw APIError(.badRequest, "'timeout' \(problem)")
         }
         let started = try await table.launch(argv: body.argv, environment: body.env, workingDirectory: body.cwd, kind: .api)
         guard body.wait == true else {
@@ -79,10 +79,8 @@ extension Routes {
         let wait = Self.flag(query.get("wait"))
         var timeout = configuration.signalWait
         if let raw = query.get("timeout") {
-            guard let seconds = Double(raw), seconds > 0 else {
-                throw APIError(.badRequest, "timeout must be a positive number of seconds, got '\(raw)'")
-            }
-            timeout = .seconds(seconds)
+            if let problem = HostAPI.waitLimit.problem(withText: raw) { throw APIError(.badRequest, "'timeout' \(problem)") }
+            timeout = .seconds(Double(raw)!)
         }
         let name = CommandTable.signalName(signal)
         if !wait {

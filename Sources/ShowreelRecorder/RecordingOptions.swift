@@ -120,7 +120,8 @@ public struct RecordingOptions: Sendable, Equatable {
         return (even(width), even(height))
     }
 
-    func validate() throws(RecorderError) {
+    /// Every option in range, or `RecorderError.invalidOption` saying which is not and what to use.
+    public func validate() throws(RecorderError) {
         guard scale.isFinite, scale > 0, scale <= 8 else {
             throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
         }

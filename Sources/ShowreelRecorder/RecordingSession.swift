@@ -31,6 +31,9 @@ public final class RecordingSession: DisplayStreamSink {
     private let shrinker: FrameShrinker?
     private let state = Mutex(State())
     private let sourceClock: SourceClock
+    /// Device time runs with the wall (a real clock), so the wall tells how long the video lasts
+    /// after the device vanished without saying when it stopped.
+    private let followsWall: Bool
 
     /// Where frames go. A deferred recorder keeps them, converted, on the source's thread: its
     /// work per frame is a fraction of a millisecond, less than handing the frame to another
@@ -88,6 +91,7 @@ public final class RecordingSession: DisplayStreamSink {
         let profile = info.profile
         let clock = SourceClock()
         sourceClock = clock
+        followsWall = info.clock == .real
         let now: (@Sendable () -> Duration?)? = info.clock == .real ? { @Sendable in clock.estimatedNow() } : nil
         let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
         waitsForEncoder = info.clock.waitsForSlowConsumers
@@ -173,11 +177,21 @@ public final class RecordingSession: DisplayStreamSink {
     /// connection breaks (thrown), or the device goes away. `onStart` runs once, after the
     /// first frame: the recording has started.
     public func consume(_ stream: DisplayStreamClient, onStart: () -> Void = {}) throws {
+        // A device killed mid-recording sends no stop time; on a real clock the screen stayed as
+        // it last was until now, so the video lasts until now, not until its last change.
+        defer { if followsWall { holdUntilNowIfVanished() } }
         while let event = try stream.next() {
             let wasStarted = hasStarted
             receive(event)
             if !wasStarted, hasStarted { onStart() }
             if case .end = event { return }
+        }
+    }
+
+    private func holdUntilNowIfVanished() {
+        guard let now = sourceClock.estimatedNow(margin: .zero) else { return }
+        state.withLock { state in
+            if state.endReason == nil { state.lastTime = max(state.lastTime, now) }
         }
     }
 
@@ -218,7 +232,7 @@ private final class SourceClock: Sendable {
         last.withLock { $0 = (time, .now) }
     }
 
-    func estimatedNow() -> Duration? {
-        last.withLock { $0.map { $0.time + (ContinuousClock.now - $0.arrived) - Self.margin } }
+    func estimatedNow(margin: Duration = SourceClock.margin) -> Duration? {
+        last.withLock { $0.map { $0.time + (ContinuousClock.now - $0.arrived) - margin } }
     }
 }

@@ -167,10 +167,8 @@ public struct AutomationLimits: Sendable {
     public init(screen: Size) { self.screen = screen }
 
     func seconds(_ value: Double?, _ field: String, max: Double, allowsZero: Bool = true) throws(AutomationInputError) {
-        guard let value else { return }
-        guard value.isFinite, allowsZero ? value >= 0 : value > 0, value <= max else {
-            throw .outOfRange(field: field, message: "must be a number of seconds \(allowsZero ? "from 0" : "above 0") to \(Int(max)), got \(value)")
-        }
+        guard let value, let problem = SecondsLimit(max: max, allowsZero: allowsZero).problem(with: value) else { return }
+        throw .outOfRange(field: field, message: problem)
     }
 
     func onScreen(_ point: Point?, _ field: String) throws(AutomationInputError) {

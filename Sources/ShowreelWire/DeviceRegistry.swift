@@ -118,19 +118,15 @@ public struct DeviceRegistry: Sendable {
         try? FileManager.default.removeItem(at: directory(for: udid))
     }
 
-    /// Whether `pid` is running and is the same process that wrote the record.
+    /// Whether `pid` is running (not a zombie) and is the same process that wrote the record.
     public static func isAlive(pid: Int32, startTime: UInt64?) -> Bool {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let startTime, let current = processStartTime(pid: pid) else { return true }
-        return current == startTime
+        guard let stat = ProcessStat.read(pid) else { return true }  // no /proc to ask
+        return !stat.hasExited && (startTime.map { $0 == stat.startTicks } ?? true)
     }
 
     /// The process's start time in clock ticks since boot (Linux `/proc/PID/stat`, field 22).
     public static func processStartTime(pid: Int32) -> UInt64? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name (which may hold spaces), starting at field 3.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        ProcessStat.read(pid)?.startTicks
     }
 }

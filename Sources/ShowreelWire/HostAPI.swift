@@ -143,6 +143,10 @@ public enum HostAPI {
         public static let example = #"{"argv": ["echo", "hello"], "env": {"NAME": "value"}, "cwd": "/tmp", "wait": false}"#
     }
 
+    /// The longest a client may ask the host to wait for a command (`timeout` in a v1 body or
+    /// query): a day.
+    public static let waitLimit = SecondsLimit(max: 86_400, allowsZero: false)
+
     /// One command as the v1 API shows it.
     public struct CommandInfo: Codable, Equatable, Sendable {
         public var id: UUID

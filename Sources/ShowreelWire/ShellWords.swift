@@ -32,10 +32,16 @@ public enum ShellWords {
 
         func isNameStart(_ c: Character) -> Bool { c == "_" || c == "{" || c == "(" || (c.isASCII && c.isLetter) }
 
+        if let nul = chars.firstIndex(of: "\0") {
+            throw ParseError(message: "the command line holds a NUL character at \(position(nul)): no program argument can contain one (it would cut the argument short); remove it. \(noShell)")
+        }
         while i < chars.count {
             let c = chars[i]
             switch c {
-            case " ", "\t", "\n", "\r":
+            case "\n", "\r", "\r\n":
+                // A shell would start a new command here; quote the line break to pass it as text.
+                throw reject("line break", at: i, hint: "a command line is one command: send each command in a request of its own, or quote the line break to pass it inside an argument.")
+            case " ", "\t":
                 if inWord {
                     words.append(current)
                     current = ""

@@ -46,8 +46,8 @@ struct HostCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
-        guard grace >= 0 else {
-            throw ValidationError("--grace must be zero or more seconds, got \(grace)")
+        if let problem = SecondsLimit(max: 3600).problem(with: grace) {
+            throw ValidationError("--grace \(problem)")
         }
         if let token, token.isEmpty {
             throw ValidationError("--token must not be empty; leave it out to run without a token")
@@ -86,6 +86,8 @@ struct HostCommand: AsyncParsableCommand {
             try await TunnelHost(configuration: configuration, logger: logger).run { boundPort in
                 FileHandle.standardError.write(Data(HostAPI.ListeningLine.text(address: display, port: boundPort).utf8))
             }
+        } catch let taken as LoopbackPortTaken {
+            throw CLIFailure(message: taken.description, exitCode: 1)
         } catch {
             let text = "\(error)"
             if text.contains("Address already in use") {

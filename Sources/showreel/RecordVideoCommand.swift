@@ -48,6 +48,26 @@ struct RecordVideoCommand: AsyncParsableCommand {
     @Argument(help: "The output file: .mov (QuickTime, like simctl) or .mp4.")
     var file: String
 
+    /// Options out of range are usage errors (exit 64), found before anything connects; a
+    /// number that cannot become a duration never reaches one.
+    func validate() throws {
+        if let problem = Self.keyframeIntervalLimit.problem(with: keyframeInterval) {
+            throw ValidationError("--keyframe-interval \(problem)")
+        }
+        do { try recordingOptions(codec: .h264).validate() } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// A keyframe at least every hour: longer only risks more of a killed recording.
+    private static let keyframeIntervalLimit = SecondsLimit(max: 3600)
+
+    private func recordingOptions(codec: VideoCodec) -> RecordingOptions {
+        RecordingOptions(codec: codec, fragmented: fragmented, quality: quality, preset: preset,
+                         scale: scale, keyframeInterval: .milliseconds(Int64((keyframeInterval * 1000).rounded())),
+                         encoder: encoder)
+    }
+
     func run() async throws {
         try await reportingFailures { try record() }
     }
@@ -82,9 +102,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
             Console.warning("\(videoCodec.rawValue) has no alpha channel; --mask=alpha is rendered black, as simctl does.")
         }
         let screenMask = mask == .ignored ? nil : ScreenMask(profile: stream.info.profile)
-        let options = RecordingOptions(codec: videoCodec, fragmented: fragmented, quality: quality, preset: preset,
-                                       scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)),
-                                       encoder: encoder)
+        let options = recordingOptions(codec: videoCodec)
 
         stop.attach(stream)
         // A write error (a full disk) ends the recording at once: the file keeps what was written.
@@ -97,6 +115,11 @@ struct RecordVideoCommand: AsyncParsableCommand {
         do { summary = try session.finish() } catch {
             if case .noFrames = error {
                 // An empty video is no recording: the session left nothing behind that looks like one.
+                if stop.isRequested {
+                    // Asked to stop before the first frame came: that is what was asked, not a failure.
+                    Console.status("Stopped before the first frame from \(record.name): nothing was recorded, and no file was written.")
+                    return
+                }
                 throw CLIFailure(message: "\(record.name) ended its display stream before the first frame; nothing was recorded.",
                                  exitCode: CLIFailure.Code.streamFailed)
             }
@@ -104,7 +127,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
         }
         switch session.endReason {
         case .deviceShutdown?: Console.warning("\(record.name) shut down during the recording; the video ends there.")
-        case nil: Console.warning("\(record.name) went away without ending the stream; the video ends at its last frame.")
+        case nil:
+            let end = stream.info.clock == .real ? "holds its last frame until the recorder noticed" : "ends at its last frame"
+            Console.warning("\(record.name) went away without ending the stream; the video \(end).")
         case .stopRequested?: break
         }
         if summary.framesDropped > 0 {
@@ -144,6 +169,8 @@ final class StopRequest: @unchecked Sendable {
         }
         try? stream?.requestStop()
     }
+
+    var isRequested: Bool { state.withLock { $0.requested } }
 
     func attach(_ stream: DisplayStreamClient) {
         let requested = state.withLock { state -> Bool in

@@ -34,6 +34,27 @@ struct AutomationRoutesTests {
         }
     }
 
+    @Test("web pages cannot drive the device: Origin, Sec-Fetch-Site and a rebinding Host are 403, and nothing runs")
+    func webPagesRefused() async throws {
+        try await AutomationAPITests.Harness.with { h in
+            try await h.device.launch("dev.showreel.hello")
+            let before = await h.device.tree()
+            let tap = Data(#"{"query":{"steps":[{"axis":"descendants","key":"tapButton"}]}}"#.utf8)
+            for (name, value) in [("Origin", "http://evil.example"), ("Origin", "null"), ("Sec-Fetch-Site", "cross-site"),
+                                  ("Host", "evil.example"), ("Host", "127.evil.example")] {
+                var request = URLRequest(url: URL(string: h.client.baseURL.absoluteString + AutomationAPI.Routes.tap.path())!)
+                request.httpMethod = "POST"
+                request.httpBody = tap
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.setValue(value, forHTTPHeaderField: name)
+                let (data, response) = try await URLSession.shared.data(for: request)
+                #expect((response as? HTTPURLResponse)?.statusCode == 403, "\(name): \(value)")
+                #expect(try WireJSON.decoder.decode(ErrorBody.self, from: data).error.contains("web pages") || name == "Host", "\(name)")
+            }
+            #expect(await h.device.tree() == before, "a refused request tapped the device")
+        }
+    }
+
     @Test("a route fills its parameters and reads back its template")
     func routePaths() {
         let route = AutomationAPI.Routes.waitForState
