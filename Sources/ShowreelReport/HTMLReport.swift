@@ -6,11 +6,14 @@ import Foundation
 /// and screenshot.
 public struct HTMLReport: Sendable {
     public var manifest: RunManifest
+    /// What `showreel diff` found against a baseline run, shown above the entries.
+    public var diff: RunDiff?
 
     public static let fileName = "report.html"
 
-    public init(manifest: RunManifest) {
+    public init(manifest: RunManifest, diff: RunDiff? = nil) {
         self.manifest = manifest
+        self.diff = diff
     }
 
     public func render() -> String {
@@ -41,6 +44,7 @@ public struct HTMLReport: Sendable {
         </nav>
         </header>
         <main>
+        \(diff.map(diffSection) ?? "")
         \(manifest.entries.enumerated().map { section(for: $1, index: $0) }.joined(separator: "\n"))
         </main>
         <script>\(Self.script)</script>
@@ -117,6 +121,11 @@ public struct HTMLReport: Sendable {
     section.entry.failed { border-left-color: #ff3b30; }
     section.entry.skipped { border-left-color: #8e8e93; }
     section.hidden { display: none; }
+    section.diff { background: white; border-radius: 12px; padding: 1rem 1.25rem; margin: 1rem 0; border-left: 6px solid #0a84ff; }
+    section.diff table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+    section.diff td, section.diff th { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
+    section.diff tr.changed td:first-child, section.diff tr.only-in-baseline td:first-child, section.diff tr.only-in-current td:first-child { color: #c1121f; font-weight: 600; }
+    section.diff img { max-width: 100%; width: 640px; border: 1px solid #d1d1d6; border-radius: 6px; display: block; margin-top: .4rem; }
     h2 { margin: 0; font-size: 1.15rem; }
     .badge { font-size: .75rem; padding: .1rem .45rem; border-radius: 4px; color: white; background: #34c759; vertical-align: middle; }
     .failed .badge { background: #ff3b30; }
@@ -144,10 +153,12 @@ public struct HTMLReport: Sendable {
     document.addEventListener("click", function (event) {
       var step = event.target.closest("button.step");
       if (step) {
-        var section = step.closest("section");
-        var video = section.querySelector("video");
+        // A diff row's time seeks the entry it names, elsewhere on the page.
+        var section = step.dataset.entry !== undefined ? document.getElementById("entry-" + step.dataset.entry) : step.closest("section");
+        var video = section && section.querySelector("video");
         if (!video) return;
         video.currentTime = parseFloat(step.dataset.time);
+        if (step.dataset.entry !== undefined) section.scrollIntoView();
         section.querySelectorAll("button.step.current").forEach(function (b) { b.classList.remove("current"); });
         step.classList.add("current");
         return;

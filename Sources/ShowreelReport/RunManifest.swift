@@ -20,12 +20,17 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
     /// Reads a manifest; the error names the file and what was wrong with it.
     public static func load(from url: URL) throws -> RunManifest {
+        try load(RunManifest.self, from: url, as: "a run manifest")
+    }
+
+    /// Reads one of the run's JSON files (`what` names it in the error).
+    static func load<T: Decodable>(_ type: T.Type, from url: URL, as what: String) throws -> T {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ManifestError(url: url, problem: "cannot be read (\(error.localizedDescription))")
         }
-        do { return try decoder.decode(RunManifest.self, from: data) } catch let error as DecodingError {
-            throw ManifestError(url: url, problem: "is not a run manifest: \(error.summary)")
+        do { return try decoder.decode(T.self, from: data) } catch let error as DecodingError {
+            throw ManifestError(url: url, problem: "is not \(what): \(error.summary)")
         }
     }
 

@@ -1,0 +1,92 @@
+import Foundation
+
+/// What `showreel diff` found between two runs of the same flows or tests: per entry, whether
+/// its video is identical frame for frame, and if not, where it first differs. Written beside
+/// the current run as `diff/diff.json`; the report shows it as a section.
+public struct RunDiff: Codable, Sendable, Equatable {
+    /// The two run folders, as given.
+    public var baseline: String
+    public var current: String
+    /// The largest channel difference (0-255) that still counts as the same pixel.
+    public var threshold: Int
+    public var entries: [Entry]
+
+    public static let folderName = "diff"
+    public static let fileName = "diff.json"
+
+    public init(baseline: String, current: String, threshold: Int, entries: [Entry]) {
+        self.baseline = baseline
+        self.current = current
+        self.threshold = threshold
+        self.entries = entries
+    }
+
+    /// One flow or test, matched by id.
+    public struct Entry: Codable, Sendable, Equatable {
+        public enum Outcome: String, Codable, Sendable {
+            case identical
+            case changed
+            case onlyInBaseline = "only-in-baseline"
+            case onlyInCurrent = "only-in-current"
+            /// One side has no video to compare (a passing test whose video was not kept).
+            case notCompared = "not-compared"
+        }
+
+        public var id: String
+        public var name: String
+        public var outcome: Outcome
+        /// Seconds into the video where the frames first differ.
+        public var time: Double?
+        /// The step running then, on each side: its position among the entry's steps and title.
+        public var stepIndex: Int?
+        public var step: String?
+        public var baselineStep: String?
+        /// Where the first differing frames differ, in video pixels.
+        public var area: Area?
+        public var differingPixels: Int?
+        /// Baseline, current and their difference side by side (PNG, relative to the current run).
+        public var image: String?
+        /// Anything else that differs, in words (durations, sizes, a missing file).
+        public var note: String?
+
+        public init(id: String, name: String, outcome: Outcome, time: Double? = nil, stepIndex: Int? = nil, step: String? = nil,
+                    baselineStep: String? = nil, area: Area? = nil, differingPixels: Int? = nil, image: String? = nil,
+                    note: String? = nil) {
+            self.id = id
+            self.name = name
+            self.outcome = outcome
+            self.time = time
+            self.stepIndex = stepIndex
+            self.step = step
+            self.baselineStep = baselineStep
+            self.area = area
+            self.differingPixels = differingPixels
+            self.image = image
+            self.note = note
+        }
+    }
+
+    public struct Area: Codable, Sendable, Equatable {
+        public var x: Int, y: Int, width: Int, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    /// Whether anything changed, appeared or went away (what `showreel diff` exits 1 for).
+    public var hasChanges: Bool {
+        entries.contains { $0.outcome == .changed || $0.outcome == .onlyInBaseline || $0.outcome == .onlyInCurrent }
+    }
+
+    public func count(_ outcome: Entry.Outcome) -> Int { entries.filter { $0.outcome == outcome }.count }
+
+    /// Reads a diff; the error names the file and what was wrong with it.
+    public static func load(from url: URL) throws -> RunDiff {
+        try RunManifest.load(RunDiff.self, from: url, as: "a run diff")
+    }
+
+    /// Writes the diff atomically, in the manifest's JSON style.
+    public func write(to url: URL) throws {
+        try RunManifest.encoder.encode(self).write(to: url, options: .atomic)
+    }
+}
