@@ -118,7 +118,8 @@ struct RecordVideoCommand: AsyncParsableCommand {
     private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
                              onFailure: @escaping @Sendable (RecorderError) -> Void) throws -> RecordingSession {
         do {
-            return try RecordingSession(url: url, info: info, options: options, mask: mask, onFailure: onFailure)
+            // In place: a killed recorder's fragmented file plays where the user asked for it.
+            return try RecordingSession(url: url, info: info, options: options, mask: mask, staged: false, onFailure: onFailure)
         } catch {
             let code: Int32
             switch error {
