@@ -41,6 +41,8 @@ public final class VideoRecorder {
 
     static let timescale: Int64 = 90_000
     private static let encoderTimeBase = AVRational(num: 1, den: Int32(timescale))
+    /// The longest a picture lasts in the file before it is encoded again (see `splitHold`).
+    static let maximumHoldTicks: Int64 = 3600 * timescale
     /// How long the last frame lasts when the stop time is not after it: one frame at 60 Hz.
     private static let minimumLastFrameTicks = Frame.refreshInterval.nanoseconds * timescale / 1_000_000_000
 
@@ -393,6 +395,7 @@ public final class VideoRecorder {
             return
         }
         if pts == lastPts { pts = lastPts + 1 }
+        try splitHold(before: pts)
         if !warnedAboutSize, !isScreenSized(frame.pixels), shrinker?.isShrunk(frame.pixels) != true {
             warnedAboutSize = true
             logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
@@ -411,6 +414,27 @@ public final class VideoRecorder {
         lastFrameTime = frame.presentationTime
         lastPts = pts
         lastWasRepeat = false
+    }
+
+    /// Encodes the last picture again every `maximumHoldTicks` until `pts`: mov and mp4 keep a
+    /// sample's duration in 32 bits of the 90 kHz time scale (6.6 hours at most), so a screen
+    /// held for half a day would otherwise be refused by the muxer and lose the video. Each
+    /// repeat is the same picture, a few hundred bytes.
+    private func splitHold(before pts: Int64) throws(RecorderError) {
+        guard lastPts >= 0 else { return }
+        while pts - lastPts > Self.maximumHoldTicks {
+            let at = lastPts + Self.maximumHoldTicks
+            let keyframe = lastKeyframePts.map { at - $0 >= keyframeTicks } ?? true
+            if let spool {
+                spool.appendRepeat(pts: at, keyframe: keyframe)
+            } else {
+                guard let avFrame = resources.frame else { return }
+                try send(avFrame, pts: at, keyframe: keyframe)
+            }
+            if keyframe { lastKeyframePts = at }
+            lastPts = at
+            framesRepeated += 1
+        }
     }
 
     private func convert(_ frame: Frame, into avFrame: UnsafeMutablePointer<AVFrame>) throws(RecorderError) {
@@ -551,6 +575,7 @@ public final class VideoRecorder {
         if firstError == nil {
             do {
                 try encodeHeld()
+                if let firstFrameTime { try splitHold(before: (stopTime - firstFrameTime).ticks(timescale: Self.timescale)) }
                 try encodeSpool()
             } catch { firstError = error }
         }
@@ -579,7 +604,7 @@ public final class VideoRecorder {
         if let formatContext = resources.format, opened {
             let result = av_write_trailer(formatContext)
             if result < 0, firstError == nil {
-                firstError = .writeFailed(file: path, message: ffmpegErrorMessage(result))
+                firstError = writeError(result, step: "write the video's index (trailer)")
             }
             if let pb = formatContext.pointee.pb {
                 avio_flush(pb)
@@ -629,6 +654,14 @@ public final class VideoRecorder {
 
     // MARK: - Internals
 
+    /// What a failed write means: the disk's errors say to free space or move; anything else is
+    /// the muxer refusing what it was given, said as such (no advice about disk space).
+    private func writeError(_ code: Int32, step: String) -> RecorderError {
+        let diskErrors = [ENOSPC, EFBIG, EIO, EDQUOT, EROFS, EPIPE, EACCES, EPERM]
+        if diskErrors.contains(where: { code == -$0 }) { return .writeFailed(file: url.path, message: ffmpegErrorMessage(code)) }
+        return .muxerFailed(file: url.path, step: step, message: ffmpegErrorMessage(code))
+    }
+
     private func fail(_ error: RecorderError) -> RecorderError {
         if failure == nil { failure = error }
         return error
@@ -663,7 +696,7 @@ public final class VideoRecorder {
         av_packet_rescale_ts(packet, Self.encoderTimeBase, streamTimeBase)
         let result = av_interleaved_write_frame(formatContext, packet)
         av_packet_unref(packet)
-        guard result >= 0 else { throw fail(.writeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+        guard result >= 0 else { throw fail(writeError(result, step: "write a video frame")) }
         framesEncoded += 1
         unflushedPackets += 1
     }
