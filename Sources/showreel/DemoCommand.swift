@@ -104,7 +104,7 @@ struct DemoCommand: AsyncParsableCommand {
         if let app = await device.foregroundApp { await device.terminate(app) }
         let info = try MediaProbe.probe(video)
         Console.status(String(format: "      %@: %.2f s, %d frames", file, info.duration, info.frameCount))
-        return ManifestEntry(id: flow.id, name: flow.name, suite: "demo", status: result.failure == nil ? .passed : .failed,
+        return ManifestEntry(id: flow.id, name: flow.name, suite: "demo", status: result.failure == nil ? .passed : result.wasInterrupted ? .interrupted : .failed,
                              duration: info.duration, video: file, screenshot: result.failureScreenshot,
                              failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
     }
