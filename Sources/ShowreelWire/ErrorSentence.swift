@@ -12,6 +12,9 @@ public enum ErrorSentence {
         if Swift.type(of: error) is NSError.Type || error is CocoaError || error is POSIXError {
             return foundation(error as NSError)
         }
+        // URLError lives in FoundationNetworking on Linux: known by its domain.
+        let bridged = error as NSError
+        if bridged.domain == "NSURLErrorDomain" { return urlWords[bridged.code] ?? fallback(bridged) }
         return String(describing: error)
     }
 
@@ -40,6 +43,16 @@ public enum ErrorSentence {
         while text.hasSuffix(".") { text.removeLast() }
         return text.contains("Error Domain=") || text.isEmpty ? "the operation failed (\(error.domain) error \(error.code))" : text
     }
+
+    private static let urlWords: [Int: String] = [
+        -1001: "the request timed out",
+        -1003: "the host name was not found",
+        -1004: "the connection was refused (nothing listens there)",
+        -1005: "the connection was lost",
+        -1009: "no network",
+        -1011: "the server's answer was not understood",
+        -999: "the request was cancelled",
+    ]
 
     private static let cocoaWords: [Int: String] = [
         CocoaError.fileNoSuchFile.rawValue: "no such file or folder",

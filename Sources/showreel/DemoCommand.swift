@@ -93,13 +93,13 @@ struct DemoCommand: AsyncParsableCommand {
         let argv = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
         let recording: HostRecording
         do { recording = try await HostRecording.start(host: host, argv: argv, api: .legacy) } catch {
-            throw CLIFailure(message: "The recorder for \(file) did not start: \(error)", exitCode: CLIFailure.Code.streamFailed)
+            throw CLIFailure(message: "The recorder for \(file) did not start: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.streamFailed)
         }
 
         let result = await runner.drive(flow, on: device, screenshotPrefix: name)
 
         do { try await recording.stop() } catch {
-            throw CLIFailure(message: "The recorder for \(file) failed: \(error)", exitCode: CLIFailure.Code.writeFailed)
+            throw CLIFailure(message: "The recorder for \(file) failed: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.writeFailed)
         }
         if let app = await device.foregroundApp { await device.terminate(app) }
         let info = try MediaProbe.probe(video)

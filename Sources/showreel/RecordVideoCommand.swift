@@ -74,7 +74,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         let record = try resolveDevice(device)
         let stream: DisplayStreamClient
         do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
-            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(error)",
+            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(ErrorSentence.describe(error))",
                              exitCode: CLIFailure.Code.streamFailed)
         }
         defer { stream.close() }
@@ -91,7 +91,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options,
                                       onFailure: { _ in stop.request() })
         do { try session.consume(stream) { Console.status(DisplayStream.recordingStartedLine) } } catch {
-            Console.warning("the display stream failed (\(error)); finalising what was captured.")
+            Console.warning("the display stream failed (\(ErrorSentence.describe(error))); finalising what was captured.")
         }
         let summary: RecordingSummary
         do { summary = try session.finish() } catch {
