@@ -41,6 +41,14 @@ public final class VideoRecorder {
 
     static let timescale: Int64 = 90_000
     private static let encoderTimeBase = AVRational(num: 1, den: Int32(timescale))
+    /// A `.mov` track counts time in milliseconds, as QuickTime's own recordings count in small
+    /// units: its media header keeps the track's length in 32 bits only up to 2^31 units, 6.6
+    /// hours at 90 kHz (beyond, FFmpeg writes 64-bit lengths that it says QuickTime cannot
+    /// play), 24.8 days in milliseconds. Frames are then at least `minimumGap` apart, so no two
+    /// share a millisecond. An `.mp4` keeps 90 kHz (its 64-bit lengths are standard).
+    static let movTrackTimescale: Int64 = 1000
+    /// The least time between two frames, in ticks: one unit of the file's track.
+    private var minimumGap: Int64 { container == .mov ? Self.timescale / Self.movTrackTimescale : 1 }
     /// The longest a picture lasts in the file before it is encoded again (see `splitHold`).
     static let maximumHoldTicks: Int64 = 3600 * timescale
     /// How long the last frame lasts when the stop time is not after it: one frame at 60 Hz.
@@ -243,6 +251,9 @@ public final class VideoRecorder {
             av_dict_set(&headerOptions, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
             av_dict_set(&headerOptions, "flush_packets", "1", 0)
         }
+        if container == .mov {
+            av_dict_set(&headerOptions, "video_track_timescale", String(Self.movTrackTimescale), 0)
+        }
         result = avformat_write_header(formatContext, &headerOptions)
         av_dict_free(&headerOptions)
         guard result >= 0 else {
@@ -388,13 +399,13 @@ public final class VideoRecorder {
     private func encode(_ frame: Frame) throws(RecorderError) {
         let first = firstFrameTime ?? frame.presentationTime
         var pts = (frame.presentationTime - first).ticks(timescale: Self.timescale)
-        if lastWasRepeat, pts <= lastPts { pts = lastPts + 1 }
+        if lastWasRepeat, lastPts >= 0, pts < lastPts + minimumGap { pts = lastPts + minimumGap }
         if pts < 0 || pts < lastPts {
             framesDropped += 1
             logger.debug("dropping a frame whose time went backwards", metadata: ["time": "\(frame.presentationTime)"])
             return
         }
-        if pts == lastPts { pts = lastPts + 1 }
+        if lastPts >= 0, pts < lastPts + minimumGap { pts = lastPts + minimumGap }
         try splitHold(before: pts)
         if !warnedAboutSize, !isScreenSized(frame.pixels), shrinker?.isShrunk(frame.pixels) != true {
             warnedAboutSize = true
@@ -538,7 +549,7 @@ public final class VideoRecorder {
         guard framesSent > 0 else { return }
         if let time, let firstFrameTime, let avFrame = resources.frame, let codecContext = resources.codec {
             let pts = (time - firstFrameTime).ticks(timescale: Self.timescale)
-            if pts > lastPts {
+            if pts >= lastPts + minimumGap {
                 avFrame.pointee.pts = pts
                 avFrame.pointee.pict_type = AV_PICTURE_TYPE_NONE
                 let result = avcodec_send_frame(codecContext, avFrame)
