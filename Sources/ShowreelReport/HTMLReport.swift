@@ -130,6 +130,7 @@ public struct HTMLReport: Sendable {
     button.step:hover { background: #e5e5ea; }
     button.step.current { background: #d1e7ff; }
     button.step.failed { background: #ffe5e3; color: #c1121f; font-weight: 600; }
+    button.step.interrupted { background: #fff1dc; color: #a05a00; font-weight: 600; }
     button.seek { width: auto; color: #0a84ff; }
     .time { font-variant-numeric: tabular-nums; color: #6e6e73; display: inline-block; width: 3.5rem; }
     .loc { color: #8e8e93; font-size: .8rem; }

@@ -32,10 +32,11 @@ struct FlowHardeningTests {
         }
     }
 
-    @Test("paths as the shell gives them: ./file, folder/, a doubled slash, an absolute path")
+    @Test("paths as the shell gives them: ./file, folder/, ../, a doubled slash, an absolute path")
     func shellPaths() async throws {
         let workspace = try Workspace()
-        for path in ["./Fixtures/Flows/hello.yaml", "Fixtures/Flows/", "./Fixtures//Flows/./hello.yaml",
+        let upAndBack = "../\(Self.repository.lastPathComponent)/Fixtures/Flows/hello.yaml"
+        for path in ["./Fixtures/Flows/hello.yaml", "Fixtures/Flows/", "./Fixtures//Flows/./hello.yaml", upAndBack, "Fixtures/../Fixtures/Flows/",
                      Self.repository.appendingPathComponent("Fixtures/Flows/hello.yaml").path] {
             let run = try start(["run", path, "--check"], in: workspace, name: "check")
             #expect(try await run.waitForExit(timeout: .seconds(60)) == 0, "\(path): \(run.stderr)")
