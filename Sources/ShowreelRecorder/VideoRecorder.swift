@@ -430,7 +430,7 @@ public final class VideoRecorder {
     /// Encodes the last picture again every `maximumHoldTicks` until `pts`: mov and mp4 keep a
     /// sample's duration in 32 bits of the 90 kHz time scale (6.6 hours at most), so a screen
     /// held for half a day would otherwise be refused by the muxer and lose the video. Each
-    /// repeat is the same picture, a few hundred bytes.
+    /// repeat is the same picture, a keyframe of a few kilobytes (so the video seeks there).
     private func splitHold(before pts: Int64) throws(RecorderError) {
         guard lastPts >= 0 else { return }
         while pts - lastPts > Self.maximumHoldTicks {
