@@ -85,25 +85,35 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
     public static func key(_ key: String) -> ElementQuery { descendants(type: .key, key: key) }
     public static func any(_ key: String) -> ElementQuery { descendants(key: key) }
 
-    /// Every element the chain selects from `roots`, in document order.
+    /// Every element the chain selects from `roots`, in document order, each once: a cell under
+    /// two matches of the step before (a table and the window around it) is still one cell, so
+    /// `count` and `index` mean what they say.
     public func evaluate(in roots: [ElementSnapshot]) -> [ElementSnapshot] {
-        var scope = roots
-        var isRootScope = true
+        // Elements are told apart by their path of child positions from the roots; each step
+        // walks the tree once, in document order, and keeps the matches below the last step's.
+        var scope: Set<[Int]>?  // nil before the first step: the app itself
+        var selected = roots
         for step in steps {
-            var found: [ElementSnapshot] = []
-            for element in scope {
-                let candidates: [ElementSnapshot]
-                switch step.axis {
-                case .descendants: candidates = isRootScope ? element.flattened : element.children.flatMap(\.flattened)
-                case .children: candidates = isRootScope ? [element] : element.children
+            var found: [(path: [Int], element: ElementSnapshot)] = []
+            func visit(_ elements: [ElementSnapshot], parent: [Int], parentInScope: Bool, ancestorInScope: Bool) {
+                for (position, element) in elements.enumerated() {
+                    let path = parent + [position]
+                    let candidate = if scope == nil {
+                        step.axis == .descendants || parent.isEmpty
+                    } else {
+                        step.axis == .descendants ? ancestorInScope : parentInScope
+                    }
+                    if candidate, step.matches(element) { found.append((path, element)) }
+                    let inScope = scope?.contains(path) ?? false
+                    visit(element.children, parent: path, parentInScope: inScope, ancestorInScope: ancestorInScope || inScope)
                 }
-                found.append(contentsOf: candidates.filter(step.matches))
             }
+            visit(roots, parent: [], parentInScope: false, ancestorInScope: false)
             if let index = step.index { found = found.indices.contains(index) ? [found[index]] : [] }
-            scope = found
-            isRootScope = false
+            scope = Set(found.map(\.path))
+            selected = found.map(\.element)
         }
-        return scope
+        return selected
     }
 
     public var description: String {

@@ -7,22 +7,33 @@ public enum FlowDiscovery {
         (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !name.hasPrefix(".")
     }
 
+    /// `path` as the shell may give it (`./x.yaml`, `Flows//`, `Flows/`) in one spelling:
+    /// without `.` components, repeated or trailing slashes; `..` is kept (it means a folder).
+    /// Ids and shards then do not depend on how a path was typed.
+    public static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
+
     /// The flow files under `paths`, each as a path that names it from the current folder,
     /// in the order given (a folder's files sorted by name), without repeats.
     public static func files(in paths: [String]) throws(FlowDiscoveryError) -> [String] {
         var found: [String] = []
-        for path in paths {
+        for typed in paths {
+            let path = normalized(typed)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw .missing(path)
+                throw .missing(typed)
             }
             if isFolder.boolValue {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isFlowFile).sorted()
-                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-                found += names.map { base == "." ? $0 : "\(base)/\($0)" }
+                found += names.map { path == "." ? $0 : path == "/" ? "/\($0)" : "\(path)/\($0)" }
                     .filter { var sub: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &sub) && !sub.boolValue }
             } else {
-                guard isFlowFile(path) else { throw .notAFlow(path) }
+                guard isFlowFile((path as NSString).lastPathComponent) else { throw .notAFlow(typed) }
                 found.append(path)
             }
         }

@@ -19,17 +19,34 @@ public struct FlowParser: Sendable {
     /// messages and as the flow's stable id. Throws `FlowValidationError` with every problem.
     public func parse(fileAt url: URL, id: String) throws(FlowValidationError) -> Flow {
         var problems: [FlowDiagnostic] = []
-        let flow = parse(url, id: id, chain: [], problems: &problems, requiresApp: true)
+        let flow = parse(url, id: id, chain: [], problems: &problems, requiresApp: true, budget: YAMLBudget(), nesting: 0)
         guard problems.isEmpty, let flow else { throw FlowValidationError(problems) }
+        if let step = Self.stepBeyondLimit(flow.steps) {
+            throw FlowValidationError([FlowDiagnostic(step.location, "the flow runs more than \(FlowLimits.maximumSteps) steps "
+                + "once repeat and runFlow are expanded, from this step on (the limit is \(FlowLimits.maximumSteps)): repeat fewer times")])
+        }
         return flow
     }
 
-    /// One file; `chain` holds the files that `runFlow` came through, to catch cycles.
-    func parse(_ url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool) -> Flow? {
+    /// The step at which the steps run so far pass `FlowLimits.maximumSteps`, if they do.
+    static func stepBeyondLimit(_ steps: [FlowStep]) -> FlowStep? {
+        var total = 0
+        for step in steps {
+            total += step.expandedCount(limit: FlowLimits.maximumSteps - total)
+            if total > FlowLimits.maximumSteps { return step }
+        }
+        return nil
+    }
+
+    /// One file; `chain` holds the files that `runFlow` came through, to catch cycles; `budget`
+    /// bounds the YAML the whole flow may expand to, `nesting` counts the `repeat`s and
+    /// `runFlow`s this file is inside.
+    func parse(_ url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool,
+               budget: YAMLBudget, nesting: Int) -> Flow? {
         let start = SourceLocation(file: id, line: 1, column: 1)
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            problems.append(FlowDiagnostic(start, "cannot read the flow file (\(error.localizedDescription))"))
+            problems.append(FlowDiagnostic(start, "cannot read the flow file (\(ErrorSentence.describe(error)))"))
             return nil
         }
         let documents: [Node]
@@ -44,7 +61,14 @@ public struct FlowParser: Sendable {
             problems.append(Self.diagnostic(for: error, file: id))
             return nil
         }
-        let file = FileParser(id: id, url: url, parser: self, chain: chain + [url.standardizedFileURL])
+        // Aliases and size first: the typed parse below walks every use of an alias.
+        for document in documents {
+            if let (node, problem) = budget.charge(document) {
+                if let problem { problems.append(FlowDiagnostic(SourceLocation(file: id, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1), problem)) }
+                return nil
+            }
+        }
+        let file = FileParser(id: id, url: url, parser: self, chain: chain + [url.standardizedFileURL], budget: budget, nesting: nesting)
         let flow = file.flow(documents, requiresApp: requiresApp)
         problems += file.problems
         return flow
@@ -71,16 +95,21 @@ final class FileParser {
     let url: URL
     let parser: FlowParser
     let chain: [URL]
+    let budget: YAMLBudget
+    /// The `repeat`s and `runFlow`s the step being read is inside (at most `FlowLimits.maximumNesting`).
+    var nesting: Int
     var problems: [FlowDiagnostic] = []
 
     static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags"]
     static let deviceKeys = ["name", "profile", "statusBar", "showTouches"]
 
-    init(id: String, url: URL, parser: FlowParser, chain: [URL]) {
+    init(id: String, url: URL, parser: FlowParser, chain: [URL], budget: YAMLBudget, nesting: Int) {
         self.id = id
         self.url = url
         self.parser = parser
         self.chain = chain
+        self.budget = budget
+        self.nesting = nesting
     }
 
     func flow(_ documents: [Node], requiresApp: Bool) -> Flow? {
@@ -276,7 +305,8 @@ final class FileParser {
         return nil
     }
 
-    /// Seconds as a number (`1.5`), or text with a unit (`500ms`, `2s`); at most an hour.
+    /// Seconds as a number (`1.5`), or text with a unit (`500ms`, `2s`); at most
+    /// `FlowLimits.maximumSeconds`.
     func duration(_ node: Node, field: String) -> Duration? {
         var seconds: Double?
         if case .scalar = node, let number = node.float { seconds = number }
@@ -288,8 +318,8 @@ final class FileParser {
                 seconds = value
             }
         }
-        guard let seconds, seconds.isFinite, seconds >= 0, seconds <= 3600 else {
-            fail(location(node), "'\(field)' must be a time from 0 to 3600 seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))")
+        guard let seconds, seconds.isFinite, seconds >= 0, seconds <= FlowLimits.maximumSeconds else {
+            fail(location(node), "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))")
             return nil
         }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))

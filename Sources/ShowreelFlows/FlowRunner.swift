@@ -95,7 +95,7 @@ public struct FlowRunner: Sendable {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
                                 registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches, logger: options.logger)
         } catch {
-            return entry.failing("Could not boot the device: \(error)")
+            return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }
         await device.overrideStatusBar(flow.device.statusBar)
         do {
@@ -105,7 +105,7 @@ public struct FlowRunner: Sendable {
                                            framesAreShared: true, logger: options.logger)
         } catch {
             await device.shutdown()
-            return entry.failing("Could not start the recorder: \(error)")
+            return entry.failing("Could not start the recorder: \(ErrorSentence.describe(error))")
         }
         let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
         let subscription = device.display.subscribe(sink)
@@ -118,7 +118,7 @@ public struct FlowRunner: Sendable {
         entry.steps = execution.steps
         entry.attachments = execution.attachments
         if let failure = execution.failure {
-            entry.status = .failed
+            entry.status = execution.wasInterrupted ? .interrupted : .failed
             entry.failures = [failure]
             entry.screenshot = execution.failureScreenshot
         }
@@ -127,8 +127,8 @@ public struct FlowRunner: Sendable {
             entry.video = videoFile
             entry.duration = summary.duration.seconds
         } catch {
-            entry.status = .failed
-            entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(error)"))
+            if entry.status != .interrupted { entry.status = .failed }
+            entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(ErrorSentence.describe(error))"))
         }
         return entry
     }
@@ -151,6 +151,8 @@ extension FlowRunner {
         public var attachments: [String]
         public var failure: ManifestEntry.Failure?
         public var failureScreenshot: String?
+        /// The failure is an interruption (Ctrl-C), not the app's.
+        public var wasInterrupted: Bool
     }
 
     /// Drives `flow`'s steps on a device that is already booted, recorded by someone else (the
@@ -161,7 +163,7 @@ extension FlowRunner {
                                       screenshotPrefix: screenshotPrefix)
         await execution.run()
         return DriveResult(steps: execution.steps, attachments: execution.attachments, failure: execution.failure,
-                           failureScreenshot: execution.failureScreenshot)
+                           failureScreenshot: execution.failureScreenshot, wasInterrupted: execution.wasInterrupted)
     }
 }
 
@@ -182,6 +184,8 @@ final class FlowExecution: @unchecked Sendable {
     private(set) var attachments: [String] = []
     private(set) var failure: ManifestEntry.Failure?
     private(set) var failureScreenshot: String?
+    /// Stopped by cancellation (Ctrl-C, SIGTERM), not by a failing step.
+    private(set) var wasInterrupted = false
 
     init(flow: Flow, device: Device, sink: CaptionedSink?, start: Duration, options: FlowRunOptions, screenshotPrefix: String) {
         self.flow = flow
@@ -204,8 +208,7 @@ final class FlowExecution: @unchecked Sendable {
     private func run(_ steps: [FlowStep]) async throws {
         for step in steps {
             if Task.isCancelled {
-                failure = ManifestEntry.Failure(message: "Interrupted before \(step.title)", location: step.location.description,
-                                                deviceTime: videoTime)
+                interrupt("Interrupted before \(step.title)", at: step)
                 throw NestedFailure()
             }
             let index = self.steps.count
@@ -217,8 +220,13 @@ final class FlowExecution: @unchecked Sendable {
                 self.steps[index].status = .failed
                 throw nested
             } catch {
-                self.steps[index].status = .failed
-                await fail(step, error)
+                if error is CancellationError || Task.isCancelled {
+                    self.steps[index].status = .interrupted
+                    interrupt("Interrupted during \(step.title)", at: step)
+                } else {
+                    self.steps[index].status = .failed
+                    await fail(step, error)
+                }
                 throw NestedFailure()
             }
         }
@@ -227,8 +235,14 @@ final class FlowExecution: @unchecked Sendable {
     /// Thrown up through `runFlow` and `repeat` once the failing step is recorded.
     private struct NestedFailure: Error {}
 
+    /// Ctrl-C or SIGTERM stopped the flow at `step`: said as such, not as the step's failure.
+    private func interrupt(_ message: String, at step: FlowStep) {
+        wasInterrupted = true
+        failure = ManifestEntry.Failure(message: message + " (Ctrl-C or SIGTERM)", location: step.location.description, deviceTime: videoTime)
+    }
+
     private func fail(_ step: FlowStep, _ error: any Error) async {
-        let message = (error as? StepFailure)?.message ?? String(describing: error)
+        let message = (error as? StepFailure)?.message ?? ErrorSentence.describe(error)
         failure = ManifestEntry.Failure(message: "\(step.title): \(message)", location: step.location.description, deviceTime: videoTime)
         let name = "\(screenshotPrefix)-failure.png"
         if (try? await writeScreenshot(name)) != nil { failureScreenshot = name }

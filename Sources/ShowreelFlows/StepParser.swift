@@ -279,8 +279,10 @@ extension FileParser {
             fail(location(fileNode), "runFlow cycle: \(names)")
             return nil
         }
+        guard withinNesting(fileNode, step: "runFlow") else { return nil }
         var nested: [FlowDiagnostic] = []
-        let flow = parser.parse(target, id: targetID, chain: chain, problems: &nested, requiresApp: false)
+        let flow = parser.parse(target, id: targetID, chain: chain, problems: &nested, requiresApp: false, budget: budget,
+                                nesting: nesting + 1)
         problems += nested
         return flow.map(FlowStep.Action.runFlow)
     }
@@ -291,9 +293,23 @@ extension FileParser {
             fail(location(node), "repeat needs 'times' (a number) and 'commands' (a list of steps)")
             return nil
         }
-        let times = int(timesNode, field: "times", in: 1...1000)
+        let times = int(timesNode, field: "times", in: FlowLimits.repeatTimes)
+        guard withinNesting(node, step: "repeat") else { return nil }
+        nesting += 1
+        defer { nesting -= 1 }
         let steps = steps(commands, field: "commands")
         return times.map { .repeatSteps(times: $0, steps: steps) }
+    }
+
+    /// Whether one more `repeat` or `runFlow` fits inside the ones this step is in: nesting is
+    /// bounded, so neither the parser nor the runner recurses without end.
+    private func withinNesting(_ node: Node, step: String) -> Bool {
+        guard nesting < FlowLimits.maximumNesting else {
+            fail(location(node), "\(step) is nested more than \(FlowLimits.maximumNesting) deep in repeat and runFlow steps "
+                + "(the limit is \(FlowLimits.maximumNesting)): flatten the flow")
+            return false
+        }
+        return true
     }
 
     // MARK: Titles and examples
@@ -312,12 +328,36 @@ extension FileParser {
         return "\(name): \(inline(argument))"
     }
 
+    /// Titles are for reading: a long argument (a `repeat`'s whole body) is cut here.
+    static let titleLength = 160
+
     static func inline(_ node: Node) -> String {
+        var text = ""
+        inline(node, into: &text)
+        return text.count > titleLength ? String(text.prefix(titleLength - 1)) + "…" : text
+    }
+
+    /// Appends `node` to `text`, stopping once the title is long enough (the YAML has been
+    /// checked against `FlowLimits`, so the recursion is bounded).
+    private static func inline(_ node: Node, into text: inout String) {
+        guard text.count <= titleLength else { return }
         switch node {
-        case let .scalar(scalar): scalar.style == .plain ? scalar.string : "\"\(scalar.string)\""
-        case let .mapping(map): "{" + map.map { "\($0.key.string ?? ""): \(inline($0.value))" }.joined(separator: ", ") + "}"
-        case let .sequence(list): "[" + list.map(inline).joined(separator: ", ") + "]"
-        case .alias: "*alias"
+        case let .scalar(scalar): text += scalar.style == .plain ? scalar.string : "\"\(scalar.string)\""
+        case let .mapping(map):
+            text += "{"
+            for (offset, pair) in map.enumerated() where text.count <= titleLength {
+                text += (offset > 0 ? ", " : "") + "\(pair.key.string ?? ""): "
+                inline(pair.value, into: &text)
+            }
+            text += "}"
+        case let .sequence(list):
+            text += "["
+            for (offset, item) in list.enumerated() where text.count <= titleLength {
+                if offset > 0 { text += ", " }
+                inline(item, into: &text)
+            }
+            text += "]"
+        case .alias: text += "*alias"
         }
     }
 

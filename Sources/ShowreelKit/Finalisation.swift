@@ -27,7 +27,7 @@ enum Finalisation {
             let tail = configuration.tail.seconds
             if tail > 0 { try? await testDevice.client.wait(seconds: tail) }
             do { try await testDevice.client.screenshot().write(to: screenshot, options: .atomic) } catch {
-                problems.append("the last screen could not be captured (\(error))")
+                problems.append("the last screen could not be captured (\(ErrorSentence.describe(error)))")
             }
         }
         var duration = 0.0
@@ -39,7 +39,7 @@ enum Finalisation {
                 duration = try await recording.stop()
                 videoFinished = true
             } catch {
-                problems.append("the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(error)")
+                problems.append("the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(ErrorSentence.describe(error))")
             }
         } else {
             duration = await recording.discard()
@@ -62,7 +62,7 @@ enum Finalisation {
             screenshot: keep && FileManager.default.fileExists(atPath: screenshot.path) ? relative(screenshot) : nil,
             failures: issues.all, attachments: screenshots.map(relative))
         do { try ManifestLog.add(entry, in: configuration.folder) } catch {
-            problems.append("the manifest could not be written: \(error)")
+            problems.append("the manifest could not be written: \(ErrorSentence.describe(error))")
         }
         if !problems.isEmpty { result.problem = "Recording \(identity.id): " + problems.joined(separator: "; ") + "." }
         return result

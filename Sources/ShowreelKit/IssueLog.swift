@@ -33,7 +33,7 @@ final class IssueLog: Sendable {
         if error is CancellationError {
             cancelled.withLock { $0 = true }
         } else {
-            add(ManifestEntry.Failure(message: String(describing: error), deviceTime: elapsed))
+            add(ManifestEntry.Failure(message: ErrorSentence.describe(error), deviceTime: elapsed))
         }
     }
 
@@ -53,7 +53,7 @@ final class IssueLog: Sendable {
     private static func message(of issue: Issue) -> String {
         var text: String
         switch issue.kind {
-        case let .errorCaught(error): text = String(describing: error)
+        case let .errorCaught(error): text = ErrorSentence.describe(error)
         case .timeLimitExceeded: text = "The test exceeded its time limit."
         default: text = String(describing: issue)
         }

@@ -50,7 +50,7 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
             try? FileManager.default.removeItem(at: video)
             recording = try await TestRecording.start(testDevice, to: video, configuration: configuration)
         } catch {
-            Issue.record("The recording of \(artifacts.identity.id) could not start: \(error)")
+            Issue.record("The recording of \(artifacts.identity.id) could not start: \(ErrorSentence.describe(error))")
             return try await TestArtifacts.$current.withValue(artifacts) { try await function() }
         }
         let issues = IssueLog(clock: testDevice.device?.clock)

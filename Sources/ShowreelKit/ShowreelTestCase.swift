@@ -60,7 +60,7 @@ open class ShowreelTestCase: XCTestCase {
             return try await TestRecording.start(testDevice, to: artifacts.file("." + configuration.container.fileExtension),
                                                  configuration: configuration)
         } catch {
-            XCTFail("The recording of \(artifacts.identity.id) could not start: \(error)")
+            XCTFail("The recording of \(artifacts.identity.id) could not start: \(ErrorSentence.describe(error))")
             return nil
         }
     }

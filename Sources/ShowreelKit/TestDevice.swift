@@ -65,7 +65,7 @@ public final class TestDevice: Sendable {
                                 showsTouches: configuration.showsTouches)
         } catch {
             try? FileManager.default.removeItem(at: home)
-            throw ShowreelKitError("Could not boot an in-process device: \(error)")
+            throw ShowreelKitError("Could not boot an in-process device: \(ErrorSentence.describe(error))")
         }
         let listening = AsyncStream<Int>.makeStream()
         let server = Task {
@@ -90,7 +90,7 @@ public final class TestDevice: Sendable {
         let registry = DeviceRegistry()
         let record: DeviceRecord
         do { record = try registry.resolve(name) } catch {
-            throw ShowreelKitError("No running device '\(name)' to test on: \(error) Boot one with `showreel device boot`, "
+            throw ShowreelKitError("No running device '\(name)' to test on: \(ErrorSentence.describe(error)) Boot one with `showreel device boot`, "
                 + "or use .device() for an in-process device.")
         }
         return TestDevice(client: try DeviceClient.named(record.udid, registry: registry), record: record, device: nil,

@@ -15,7 +15,9 @@ final class TestRecording: Sendable {
     private enum Stopper: Sendable {
         case subscription(DisplaySubscription, RecordingSession)
         case stream(DisplayStreamClient, RecordingSession, DispatchSemaphore)
-        case host(HostRecording)
+        /// The recorder in the host's process writes in place, so it is given the partial name
+        /// and the video takes its own name here once the recorder finished it.
+        case host(HostRecording, StagedFile)
     }
 
     private init(video: URL, stopper: Stopper) {
@@ -48,13 +50,14 @@ final class TestRecording: Sendable {
             reader.start()
             return TestRecording(video: video, stopper: .stream(stream, session, done))
         case let .tunnelHost(url, token):
+            let staging = StagedFile(video)
             let argv = [try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
                         "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(configuration.scale)",
-                        "--force", video.path]
+                        "--force", staging.partial.path]
             let host = TunnelHostClient(baseURL: url, token: token)
             let recording = try await HostRecording.start(host: host, argv: argv,
                                                           environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
-            return TestRecording(video: video, stopper: .host(recording))
+            return TestRecording(video: video, stopper: .host(recording, staging))
         }
     }
 
@@ -74,9 +77,10 @@ final class TestRecording: Sendable {
                 stream.close()
                 return session.discard().seconds
             }) ?? 0
-        case .host:
-            defer { try? FileManager.default.removeItem(at: video) }
-            return (try? await stop()) ?? 0
+        case let .host(recording, staging):
+            defer { staging.abandon() }
+            try? await recording.stop()
+            return (try? MediaProbe.probe(staging.partial).duration) ?? 0
         }
     }
 
@@ -94,8 +98,9 @@ final class TestRecording: Sendable {
                 stream.close()
                 return try session.finish().duration.seconds
             }
-        case let .host(recording):
+        case let .host(recording, staging):
             try await recording.stop()
+            try staging.commit()
             return try MediaProbe.probe(video).duration
         }
     }

@@ -93,6 +93,11 @@ final class FrameSpool {
         return converted
     }
 
+    /// Keeps the frame kept before once more, at `pts`: nothing changed, so no bands.
+    func appendRepeat(pts: Int64, keyframe: Bool) {
+        entries.append(Entry(pts: pts, keyframe: keyframe, bands: []))
+    }
+
     /// Rebuilds each kept frame (YUV 4:2:0 laid out as `Layout.planeOffsets` says) in order and
     /// hands it to `body`; the frame is valid during the call only.
     func replay<E: Error>(_ body: (UnsafeMutableRawPointer, Entry) throws(E) -> Void) throws(E) {

@@ -21,7 +21,10 @@ import Synchronization
 /// writes nothing until it finishes or outgrows its spool, so a kill before then loses it all:
 /// the price of not encoding a video that will be thrown away.
 public final class RecordingSession: DisplayStreamSink {
+    /// The video: complete here once `finish()` returns.
     public let url: URL
+    /// Where the video is written until it is complete, when it is staged (see `StagedFile`).
+    private let staging: StagedFile?
     private let encoder: Mutex<Encoder>
     /// Puts a recorder behind a queue with an encoding thread of its own.
     private let queue: @Sendable (VideoRecorder) -> FrameQueueRecorder
@@ -84,10 +87,17 @@ public final class RecordingSession: DisplayStreamSink {
     ///   - onFailure: called once, on the thread that encodes (the source's, for a deferred
     ///     recording), when writing or encoding fails: the recording cannot go on, so the caller
     ///     should stop the stream and `finish()` at once.
+    ///   - staged: writes under a hidden partial name (`.name.partial.mov`) and renames the file to `url` once
+    ///     finished, so `url` never holds a half-written video (runs and tests, whose manifest
+    ///     names it). False writes in place: `recordVideo`'s fragmented file, which a killed
+    ///     recorder leaves playable where the user asked for it.
     public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
-                framesAreShared: Bool = false, spoolLimit: Int? = nil, onFailure: (@Sendable (RecorderError) -> Void)? = nil,
+                framesAreShared: Bool = false, spoolLimit: Int? = nil, staged: Bool = true,
+                onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
         self.url = url
+        let staging = staged ? StagedFile(url) : nil
+        self.staging = staging
         let profile = info.profile
         let clock = SourceClock()
         sourceClock = clock
@@ -107,7 +117,7 @@ public final class RecordingSession: DisplayStreamSink {
                                keepAlive: keepAlive, encoderPriority: priority, onFailure: onFailure, logger: logger)
         }
         self.onFailure = onFailure
-        let recorder = try VideoRecorder(url: url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
+        let recorder = try VideoRecorder(url: staging?.partial ?? url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
                                          mask: mask, masksCopies: framesAreShared,
                                          spoolLimit: waitsForEncoder ? spoolLimit : nil, logger: logger)
         if recorder.isDeferred {
@@ -196,8 +206,10 @@ public final class RecordingSession: DisplayStreamSink {
     }
 
     /// Finalises the file: encodes what is queued, holds the last frame until the stop time
-    /// (or the last frame's time when the stream never ended) and writes the trailer. With no
-    /// frame at all the file is removed and `noFrames` thrown: an empty video is no recording.
+    /// (or the last frame's time when the stream never ended) and writes the trailer; a staged
+    /// file then takes its name. With no frame at all the file is removed and `noFrames` thrown:
+    /// an empty video is no recording. A staged video that failed stays under its partial name
+    /// for a look, and what `url` held before is left as it was.
     @discardableResult
     public func finish() throws(RecorderError) -> RecordingSummary {
         let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
@@ -205,10 +217,15 @@ public final class RecordingSession: DisplayStreamSink {
             Result { () throws(RecorderError) -> RecordingSummary in try encoder.finish(stopTime: stopTime) }
         }
         guard started else {
-            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: staging?.partial ?? url)
             throw .noFrames(file: url.path)
         }
-        return try result.get()
+        var summary = try result.get()
+        if let staging {
+            try staging.commit()
+            summary.url = url
+        }
+        return summary
     }
 
     /// Ends the recording without a video: queued frames are dropped and the file removed.

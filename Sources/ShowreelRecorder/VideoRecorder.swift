@@ -41,6 +41,16 @@ public final class VideoRecorder {
 
     static let timescale: Int64 = 90_000
     private static let encoderTimeBase = AVRational(num: 1, den: Int32(timescale))
+    /// A `.mov` track counts time in milliseconds, as QuickTime's own recordings count in small
+    /// units: its media header keeps the track's length in 32 bits only up to 2^31 units, 6.6
+    /// hours at 90 kHz (beyond, FFmpeg writes 64-bit lengths that it says QuickTime cannot
+    /// play), 24.8 days in milliseconds. Frames are then at least `minimumGap` apart, so no two
+    /// share a millisecond. An `.mp4` keeps 90 kHz (its 64-bit lengths are standard).
+    static let movTrackTimescale: Int64 = 1000
+    /// The least time between two frames, in ticks: one unit of the file's track.
+    private var minimumGap: Int64 { container == .mov ? Self.timescale / Self.movTrackTimescale : 1 }
+    /// The longest a picture lasts in the file before it is encoded again (see `splitHold`).
+    static let maximumHoldTicks: Int64 = 3600 * timescale
     /// How long the last frame lasts when the stop time is not after it: one frame at 60 Hz.
     private static let minimumLastFrameTicks = Frame.refreshInterval.nanoseconds * timescale / 1_000_000_000
 
@@ -241,6 +251,9 @@ public final class VideoRecorder {
             av_dict_set(&headerOptions, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
             av_dict_set(&headerOptions, "flush_packets", "1", 0)
         }
+        if container == .mov {
+            av_dict_set(&headerOptions, "video_track_timescale", String(Self.movTrackTimescale), 0)
+        }
         result = avformat_write_header(formatContext, &headerOptions)
         av_dict_free(&headerOptions)
         guard result >= 0 else {
@@ -386,13 +399,14 @@ public final class VideoRecorder {
     private func encode(_ frame: Frame) throws(RecorderError) {
         let first = firstFrameTime ?? frame.presentationTime
         var pts = (frame.presentationTime - first).ticks(timescale: Self.timescale)
-        if lastWasRepeat, pts <= lastPts { pts = lastPts + 1 }
+        if lastWasRepeat, lastPts >= 0, pts < lastPts + minimumGap { pts = lastPts + minimumGap }
         if pts < 0 || pts < lastPts {
             framesDropped += 1
             logger.debug("dropping a frame whose time went backwards", metadata: ["time": "\(frame.presentationTime)"])
             return
         }
-        if pts == lastPts { pts = lastPts + 1 }
+        if lastPts >= 0, pts < lastPts + minimumGap { pts = lastPts + minimumGap }
+        try splitHold(before: pts)
         if !warnedAboutSize, !isScreenSized(frame.pixels), shrinker?.isShrunk(frame.pixels) != true {
             warnedAboutSize = true
             logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
@@ -411,6 +425,27 @@ public final class VideoRecorder {
         lastFrameTime = frame.presentationTime
         lastPts = pts
         lastWasRepeat = false
+    }
+
+    /// Encodes the last picture again every `maximumHoldTicks` until `pts`: mov and mp4 keep a
+    /// sample's duration in 32 bits of the 90 kHz time scale (6.6 hours at most), so a screen
+    /// held for half a day would otherwise be refused by the muxer and lose the video. Each
+    /// repeat is the same picture, a keyframe of a few kilobytes (so the video seeks there).
+    private func splitHold(before pts: Int64) throws(RecorderError) {
+        guard lastPts >= 0 else { return }
+        while pts - lastPts > Self.maximumHoldTicks {
+            let at = lastPts + Self.maximumHoldTicks
+            let keyframe = lastKeyframePts.map { at - $0 >= keyframeTicks } ?? true
+            if let spool {
+                spool.appendRepeat(pts: at, keyframe: keyframe)
+            } else {
+                guard let avFrame = resources.frame else { return }
+                try send(avFrame, pts: at, keyframe: keyframe)
+            }
+            if keyframe { lastKeyframePts = at }
+            lastPts = at
+            framesRepeated += 1
+        }
     }
 
     private func convert(_ frame: Frame, into avFrame: UnsafeMutablePointer<AVFrame>) throws(RecorderError) {
@@ -514,7 +549,7 @@ public final class VideoRecorder {
         guard framesSent > 0 else { return }
         if let time, let firstFrameTime, let avFrame = resources.frame, let codecContext = resources.codec {
             let pts = (time - firstFrameTime).ticks(timescale: Self.timescale)
-            if pts > lastPts {
+            if pts >= lastPts + minimumGap {
                 avFrame.pointee.pts = pts
                 avFrame.pointee.pict_type = AV_PICTURE_TYPE_NONE
                 let result = avcodec_send_frame(codecContext, avFrame)
@@ -551,6 +586,7 @@ public final class VideoRecorder {
         if firstError == nil {
             do {
                 try encodeHeld()
+                if let firstFrameTime { try splitHold(before: (stopTime - firstFrameTime).ticks(timescale: Self.timescale)) }
                 try encodeSpool()
             } catch { firstError = error }
         }
@@ -579,7 +615,7 @@ public final class VideoRecorder {
         if let formatContext = resources.format, opened {
             let result = av_write_trailer(formatContext)
             if result < 0, firstError == nil {
-                firstError = .writeFailed(file: path, message: ffmpegErrorMessage(result))
+                firstError = writeError(result, step: "write the video's index (trailer)")
             }
             if let pb = formatContext.pointee.pb {
                 avio_flush(pb)
@@ -629,6 +665,14 @@ public final class VideoRecorder {
 
     // MARK: - Internals
 
+    /// What a failed write means: the disk's errors say to free space or move; anything else is
+    /// the muxer refusing what it was given, said as such (no advice about disk space).
+    private func writeError(_ code: Int32, step: String) -> RecorderError {
+        let diskErrors = [ENOSPC, EFBIG, EIO, EDQUOT, EROFS, EPIPE, EACCES, EPERM]
+        if diskErrors.contains(where: { code == -$0 }) { return .writeFailed(file: url.path, message: ffmpegErrorMessage(code)) }
+        return .muxerFailed(file: url.path, step: step, message: ffmpegErrorMessage(code))
+    }
+
     private func fail(_ error: RecorderError) -> RecorderError {
         if failure == nil { failure = error }
         return error
@@ -663,7 +707,7 @@ public final class VideoRecorder {
         av_packet_rescale_ts(packet, Self.encoderTimeBase, streamTimeBase)
         let result = av_interleaved_write_frame(formatContext, packet)
         av_packet_unref(packet)
-        guard result >= 0 else { throw fail(.writeFailed(file: url.path, message: ffmpegErrorMessage(result))) }
+        guard result >= 0 else { throw fail(writeError(result, step: "write a video frame")) }
         framesEncoded += 1
         unflushedPackets += 1
     }

@@ -19,8 +19,7 @@ public struct HTMLReport: Sendable {
     public func render() -> String {
         let e = Markup.escape
         let summary = "\(manifest.entries.count) \(manifest.entries.count == 1 ? "flow" : "flows"): "
-            + "\(manifest.count(.passed)) passed, \(manifest.count(.failed)) failed"
-            + (manifest.count(.skipped) > 0 ? ", \(manifest.count(.skipped)) skipped" : "")
+            + manifest.outcome
             + " · \(Markup.seconds(manifest.duration)) s of video"
         let created = ISO8601DateFormatter().string(from: manifest.createdAt)
         return """
@@ -120,6 +119,7 @@ public struct HTMLReport: Sendable {
     section.entry { background: white; border-radius: 12px; padding: 1rem 1.25rem; margin: 1rem 0; border-left: 6px solid #34c759; }
     section.entry.failed { border-left-color: #ff3b30; }
     section.entry.skipped { border-left-color: #8e8e93; }
+    section.entry.interrupted { border-left-color: #ff9500; }
     section.hidden { display: none; }
     section.diff { background: white; border-radius: 12px; padding: 1rem 1.25rem; margin: 1rem 0; border-left: 6px solid #0a84ff; }
     section.diff table { border-collapse: collapse; width: 100%; font-size: .9rem; }
@@ -130,6 +130,7 @@ public struct HTMLReport: Sendable {
     .badge { font-size: .75rem; padding: .1rem .45rem; border-radius: 4px; color: white; background: #34c759; vertical-align: middle; }
     .failed .badge { background: #ff3b30; }
     .skipped .badge { background: #8e8e93; }
+    .interrupted .badge { background: #ff9500; }
     .body { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; margin-top: .75rem; }
     video { width: 260px; background: black; border-radius: 18px; display: block; }
     .details { flex: 1; min-width: 280px; }
@@ -138,6 +139,7 @@ public struct HTMLReport: Sendable {
     button.step:hover { background: #e5e5ea; }
     button.step.current { background: #d1e7ff; }
     button.step.failed { background: #ffe5e3; color: #c1121f; font-weight: 600; }
+    button.step.interrupted { background: #fff1dc; color: #a05a00; font-weight: 600; }
     button.seek { width: auto; color: #0a84ff; }
     .time { font-variant-numeric: tabular-nums; color: #6e6e73; display: inline-block; width: 3.5rem; }
     .loc { color: #8e8e93; font-size: .8rem; }

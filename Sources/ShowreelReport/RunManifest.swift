@@ -56,6 +56,14 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
     public func count(_ status: ManifestEntry.Status) -> Int { entries.filter { $0.status == status }.count }
 
+    /// "3 passed, 1 failed", with ", 1 interrupted" and ", 2 skipped" when there are any: the
+    /// one wording of a run's outcome for the terminal and the report.
+    public var outcome: String {
+        var parts = ["\(count(.passed)) passed", "\(count(.failed)) failed"]
+        for status in [ManifestEntry.Status.interrupted, .skipped] where count(status) > 0 { parts.append("\(count(status)) \(status.rawValue)") }
+        return parts.joined(separator: ", ")
+    }
+
     /// Total duration of every entry, in seconds.
     public var duration: Double { entries.reduce(0) { $0 + $1.duration } }
 
@@ -76,7 +84,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
 /// One flow or test in a run.
 public struct ManifestEntry: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable, CaseIterable {
-        case passed, failed, skipped
+        /// `interrupted`: stopped by Ctrl-C or SIGTERM while it ran, neither passed nor failed;
+        /// `skipped`: not run at all.
+        case passed, failed, interrupted, skipped
     }
 
     /// Why an entry failed, where, and when in its video.

@@ -172,7 +172,7 @@ public struct DeviceClient: Sendable {
         let data: Data
         let response: URLResponse
         do { (data, response) = try await URLSession.shared.data(for: request) } catch {
-            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(error.localizedDescription)",
+            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(ErrorSentence.describe(error))",
                           sourceLocation: sourceLocation)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

@@ -222,7 +222,7 @@ public struct TunnelHostClient: Sendable {
         do {
             (data, response) = try await URLSession.shared.data(for: request)
         } catch {
-            throw HostError(statusCode: 0, message: "cannot reach the tunnel host at \(baseURL): \(error.localizedDescription) (is 'showreel host' running?)")
+            throw HostError(statusCode: 0, message: "cannot reach the tunnel host at \(baseURL): \(ErrorSentence.describe(error)) (is 'showreel host' running?)")
         }
         guard let http = response as? HTTPURLResponse else {
             throw HostError(statusCode: 0, message: "no HTTP answer from \(url)")

@@ -30,6 +30,8 @@ struct CLIFailure: Error, CustomStringConvertible {
         static let encoderUnavailable: Int32 = 6
         static let writeFailed: Int32 = 7
         static let streamFailed: Int32 = 8
+        /// `run`: the output folder cannot be created or written (sysexits' EX_CANTCREAT).
+        static let cannotCreateOutput: Int32 = 73
     }
 }
 

@@ -93,18 +93,18 @@ struct DemoCommand: AsyncParsableCommand {
         let argv = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
         let recording: HostRecording
         do { recording = try await HostRecording.start(host: host, argv: argv, api: .legacy) } catch {
-            throw CLIFailure(message: "The recorder for \(file) did not start: \(error)", exitCode: CLIFailure.Code.streamFailed)
+            throw CLIFailure(message: "The recorder for \(file) did not start: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.streamFailed)
         }
 
         let result = await runner.drive(flow, on: device, screenshotPrefix: name)
 
         do { try await recording.stop() } catch {
-            throw CLIFailure(message: "The recorder for \(file) failed: \(error)", exitCode: CLIFailure.Code.writeFailed)
+            throw CLIFailure(message: "The recorder for \(file) failed: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.writeFailed)
         }
         if let app = await device.foregroundApp { await device.terminate(app) }
         let info = try MediaProbe.probe(video)
         Console.status(String(format: "      %@: %.2f s, %d frames", file, info.duration, info.frameCount))
-        return ManifestEntry(id: flow.id, name: flow.name, suite: "demo", status: result.failure == nil ? .passed : .failed,
+        return ManifestEntry(id: flow.id, name: flow.name, suite: "demo", status: result.failure == nil ? .passed : result.wasInterrupted ? .interrupted : .failed,
                              duration: info.duration, video: file, screenshot: result.failureScreenshot,
                              failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
     }

@@ -73,7 +73,7 @@ struct DeviceCommand: AsyncParsableCommand {
                     await device.shutdown()
                     device.registry.remove(udid: device.udid)
                     if let failure = error as? CLIFailure { throw failure }
-                    throw CLIFailure(message: "Could not boot \(name): \(error)", exitCode: 1)
+                    throw CLIFailure(message: "Could not boot \(name): \(ErrorSentence.describe(error))", exitCode: 1)
                 }
                 Console.out(device.udid)
                 Console.status("Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C.")

@@ -94,7 +94,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         let record = try resolveDevice(device)
         let stream: DisplayStreamClient
         do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
-            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(error)",
+            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(ErrorSentence.describe(error))",
                              exitCode: CLIFailure.Code.streamFailed)
         }
         defer { stream.close() }
@@ -109,7 +109,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options,
                                       onFailure: { _ in stop.request() })
         do { try session.consume(stream) { Console.status(DisplayStream.recordingStartedLine) } } catch {
-            Console.warning("the display stream failed (\(error)); finalising what was captured.")
+            Console.warning("the display stream failed (\(ErrorSentence.describe(error))); finalising what was captured.")
         }
         let summary: RecordingSummary
         do { summary = try session.finish() } catch {
@@ -143,7 +143,8 @@ struct RecordVideoCommand: AsyncParsableCommand {
     private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
                              onFailure: @escaping @Sendable (RecorderError) -> Void) throws -> RecordingSession {
         do {
-            return try RecordingSession(url: url, info: info, options: options, mask: mask, onFailure: onFailure)
+            // In place: a killed recorder's fragmented file plays where the user asked for it.
+            return try RecordingSession(url: url, info: info, options: options, mask: mask, staged: false, onFailure: onFailure)
         } catch {
             let code: Int32
             switch error {

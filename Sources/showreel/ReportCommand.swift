@@ -42,7 +42,7 @@ struct ReportCommand: AsyncParsableCommand {
                 if let title { merged.title = title }
                 try ReportFiles.write(merged, to: destination, pathPrefix: output)
                 Console.out("\(merged.entries.count) entries from \(folders.count) \(folders.count == 1 ? "run" : "runs"): "
-                    + "\(merged.count(.passed)) passed, \(merged.count(.failed)) failed; report: \(output)/\(HTMLReport.fileName)")
+                    + "\(merged.outcome); report: \(output)/\(HTMLReport.fileName)")
                 if merged.count(.failed) > 0 { throw ExitCode(1) }
             }
         }

@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
+import ShowreelWire
 
 /// `showreel run`: YAML flows in, one video per flow, a manifest, JUnit and an HTML report out.
 struct RunCommand: AsyncParsableCommand {
@@ -14,8 +15,9 @@ struct RunCommand: AsyncParsableCommand {
         Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov.
         The output folder also gets manifest.json, junit.xml and report.html. Exit status: 0 when
         every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
-        130 when interrupted (SIGINT or SIGTERM: running flows stop and keep their videos, the
-        report is written, flows not started are marked skipped).
+        73 when the output folder cannot be created (nothing runs), 130 when interrupted (SIGINT or
+        SIGTERM: running flows stop, keep their videos and are marked interrupted, the report is
+        written, flows not started are marked skipped).
         """)
 
     @Argument(help: "Flow files (.yaml) or folders of them.")
@@ -73,6 +75,7 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
+        try OutputFolder.prepare(folder, named: output)
         let recording = RecordingOptions(codec: codec, scale: scale)
         let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
                                                         container: container, captionsSteps: captions == .steps))
@@ -99,12 +102,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         let elapsed = (ContinuousClock.now - started)
         let failed = manifest.count(.failed)
-        let skipped = manifest.count(.skipped) > 0 ? ", \(manifest.count(.skipped)) skipped" : ""
-        Console.out("\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.count(.passed)) passed, \(failed) failed\(skipped) "
+        Console.out("\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.outcome) "
             + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s; "
             + "report: \(output)/\(HTMLReport.fileName)")
         if work.isCancelled {
-            Console.status("Interrupted: \(manifest.count(.skipped)) \(manifest.count(.skipped) == 1 ? "flow was" : "flows were") not run.")
+            let stopped = manifest.count(.interrupted)
+            Console.status("Interrupted: \(stopped) \(stopped == 1 ? "flow was" : "flows were") stopped, "
+                + "\(manifest.count(.skipped)) not run.")
             throw ExitCode(130)
         }
         if failed > 0 { throw ExitCode(1) }
@@ -178,19 +182,63 @@ final class ProgressLine: @unchecked Sendable {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let eta = seconds / Double(done) * Double(total - done)
         if interactive {
-            let line = "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(entry.status == .failed ? "✗" : "✓") \(entry.name)"
+            let line = "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(Self.mark(entry.status)) \(entry.name)"
             FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
         } else {
             Console.status("[\(done)/\(total)] \(entry.status.rawValue) \(entry.id) (\(String(format: "%.1f", entry.duration)) s of video)")
         }
         for failure in entry.failures {
             if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
-            Console.status("  \(failure.location.map { "\($0): " } ?? "")error: \(failure.message)")
+            // An interruption says so itself: it is no error of the flow's.
+            let label = entry.status == .interrupted ? "" : "error: "
+            Console.status("  \(failure.location.map { "\($0): " } ?? "")\(label)\(failure.message)")
+        }
+    }
+
+    static func mark(_ status: ManifestEntry.Status) -> String {
+        switch status {
+        case .passed: "✓"
+        case .failed: "✗"
+        case .interrupted: "■"
+        case .skipped: "-"
         }
     }
 
     func end() {
         if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
+
+/// The run's output folder, made (or found writable) before any flow runs: a folder that
+/// cannot be made would otherwise fail every flow in turn.
+enum OutputFolder {
+    static func prepare(_ folder: URL, named name: String) throws {
+        if let (path, code) = makeFolders(folder.path) {
+            let reason = String(cString: strerror(code))
+            let place = path == folder.path ? "" : "\(path): "
+            throw CLIFailure(message: "Cannot create the output folder \(name): \(place)\(reason). Choose another --output.",
+                             exitCode: CLIFailure.Code.cannotCreateOutput)
+        }
+        guard access(folder.path, W_OK | X_OK) == 0 else {
+            throw CLIFailure(message: "Cannot write into the output folder \(name): \(String(cString: strerror(errno))). Choose another --output.",
+                             exitCode: CLIFailure.Code.cannotCreateOutput)
+        }
+    }
+
+    /// `mkdir -p`, one folder at a time, so a failure names the folder and the system's reason
+    /// (Foundation's would say neither); nil when `path` is a folder at the end.
+    private static func makeFolders(_ path: String) -> (String, Int32)? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            var info = stat()
+            if stat(prefix, &info) == 0 {
+                if info.st_mode & S_IFMT != S_IFDIR { return (prefix, ENOTDIR) }
+                continue
+            }
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST { return (prefix, errno) }
+        }
+        return nil
     }
 }
 
@@ -203,7 +251,7 @@ enum ReportFiles {
             try JUnitReport(manifest: manifest, pathPrefix: pathPrefix).write(to: folder.appendingPathComponent(JUnitReport.fileName))
             try HTMLReport(manifest: manifest).write(to: folder.appendingPathComponent(HTMLReport.fileName))
         } catch {
-            throw CLIFailure(message: "Could not write the report into \(folder.path): \(error.localizedDescription)",
+            throw CLIFailure(message: "Could not write the report into \(folder.path): \(ErrorSentence.describe(error))",
                              exitCode: CLIFailure.Code.unwritable)
         }
     }

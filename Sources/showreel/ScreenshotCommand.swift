@@ -31,7 +31,7 @@ struct ScreenshotCommand: AsyncParsableCommand {
         let record = try resolveDevice(device)
         let stream: DisplayStreamClient
         do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
-            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream: \(error)", exitCode: CLIFailure.Code.streamFailed)
+            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.streamFailed)
         }
         defer { stream.close() }
         guard case let .frame(frame)? = try stream.next() else {
@@ -51,7 +51,7 @@ struct ScreenshotCommand: AsyncParsableCommand {
             return
         }
         do { try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-            throw CLIFailure(message: "Cannot write \(file): \(error.localizedDescription)", exitCode: CLIFailure.Code.unwritable)
+            throw CLIFailure(message: "Cannot write \(file): \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.unwritable)
         }
         Console.status("Wrote \(file)")
     }

@@ -33,9 +33,10 @@ struct FailingFixtures {
 
     @Test func videoOntoAFullDisk() async throws {
         try await Application("dev.showreel.hello").launch()
-        // The video waits unencoded until the test ends; by then its file leads to a full disk.
+        // The video waits unencoded until the test ends; by then the file it is written to
+        // (under its partial name, until complete) leads to a full disk.
         guard FileManager.default.fileExists(atPath: "/dev/full"), let video = TestArtifacts.current?.file(".mov") else { return }
-        try FileManager.default.createSymbolicLink(atPath: video.path, withDestinationPath: "/dev/full")
+        try FileManager.default.createSymbolicLink(atPath: StagedFile(video).partial.path, withDestinationPath: "/dev/full")
         Issue.record("failing on purpose, so the video is kept")
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written under a hidden temporary name beside its real one and renamed into place
+/// once complete, so the real name only ever holds a finished file: a process killed while
+/// writing leaves the previous file (or none) and a `.name.partial.ext` beside it, never a
+/// half-written video that an old manifest still names. The partial name is fixed, so the next
+/// recording of the same name overwrites what a killed one left instead of piling up files.
+/// The one way videos of runs and tests are written (see `RecordingSession`).
+public struct StagedFile: Sendable {
+    /// Where the file ends up.
+    public let destination: URL
+    /// Where it is written meanwhile: same folder (so the rename is atomic), hidden, with the
+    /// destination's extension (which picks the container).
+    public let partial: URL
+
+    public init(_ destination: URL) {
+        self.destination = destination
+        let name = destination.deletingPathExtension().lastPathComponent
+        let ext = destination.pathExtension
+        partial = destination.deletingLastPathComponent().appendingPathComponent(".\(name).partial" + (ext.isEmpty ? "" : ".\(ext)"))
+    }
+
+    /// Moves the finished file to its real name, replacing what was there in one step.
+    public func commit() throws(RecorderError) {
+        guard rename(partial.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw .writeFailed(file: destination.path, message: "could not move the finished video from \(partial.lastPathComponent) into place: \(reason)")
+        }
+    }
+
+    /// Removes the partial file, if there is one.
+    public func abandon() {
+        try? FileManager.default.removeItem(at: partial)
+    }
+}
