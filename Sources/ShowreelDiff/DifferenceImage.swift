@@ -1,12 +1,12 @@
 import ShowreelGraphics
 
 /// Baseline, current and their difference side by side: what a reviewer looks at first. The
-/// third panel is the current frame faded to grey with every differing pixel in red; the
-/// current panel has the changed area outlined.
+/// third panel is the current frame faded to grey with every visibly differing pixel in red;
+/// the current panel has the changed area outlined.
 enum DifferenceImage {
     static let gap = 8
 
-    static func compose(_ first: FirstDifference, threshold: Int) -> PixelBuffer {
+    static func compose(_ first: FirstDifference) -> PixelBuffer {
         let a = first.baseline, b = first.current
         let height = max(a.height, b.height)
         let image = PixelBuffer(width: a.width + 2 * b.width + 2 * gap, height: height)
@@ -15,7 +15,7 @@ enum DifferenceImage {
         copy(b, into: image, x: a.width + gap)
         let box = first.difference.boundingBox
         outline(image, x: a.width + gap + box.x, y: box.y, width: box.width, height: box.height)
-        paintDifference(a, b, into: image, x: a.width + b.width + 2 * gap, threshold: threshold)
+        paintDifference(a, b, into: image, x: a.width + b.width + 2 * gap, threshold: first.tolerance)
         return image
     }
 

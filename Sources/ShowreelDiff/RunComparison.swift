@@ -75,7 +75,7 @@ public struct RunComparison: Sendable {
             result.note = first.difference.sizeMismatch
             let picture = outputFolder.appendingPathComponent(Self.fileName(for: after.id) + ".png")
             try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
-            try Data(DifferenceImage.compose(first, threshold: threshold).pngData()).write(to: picture)
+            try Data(DifferenceImage.compose(first).pngData()).write(to: picture)
             result.image = RunDiff.folderName + "/" + picture.lastPathComponent
         } else if abs(before.duration - after.duration) > 0.001 {
             // The same pictures, held for a different time: the journey waited longer or less.

@@ -8,7 +8,10 @@ public struct FirstDifference: Sendable {
     public var time: Double
     public var baseline: PixelBuffer
     public var current: PixelBuffer
+    /// Where the pictures differ visibly (beyond encoding noise), or at all when only noise does.
     public var difference: PixelDifference
+    /// The channel difference `difference` was measured with.
+    public var tolerance: Int
 }
 
 /// Compares two recordings frame by frame along their timelines. Recordings on the virtual
@@ -34,13 +37,20 @@ public enum VideoComparison {
             for candidate in chunk {
                 guard let pictureA = framesA[candidate.a], let pictureB = framesB[candidate.b] else { continue }
                 if let difference = pictureB.difference(from: pictureA, tolerance: threshold) {
-                    return FirstDifference(time: candidate.time, baseline: pictureA, current: pictureB, difference: difference)
+                    // Once the pictures differ, the encoder's choices for the rest of the frame
+                    // differ too (a few levels on every edge): the area is where they differ visibly.
+                    let visible = pictureB.difference(from: pictureA, tolerance: max(threshold, Self.encodingNoise))
+                    return FirstDifference(time: candidate.time, baseline: pictureA, current: pictureB,
+                                           difference: visible ?? difference, tolerance: visible == nil ? threshold : max(threshold, Self.encodingNoise))
                 }
             }
             start += Self.chunk
         }
         return nil
     }
+
+    /// The channel difference lossy encoding leaves between two encodings of similar pictures.
+    static let encodingNoise = 40
 
     /// Frames compared pixel by pixel per decoding pass (two sides of 1.3 MB each at 390x844).
     static let chunk = 32
