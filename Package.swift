@@ -82,15 +82,18 @@ let package = Package(
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
         .target(name: "ShowreelKit", dependencies: [
-            "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI",
+            "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
         ]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
         .target(name: "ShowreelReport"),
+        // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
+        .target(name: "ShowreelTrace", dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
         .target(name: "ShowreelFlows", dependencies: [
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
+            "ShowreelTrace",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
