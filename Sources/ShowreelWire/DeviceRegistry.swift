@@ -21,12 +21,16 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     public var displaySocket: String
     public var automationURL: String?
     public var bootedAt: Date
+    /// For an X display (`showreel display start`): its name as `DISPLAY` writes it (`:99`).
+    /// Recorders capture it directly; `pid` is its X server and there is no display socket.
+    public var x11Display: String?
 
     public init(udid: String, name: String, profile: String, state: State, clock: ClockKind, pid: Int32,
-                processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date) {
+                processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date,
+                x11Display: String? = nil) {
         self.udid = udid; self.name = name; self.profile = profile; self.state = state; self.clock = clock
         self.pid = pid; self.processStartTime = processStartTime; self.displaySocket = displaySocket
-        self.automationURL = automationURL; self.bootedAt = bootedAt
+        self.automationURL = automationURL; self.bootedAt = bootedAt; self.x11Display = x11Display
     }
 }
 
@@ -91,7 +95,8 @@ public struct DeviceRegistry: Sendable {
                   var record = try? decoder.decode(DeviceRecord.self, from: data) else { return nil }
             if record.state == .booted, !Self.isAlive(pid: record.pid, startTime: record.processStartTime) {
                 record.state = .shutdown
-                unlink(record.displaySocket)
+                // An X display has no socket of ours: its server's may belong to a new one by now.
+                if record.x11Display == nil { unlink(record.displaySocket) }
                 try? save(record)
             }
             return record
@@ -118,19 +123,28 @@ public struct DeviceRegistry: Sendable {
         try? FileManager.default.removeItem(at: directory(for: udid))
     }
 
-    /// Whether `pid` is running and is the same process that wrote the record.
+    /// Whether `pid` is running and is the same process that wrote the record. A zombie (an
+    /// exited process whose parent has not reaped it: in a container, an orphan's init may
+    /// never) is not running.
     public static func isAlive(pid: Int32, startTime: UInt64?) -> Bool {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let startTime, let current = processStartTime(pid: pid) else { return true }
+        guard let fields = statFields(pid: pid) else { return true }
+        if fields.first == "Z" { return false }
+        guard let startTime, fields.count > 19, let current = UInt64(fields[19]) else { return true }
         return current == startTime
     }
 
     /// The process's start time in clock ticks since boot (Linux `/proc/PID/stat`, field 22).
     public static func processStartTime(pid: Int32) -> UInt64? {
+        guard let fields = statFields(pid: pid), fields.count > 19 else { return nil }
+        return UInt64(fields[19])
+    }
+
+    /// `/proc/PID/stat`'s fields after the command name (which may hold spaces): field 3 (the
+    /// state) first.
+    private static func statFields(pid: Int32) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name (which may hold spaces), starting at field 3.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 }
