@@ -113,7 +113,7 @@ public final class X11DisplaySource: @unchecked Sendable {
                 if due <= .now {
                     // Cleared before the grab: damage during the grab is reported again.
                     xcb_damage_subtract(x.connection, damage, xcb_xfixes_region_t(XCB_NONE), xcb_xfixes_region_t(XCB_NONE))
-                    guard let frame = takeFrame() else { continue }  // a broken connection: reported above
+                    guard let frame = captureFrame() else { continue }  // a broken connection: reported above
                     let first = lastGrab == nil
                     lastGrab = .now
                     pending = false
@@ -127,7 +127,9 @@ public final class X11DisplaySource: @unchecked Sendable {
         }
     }
 
-    private func takeFrame() -> Frame? {
+    /// One frame now: the screen with the pointer drawn, stamped on this source's clock; nil
+    /// when the connection broke. What `run` does for each damage (and the benchmark times).
+    public func captureFrame() -> Frame? {
         guard let pixels = image.grab() else { return nil }
         PointerImage.current(x)?.draw(on: pixels)
         captured.add(1, ordering: .relaxed)
