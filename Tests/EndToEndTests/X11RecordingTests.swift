@@ -3,6 +3,7 @@ import ShowreelGraphics
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelWire
+import ShowreelTesting
 import ShowreelX11
 import Synchronization
 import Testing
@@ -37,9 +38,15 @@ struct X11RecordingTests {
         return (workspace, display, video, try await record(display.name, video, workspace))
     }
 
-    func record(_ display: String, _ video: URL, _ workspace: Workspace, options: [String] = []) async throws -> ChildProcess {
-        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", display, "recordVideo"] + options + [video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+    /// Starts a recorder of `display` (under `prlimit` with `limits`) and waits for its first frame.
+    func record(_ display: String, _ video: URL, _ workspace: Workspace, options: [String] = [], limits: [String] = [])
+        async throws -> ChildProcess {
+        let arguments = [try BuildProducts.showreel.path, "io", display, "recordVideo"] + options + [video.path]
+        let recorder = limits.isEmpty
+            ? try ChildProcess(try BuildProducts.showreel, Array(arguments.dropFirst()), environment: workspace.environment,
+                               in: workspace, name: "rec")
+            : try ChildProcess(URL(fileURLWithPath: "/usr/bin/prlimit"), limits + ["--"] + arguments,
+                               environment: workspace.environment, in: workspace, name: "rec")
         try await eventually("Recording started", timeout: .seconds(60)) {
             guard recorder.process.isRunning else { throw TestFailure("the recorder exited: \(recorder.stderr)") }
             return recorder.stderr.contains("Recording started")
@@ -109,6 +116,25 @@ struct X11RecordingTests {
         withExtendedLifetime((workspace, display)) {}
     }
 
+    @Test("a full disk stops an X display's recording at once: exit 7, and the file decodes up to the failure")
+    func diskFull() async throws {
+        let workspace = try Workspace()
+        let display = try TestDisplay()
+        let video = workspace.file("full.mp4")
+        // RLIMIT_FSIZE makes writes fail (EFBIG) past 400 kB, as a full disk fails them with ENOSPC.
+        let recorder = try await record(display.name, video, workspace, options: ["--quality=0"], limits: ["--fsize=400000"])
+        var rounds = 0
+        while recorder.process.isRunning, rounds < 200 {
+            try display.scribble()
+            rounds += 1
+            try await Task.sleep(for: .milliseconds(60))
+        }
+        // No signal: the write error alone ends the recording.
+        #expect(try await recorder.waitForExit(timeout: .seconds(30)) == 7, "stderr: \(recorder.stderr)")
+        #expect(recorder.stderr.contains("incomplete"))
+        #expect(try FrameDecoder.decodeFrames(video).count >= 2, "what was flushed before the failure decodes")
+    }
+
     @Test("a display that does not exist is a clear error, with no file and no hang")
     func missingDisplay() async throws {
         let workspace = try Workspace()
@@ -162,5 +188,38 @@ struct X11RecordingTests {
                                    in: workspace, name: "bad")
         #expect(try await bad.waitForExit() == 64)
         #expect(bad.stderr.contains("--size 'big' is not WIDTHxHEIGHT"))
+    }
+
+    @Test("the iOS workflow unchanged: /launch `showreel io :N recordVideo`, /interrupt; the file is final when it answers")
+    func throughTheTunnelHost() async throws {
+        let workspace = try Workspace()
+        let display = try TestDisplay()
+        try display.fill(red: 200, green: 100, blue: 0)
+        let showreel = try BuildProducts.showreel
+        let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment, in: workspace, name: "host")
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!)
+        let video = workspace.file("through host.mov")  // a .mov: readable only once finalised
+        let id = try await client.launch("\(showreel.path) io \(display.name) recordVideo --codec=h264 '\(video.path)'")
+        try await eventually("Recording started", timeout: .seconds(60)) {
+            try await client.output(id, stream: "stderr").contains("Recording started")
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try display.fill(red: 0, green: 100, blue: 200)
+        try await Task.sleep(for: .milliseconds(500))
+        guard case let .finished(exitStatus, _, _, stderr) = try await client.interrupt(id) else {
+            throw TestFailure("the recorder was still running when /interrupt answered")
+        }
+        #expect(exitStatus == 0, "recorder stderr: \(stderr)")
+        let frames = try FrameDecoder.decodeFrames(video)
+        #expect(pixel(try #require(frames.first).pixels, isNear: 200, 100, 0, x: 5, y: 5))
+        #expect(pixel(try #require(frames.last).pixels, isNear: 0, 100, 200, x: 5, y: 5))
+
+        // The /v1 way, as HostRecording drives it: interrupt with wait.
+        let fragmented = workspace.file("v1.mp4")
+        let recording = try await HostRecording.start(host: client, argv: [showreel.path, "io", display.name, "recordVideo", fragmented.path])
+        try await recording.stop()
+        #expect(try MediaProbe.probe(fragmented).frameCount >= 1)
+        host.signal(SIGTERM)
+        #expect(try await host.waitForExit() == 0)
     }
 }
