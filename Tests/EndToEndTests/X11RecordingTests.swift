@@ -81,14 +81,15 @@ struct X11RecordingTests {
         #expect(around.contains { $0.green < 120 || $0.red > 120 }, "no pointer drawn at the screen's centre")
     }
 
-    @Test("recordVideo on an X display: Recording started, SIGINT finalises with exit 0, frames show the screen")
-    func recordAndInterrupt() async throws {
-        let (workspace, display, video, recorder) = try await recordFilledDisplay("x.mp4", red: 30, green: 30, blue: 200)
+    @Test("recordVideo on an X display: Recording started, SIGINT or SIGTERM finalises with exit 0, frames show the screen",
+          arguments: [(SIGINT, "x.mp4"), (SIGTERM, "x.mov")])
+    func recordAndStop(signal: Int32, file: String) async throws {
+        let (workspace, display, video, recorder) = try await recordFilledDisplay(file, red: 30, green: 30, blue: 200)
         let started = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(700))
         try display.fill(red: 230, green: 200, blue: 20)
         try await Task.sleep(for: .milliseconds(700))
-        recorder.signal(SIGINT)
+        recorder.signal(signal)
         let span = (ContinuousClock.now - started).seconds
         #expect(try await recorder.waitForExit() == 0, "stderr: \(recorder.stderr)")
         let info = try MediaProbe.probe(video)
