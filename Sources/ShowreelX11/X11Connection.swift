@@ -13,6 +13,8 @@ final class X11Connection {
     let height: Int
     /// The first event code of the DAMAGE extension (its Notify event is this plus 0).
     let damageFirstEvent: UInt8
+    /// The first event code of the XFIXES extension (CursorNotify is this plus 1).
+    let fixesFirstEvent: UInt8
 
     /// Connects to `display` (`:99`, `:99.0`) and checks for MIT-SHM, DAMAGE 1.1 and XFIXES 4.0.
     init(display: String) throws(X11Error) {
@@ -35,7 +37,7 @@ final class X11Connection {
         height = Int(screen.height_in_pixels)
         do {
             try Self.checkPixelFormat(connection, depth: screen.root_depth, display: display)
-            damageFirstEvent = try Self.checkExtensions(connection, display: display)
+            (damageFirstEvent, fixesFirstEvent) = try Self.checkExtensions(connection, display: display)
         } catch {
             xcb_disconnect(connection)
             throw error
@@ -70,8 +72,8 @@ final class X11Connection {
     }
 
     /// Asks all three version queries at once (one round trip), then checks the answers.
-    /// Returns DAMAGE's first event code.
-    private static func checkExtensions(_ connection: OpaquePointer, display: String) throws(X11Error) -> UInt8 {
+    /// Returns DAMAGE's and XFIXES' first event codes.
+    private static func checkExtensions(_ connection: OpaquePointer, display: String) throws(X11Error) -> (UInt8, UInt8) {
         func present(_ reply: UnsafePointer<xcb_query_extension_reply_t>?) -> xcb_query_extension_reply_t? {
             guard let reply, reply.pointee.present != 0 else { return nil }
             return reply.pointee
@@ -80,7 +82,7 @@ final class X11Connection {
         guard let damage = present(showreel_damage_extension(connection)) else {
             throw .missingExtension(display: display, name: "DAMAGE", needed: "1.1")
         }
-        guard present(showreel_xfixes_extension(connection)) != nil else {
+        guard let fixesExtension = present(showreel_xfixes_extension(connection)) else {
             throw .missingExtension(display: display, name: "XFIXES", needed: "4.0")
         }
         // The version queries also tell the server which version this client speaks: DAMAGE and
@@ -99,6 +101,6 @@ final class X11Connection {
         guard let fixes, fixes.pointee.major_version >= 4 else {
             throw .missingExtension(display: display, name: "XFIXES", needed: "4.0")
         }
-        return damage.first_event
+        return (damage.first_event, fixesExtension.first_event)
     }
 }

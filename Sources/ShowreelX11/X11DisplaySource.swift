@@ -13,7 +13,7 @@ import Glibc
 /// A frame is taken only when the X server reports damage (the DAMAGE extension), so an idle
 /// screen costs no frames and no CPU: the loop sleeps in poll(2) on the connection and a wake
 /// pipe. Each frame is the root window through shared memory with the pointer drawn over it
-/// (XFIXES). Busy screens are taken at most `maximumFrameRate` times a second: damage that
+/// (XFIXES; a change of its shape makes a frame too, a move alone does not). Busy screens are taken at most `maximumFrameRate` times a second: damage that
 /// arrives sooner waits, merged, for the next frame.
 public final class X11DisplaySource: @unchecked Sendable {
     /// The display name, as `DISPLAY` writes it (`:99`).
@@ -84,6 +84,10 @@ public final class X11DisplaySource: @unchecked Sendable {
         xcb_damage_create(x.connection, damage, x.root, UInt8(XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY.rawValue))
         defer { if !x.isBroken { xcb_damage_destroy(x.connection, damage); x.flush() } }
         let damageNotify = x.damageFirstEvent &+ UInt8(XCB_DAMAGE_NOTIFY)
+        // The pointer is no part of the screen's pixels: a new shape (a hand over a link, a text
+        // cursor) is no damage, so it is asked for separately and taken as a change too.
+        let cursorNotify = x.fixesFirstEvent &+ UInt8(XCB_XFIXES_CURSOR_NOTIFY)
+        xcb_xfixes_select_cursor_input(x.connection, x.root, UInt32(XCB_XFIXES_CURSOR_NOTIFY_MASK_DISPLAY_CURSOR.rawValue))
         // The server reports a new damage object's whole window as damaged: clear that, and
         // let its event go by, so the first frame is not followed at once by a copy of itself.
         xcb_damage_subtract(x.connection, damage, xcb_xfixes_region_t(XCB_NONE), xcb_xfixes_region_t(XCB_NONE))
@@ -96,7 +100,8 @@ public final class X11DisplaySource: @unchecked Sendable {
             // Events xcb already read (while waiting for a reply) never make the fd readable
             // again: take everything it has before sleeping.
             while let event = xcb_poll_for_event(x.connection) {
-                if showreel_xcb_event_type(event) == damageNotify { pending = true }
+                let type = showreel_xcb_event_type(event)
+                if type == damageNotify || type == cursorNotify { pending = true }
                 free(event)
             }
             if x.isBroken {
