@@ -94,7 +94,8 @@ public final class X11DisplaySource: @unchecked Sendable {
         free(xcb_get_input_focus_reply(x.connection, xcb_get_input_focus(x.connection), nil))
         while let event = xcb_poll_for_queued_event(x.connection) { free(event) }
         let interval = Duration.seconds(1 / maximumFrameRate)
-        var lastGrab: ContinuousClock.Instant?
+        var lastGrab: ContinuousClock.Instant?  // the last attempt, taken or not
+        var sentFirst = false
         var pending = true  // the first frame is the screen as it is
         while true {
             // Events xcb already read (while waiting for a reply) never make the fd readable
@@ -108,6 +109,7 @@ public final class X11DisplaySource: @unchecked Sendable {
                 sink.receive(.end(stopTime: now, reason: .deviceShutdown))
                 return .connectionLost
             }
+            // A stop waits for the first attempt: a recording that stops at once still has its frame.
             if stopRequested.load(ordering: .sequentiallyConsistent), lastGrab != nil {
                 sink.receive(.end(stopTime: now, reason: .stopRequested))
                 return .stopped
@@ -118,12 +120,13 @@ public final class X11DisplaySource: @unchecked Sendable {
                 if due <= .now {
                     // Cleared before the grab: damage during the grab is reported again.
                     xcb_damage_subtract(x.connection, damage, xcb_xfixes_region_t(XCB_NONE), xcb_xfixes_region_t(XCB_NONE))
-                    guard let frame = captureFrame() else { continue }  // a broken connection: reported above
-                    let first = lastGrab == nil
                     lastGrab = .now
+                    // A grab the server refused on a live connection (the screen resized under
+                    // us) is tried again at the frame rate, never in a busy loop.
+                    guard let frame = captureFrame() else { continue }
                     pending = false
                     sink.receive(.frame(frame))
-                    if first { onFirstFrame() }
+                    if !sentFirst { sentFirst = true; onFirstFrame() }
                     continue
                 }
                 timeout = Int32(clamping: Int(((due - .now).seconds * 1000).rounded(.up)) + 1)
