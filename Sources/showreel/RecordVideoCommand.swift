@@ -73,11 +73,14 @@ struct RecordVideoCommand: AsyncParsableCommand {
         }
         let source = try openFrameSource(device)
         defer { source.close() }
-        if mask == .alpha {
+        // An X display is a plain rectangle: there is no screen shape to mask.
+        let masks = mask != .ignored && !(source is X11Source)
+        if mask != .ignored, !masks {
+            Console.warning("\(source.name) is a plain rectangle with no screen shape: --mask=\(mask.rawValue) has no effect.")
+        } else if mask == .alpha {
             Console.warning("\(videoCodec.rawValue) has no alpha channel; --mask=alpha is rendered black, as simctl does.")
         }
-        // An X display is a plain rectangle: there is no screen shape to mask.
-        let screenMask = mask == .ignored || source is X11Source ? nil : ScreenMask(profile: source.info.profile)
+        let screenMask = masks ? ScreenMask(profile: source.info.profile) : nil
         let options = RecordingOptions(codec: videoCodec, fragmented: fragmented, quality: quality, preset: preset,
                                        scale: scale, keyframeInterval: .milliseconds(Int64(keyframeInterval * 1000)),
                                        encoder: encoder)
