@@ -43,7 +43,7 @@ public final class X11DisplaySource: @unchecked Sendable {
         x = try X11Connection(display: display)
         image = try SharedImage(x)
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw .sharedMemory(display: display, detail: "no pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { throw .resources(display: display, detail: "no pipe (\(String(cString: strerror(errno))))") }
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wake = (fds[0], fds[1])
         let profile = DeviceProfile(name: "x11", displayName: "X display \(display)",

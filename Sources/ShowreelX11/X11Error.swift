@@ -8,14 +8,14 @@ public enum X11Error: Error, CustomStringConvertible, Equatable, Sendable {
     case unsupportedFormat(display: String, depth: Int, bitsPerPixel: Int)
     /// A shared-memory segment could not be made or attached (shmget/shmat or the server's attach).
     case sharedMemory(display: String, detail: String)
-    /// The connection broke: the X server exited or closed it.
-    case connectionLost(display: String)
+    /// The process is out of a resource it needs to wait for the display (a pipe).
+    case resources(display: String, detail: String)
 
     public var description: String {
         switch self {
         case let .cannotOpen(display):
-            return "Cannot open X display \(display): no X server answers there. "
-                + "Start one with `showreel display start` (Xvfb), or check DISPLAY and the display number."
+            return "Cannot open X display \(display): no X server answers there, or it refused this client. "
+                + "Start one with `showreel display start` (Xvfb), or check DISPLAY, the display number and XAUTHORITY."
         case let .missingExtension(display, name, needed):
             return "X display \(display) lacks the \(name) extension \(needed), which recording needs. "
                 + "Xvfb and Xorg have it; use one of them."
@@ -25,8 +25,8 @@ public enum X11Error: Error, CustomStringConvertible, Equatable, Sendable {
         case let .sharedMemory(display, detail):
             return "Cannot share memory with X display \(display) (\(detail)). The recorder must run on the "
                 + "display's machine, with System V shared memory available (in Docker, not --ipc=none)."
-        case let .connectionLost(display):
-            return "X display \(display) closed the connection (the X server exited)."
+        case let .resources(display, detail):
+            return "Cannot wait for X display \(display): \(detail)."
         }
     }
 }
