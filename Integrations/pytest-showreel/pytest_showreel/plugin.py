@@ -66,7 +66,9 @@ class ShowreelRecorder:
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_setup(self, item):
         item._showreel = {"started": time.monotonic(), "reports": {}, "recording": None}
-        if not self.display:
+        if item.get_closest_marker("skip") is not None:
+            pass  # skipped before it starts: nothing to record
+        elif not self.display:
             self._warn(item, "no X display to record: pass --showreel-display :N or set DISPLAY")
         else:
             relative = os.path.join(_module(item), _file_name(item) + ".mp4")
