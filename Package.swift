@@ -3,7 +3,8 @@ import PackageDescription
 
 // Imports point one way: Render <- UI <- Device; Render <- Recorder; Wire is the shared
 // wire vocabulary (bodies and routes); HTTP is the servers' side of it (Device, Host);
-// Testing talks to devices and hosts only through Wire and HTTP requests.
+// Testing talks to devices and hosts only through Wire and HTTP requests. X11 (an X display as a
+// frame source) knows Graphics and Wire only; the CLI hands its frames to the Recorder.
 let package = Package(
     name: "Showreel",
     platforms: [.macOS(.v15)],
