@@ -112,7 +112,9 @@ struct BrowserSuiteTests {
         let junit = try String(contentsOf: report.appendingPathComponent("junit.xml"), encoding: .utf8)
         for test in Self.tests { #expect(junit.contains("name=\"\(test)\"")) }
         #expect(junit.contains("<failure"))
-        #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("report.html").path))
+        let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
+        for test in Self.tests { #expect(html.contains(test), "report.html does not list \(test)") }
+        #expect(html.contains("test_page/test_fails_on_purpose.mp4"), "report.html does not play the kept video")
         try await rig.stop()
     }
 
