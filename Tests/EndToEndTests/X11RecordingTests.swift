@@ -192,6 +192,12 @@ struct X11RecordingTests {
                                    in: workspace, name: "bad")
         #expect(try await bad.waitForExit() == 64)
         #expect(bad.stderr.contains("--size 'big' is not WIDTHxHEIGHT"))
+        var withoutXvfb = workspace.environment
+        withoutXvfb["PATH"] = "/nonexistent"
+        let missing = try ChildProcess(showreel, ["display", "start"], environment: withoutXvfb, in: workspace, name: "missing")
+        #expect(try await missing.waitForExit() == 1)
+        #expect(missing.stderr.contains("Xvfb is not installed"), "\(missing.stderr)")
+        #expect(workspace.registry.records().isEmpty, "a failed start leaves no entry")
     }
 
     @Test("the iOS workflow unchanged: /launch `showreel io :N recordVideo`, /interrupt; the file is final when it answers")
