@@ -129,7 +129,7 @@ struct BenchmarkRun {
 
         print(HostMemoryBenchmark.report(besides: executable))
 
-        if configuration.flows { printFlows() }
+        if configuration.flows { printFlows(); printTraces() }
 
         printTargets(results)
 
@@ -161,6 +161,16 @@ struct BenchmarkRun {
     }
 
     /// `showreel run` throughput (workers 2 against 1), or why it could not run.
+    func printTraces() {
+        FileHandle.standardError.write(Data("[bench] step traces and diff\n".utf8))
+        print("")
+        do {
+            for line in try TraceBenchmark.run(rounds: configuration.rounds) { print(line) }
+        } catch {
+            print("Step traces: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
+        }
+    }
+
     func printFlows() {
         FileHandle.standardError.write(Data("[bench] flows\n".utf8))
         print("")

@@ -12,14 +12,9 @@ enum FlowBenchmark {
     static let wallTarget = 3.0
 
     static func run(folder: String = "Fixtures/Flows", rounds: Int) throws -> [String] {
-        let files = try FlowDiscovery.files(in: [folder])
-        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
-        let parsed = try files.map { file throws -> Flow in try parser.parse(fileAt: URL(fileURLWithPath: file), id: file) }
         let work = URL(fileURLWithPath: "/tmp/srb-flows-\(getpid())")
         defer { try? FileManager.default.removeItem(at: work) }
-        // Flows of the debug aids fail in this release build, which has none: measure the rest.
-        let debugOnly = try releaseFailures(parsed, output: work.appendingPathComponent("probe"))
-        let once = parsed.filter { !debugOnly.contains($0.id) }
+        let (once, debugOnly) = try fixtureFlows(in: folder, work: work)
 
         // One warm-up run gives each flow's length; repeat the set to reach a minute.
         let warmUp = try measure(once, workers: 2, scale: defaultScale, output: work.appendingPathComponent("warm-up"))
@@ -66,6 +61,16 @@ enum FlowBenchmark {
         ]
     }
 
+    /// The flows of `folder` that pass in this build, and the ids of those that do not: the
+    /// debug aids' flows fail in a release build, which has none, so the rest are measured.
+    static func fixtureFlows(in folder: String, work: URL) throws -> (flows: [Flow], debugOnly: Set<String>) {
+        let files = try FlowDiscovery.files(in: [folder])
+        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+        let parsed = try files.map { file throws -> Flow in try parser.parse(fileAt: URL(fileURLWithPath: file), id: file) }
+        let debugOnly = try releaseFailures(parsed, output: work.appendingPathComponent("probe"))
+        return (parsed.filter { !debugOnly.contains($0.id) }, debugOnly)
+    }
+
     /// The ids of the flows that fail when run once (the debug aids' flows, in a release build).
     private static func releaseFailures(_ flows: [Flow], output: URL) throws -> Set<String> {
         let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps,
@@ -84,9 +89,12 @@ enum FlowBenchmark {
     /// `showreel run`'s default size: the screen's point size.
     static let defaultScale = 0.5
 
-    /// Runs `flows` into `output` and returns wall seconds and seconds of video made.
-    private static func measure(_ flows: [Flow], workers: Int, scale: Double, output: URL) throws -> (wall: Double, video: Double, cpu: Double) {
-        let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps, recording: RecordingOptions(scale: scale)))
+    /// Runs `flows` into `output` and returns wall seconds and seconds of video made; the
+    /// output is removed afterwards unless `keep`.
+    static func measure(_ flows: [Flow], workers: Int, scale: Double, output: URL, traces: Bool = true,
+                        keep: Bool = false) throws -> (wall: Double, video: Double, cpu: Double) {
+        let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps, recording: RecordingOptions(scale: scale),
+                                                        traces: traces))
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         let start = monotonicSeconds()
@@ -101,7 +109,11 @@ enum FlowBenchmark {
         if let failed = box.entries.first(where: { $0.status != .passed }) {
             throw BenchmarkError("flow \(failed.id) failed: \(failed.failures.map(\.message).joined(separator: "; "))")
         }
-        try? FileManager.default.removeItem(at: output)
+        if keep {
+            try RunManifest(title: "bench", entries: box.entries).write(to: output.appendingPathComponent(RunManifest.fileName))
+        } else {
+            try? FileManager.default.removeItem(at: output)
+        }
         return (wall, box.entries.reduce(0) { $0 + $1.duration }, cpu)
     }
 

@@ -18,16 +18,19 @@ public struct FlowRunOptions: Sendable {
     public var container: VideoContainer
     /// Caption every step with its plain-words summary (`--captions steps`).
     public var captionsSteps: Bool
+    /// Write each video's step trace (`<name>.trace.json`) for the report.
+    public var traces: Bool
     public var logger: Logger
 
     public init(output: URL, apps: [AppDefinition], recording: RecordingOptions = RecordingOptions(),
-                container: VideoContainer = .mov, captionsSteps: Bool = false,
+                container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true,
                 logger: Logger = Logger(label: "showreel.flows", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.output = output
         self.apps = apps
         self.recording = recording
         self.container = container
         self.captionsSteps = captionsSteps
+        self.traces = traces
         self.logger = logger
     }
 }
@@ -110,8 +113,8 @@ public struct FlowRunner: Sendable {
         }
         let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
         let subscription = device.display.subscribe(sink)
-        let trace = ActionTrace()
-        await device.setActionTrace(trace)
+        let trace = options.traces ? ActionTrace() : nil
+        if let trace { await device.setActionTrace(trace) }
         let execution = FlowExecution(flow: flow, device: device, sink: sink, start: session.startTime ?? device.clock.now,
                                       options: options, screenshotPrefix: videoName)
         await execution.run()
@@ -129,10 +132,12 @@ public struct FlowRunner: Sendable {
             let summary = try session.finish()
             entry.video = videoFile
             entry.duration = summary.duration.seconds
-            let steps = TraceExport.trace(of: trace.entries, screen: flow.device.profile.pointSize,
-                                          videoStart: session.startTime ?? .zero)
-            do { try TraceExport.write(steps, besideVideo: options.output.appendingPathComponent(videoFile)) } catch {
-                options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
+            if let trace {
+                let steps = TraceExport.trace(of: trace.entries, screen: flow.device.profile.pointSize,
+                                              videoStart: session.startTime ?? .zero)
+                do { try TraceExport.write(steps, besideVideo: options.output.appendingPathComponent(videoFile)) } catch {
+                    options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
+                }
             }
         } catch {
             if entry.status != .interrupted { entry.status = .failed }

@@ -104,9 +104,9 @@ extension HTMLReport {
       var shots = document.createElement("div");
       shots.className = "shots";
       [["before", "Before"], ["after", "After"]].forEach(function (pair) {
-        if (!step[pair[0]]) return;
+        if (step[pair[0]] === undefined || step[pair[0]] === null) return;
         var figure = document.createElement("figure"), img = document.createElement("img"), caption = document.createElement("figcaption");
-        img.src = step[pair[0]];
+        img.src = trace.pictures[step[pair[0]]];
         img.alt = pair[1] + " " + step.title;
         img.className = pair[0];
         caption.textContent = pair[1];

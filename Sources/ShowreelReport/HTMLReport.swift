@@ -60,7 +60,7 @@ public struct HTMLReport: Sendable {
         // Starting a hair after 0 shows the launched app rather than the boot frame before it.
         let trace = traces[entry.id]
         // The poster is the first screen the app drew (the boot frame before it is black).
-        let poster = trace?.steps.lazy.compactMap(\.after).first.map { " poster=\"\($0)\"" } ?? ""
+        let poster = trace.flatMap { trace in trace.steps.lazy.compactMap(\.after).first.map { " poster=\"\(trace.pictures[$0])\"" } } ?? ""
         let video = entry.video.map {
             "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\"\(poster) src=\"\(e(Self.href($0)))#t=0.05\"></video>"
                 + (trace == nil ? "" : "<div class=\"target\" hidden></div>")

@@ -8,12 +8,16 @@ public struct RunTrace: Codable, Sendable, Equatable {
     /// The screen in points: what step targets and tree frames are measured in.
     public var screen: Size
     public var steps: [Step]
+    /// The screens steps show, each once (a step's "after" is mostly the next one's "before"),
+    /// as `data:image/jpeg;base64,...`: the report stays one file.
+    public var pictures: [String]
 
     public static let fileSuffix = ".trace.json"
 
-    public init(screen: Size, steps: [Step]) {
+    public init(screen: Size, steps: [Step], pictures: [String]) {
         self.screen = screen
         self.steps = steps
+        self.pictures = pictures
     }
 
     public struct Size: Codable, Sendable, Equatable {
@@ -38,16 +42,16 @@ public struct RunTrace: Codable, Sendable, Equatable {
         public var query: String?
         /// The element it acted on, in screen points (drawn over the video while the step runs).
         public var target: Rect?
-        /// The screen before and after, as `data:image/jpeg;base64,...` (the report stays one file).
-        public var before: String?
-        public var after: String?
+        /// The screen before and after: indexes into `pictures`.
+        public var before: Int?
+        public var after: Int?
         /// The element tree when the step started.
         public var tree: [Element]
         /// Why it failed: what it looked for and what the screen had instead.
         public var error: String?
 
         public init(title: String, start: Double, end: Double, status: ManifestEntry.Status, query: String? = nil,
-                    target: Rect? = nil, before: String? = nil, after: String? = nil, tree: [Element] = [], error: String? = nil) {
+                    target: Rect? = nil, before: Int? = nil, after: Int? = nil, tree: [Element] = [], error: String? = nil) {
             self.title = title
             self.start = start
             self.end = end

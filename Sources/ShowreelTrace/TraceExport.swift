@@ -12,15 +12,25 @@ public enum TraceExport {
     /// The trace of `entries`, with times counted from `videoStart` (the device time of the
     /// video's first frame).
     public static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration) -> RunTrace {
-        RunTrace(screen: RunTrace.Size(width: screen.width, height: screen.height), steps: entries.map { entry in
+        var pictures: [String] = []
+        var index: [String: Int] = [:]
+        func picture(_ pixels: PixelBuffer?) -> Int? {
+            guard let uri = pixels.flatMap(dataURI) else { return nil }
+            if let known = index[uri] { return known }
+            pictures.append(uri)
+            index[uri] = pictures.count - 1
+            return pictures.count - 1
+        }
+        let steps = entries.map { entry in
             RunTrace.Step(
                 title: entry.title,
                 start: seconds(entry.start - videoStart), end: seconds(entry.end - videoStart),
                 status: entry.isInterrupted ? .interrupted : entry.error == nil ? .passed : .failed,
                 query: entry.query, target: entry.target.map(rect),
-                before: entry.before.flatMap(dataURI), after: entry.after.flatMap(dataURI),
+                before: picture(entry.before), after: picture(entry.after),
                 tree: entry.tree.map(element), error: entry.error)
-        })
+        }
+        return RunTrace(screen: RunTrace.Size(width: screen.width, height: screen.height), steps: steps, pictures: pictures)
     }
 
     /// Writes `trace` beside `video` (`<name>.trace.json`) and returns its path.

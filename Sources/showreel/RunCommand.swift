@@ -47,6 +47,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Scale the videos relative to the screen's pixels: 0.5 (the default) is the screen's point size, 390x844 for the phone; 1 for every device pixel.")
     var scale: Double = 0.5
 
+    @Flag(inversion: .prefixedNo, help: "Write each video's step trace (<name>.trace.json: pictures before and after each step, its element tree and target) for the report.")
+    var traces = true
+
     @Flag(help: "Also join the passing flows' videos into <output>/reel.mp4 with title cards and chapters.")
     var reel = false
 
@@ -78,7 +81,7 @@ struct RunCommand: AsyncParsableCommand {
         try OutputFolder.prepare(folder, named: output)
         let recording = RecordingOptions(codec: codec, scale: scale)
         let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
-                                                        container: container, captionsSteps: captions == .steps))
+                                                        container: container, captionsSteps: captions == .steps, traces: traces))
         let used = min(workers, flows.count)
         Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
         let progress = ProgressLine(total: flows.count)

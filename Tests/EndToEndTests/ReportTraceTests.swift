@@ -24,7 +24,10 @@ struct ReportTraceTests {
         let tap = try #require(trace.steps.first { $0.title == "tapOn: \"Canada\"" })
         let target = try #require(tap.target)
         #expect(tap.end > tap.start && target.width > 300 && target.height > 30 && target.height < 60, "\(tap)")
-        #expect(tap.before?.hasPrefix("data:image/jpeg;base64,") == true && tap.after?.hasPrefix("data:image/jpeg;base64,") == true)
+        let before = try #require(tap.before), after = try #require(tap.after)
+        #expect(before != after && [before, after].allSatisfy { trace.pictures[$0].hasPrefix("data:image/jpeg;base64,") })
+        // A screen is kept once: each step starts on the screen the one before it ended on.
+        #expect(trace.pictures.count < 2 * trace.steps.count)
         let labels = tap.tree.flatMap(Self.labels)
         #expect(labels.contains("Canada") && labels.contains("Japan"), "the tree when the tap started lists the rows")
 
