@@ -23,7 +23,8 @@ enum Finalisation {
         // A cancelled test's video is kept too: nobody knows yet whether it would have passed.
         let keep = configuration.policy == .on || !passed
         // The test's own actions end here: the tail and the last screenshot are not its steps.
-        let trace = await recording.endTrace()
+        // Failed expectations join the actions, at the moment they were recorded.
+        let trace = await recording.endTrace().map { $0.adding(failures: issues.all) }
         let screenshot = artifacts.file(".png")
         if keep {
             // The end state, held long enough to see; and the last screen as a picture.

@@ -89,6 +89,21 @@ public struct RunTrace: Codable, Sendable, Equatable {
         }
     }
 
+    /// This trace with each failure that has a time (a failed expectation) as a failed step at
+    /// that time, among the others: a test's entry then reads like a flow's.
+    public func adding(failures: [ManifestEntry.Failure]) -> RunTrace {
+        var trace = self
+        for failure in failures {
+            guard let time = failure.deviceTime else { continue }
+            let firstLine = failure.message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? failure.message
+            let step = Step(title: "failed: " + firstLine, start: time, end: time, status: .failed,
+                            error: failure.message + (failure.location.map { " (\($0))" } ?? ""))
+            let index = trace.steps.firstIndex { $0.start > time } ?? trace.steps.endIndex
+            trace.steps.insert(step, at: index)
+        }
+        return trace
+    }
+
     /// The trace of `video` (a path relative to the run's folder, or absolute).
     public static func path(forVideo video: String) -> String {
         (video as NSString).deletingPathExtension + fileSuffix

@@ -87,6 +87,10 @@ struct RecordingTraitTests {
         let expectationTrace = try RunTrace.load(from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(expectation.video))))
         #expect(expectationTrace.steps.map(\.title) == titles)
         #expect(expectationTrace.steps.first { $0.title.hasPrefix("tap ") }?.target != nil)
+        // The failed expectation is a step too, at the moment it failed, after the tap.
+        let failedExpectation = try #require(expectationTrace.steps.first { $0.status == .failed })
+        #expect(failedExpectation.title.hasPrefix("failed: ") && failedExpectation.error?.contains("Mexico") == true, "\(failedExpectation)")
+        #expect(failedExpectation.start >= (expectationTrace.steps.first { $0.title.hasPrefix("tap ") }?.start ?? .infinity))
 
         let thrown = try entry("deviceCallThrows()")
         #expect(thrown.status == .failed)
