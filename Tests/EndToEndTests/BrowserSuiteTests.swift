@@ -31,9 +31,25 @@ struct BrowserSuiteTests {
                                          in: workspace, name: "display")
             #expect(try await start.waitForExit() == 0, "display start: \(start.stderr)")
             let display = start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment, in: workspace, name: "host")
-            let port = try await host.listeningPort()
-            return Rig(workspace: workspace, display: display, host: host, hostURL: "http://127.0.0.1:\(port)")
+            do {
+                let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment, in: workspace, name: "host")
+                let port = try await host.listeningPort()
+                return Rig(workspace: workspace, display: display, host: host, hostURL: "http://127.0.0.1:\(port)")
+            } catch {
+                try? await stopDisplay(display, in: workspace)
+                throw error
+            }
+        }
+
+        /// Runs `body` on a fresh rig and stops it afterwards, whether `body` passed or threw: a
+        /// failing test must not leave its Xvfb running.
+        static func with(_ body: (Rig) async throws -> Void) async throws {
+            let rig = try await start()
+            do { try await body(rig) } catch {
+                try? await rig.stop()
+                throw error
+            }
+            try await rig.stop()
         }
 
         /// Runs the fixture suite with `options` (after the display's); returns pytest.
@@ -56,6 +72,10 @@ struct BrowserSuiteTests {
         func stop() async throws {
             host.signal(SIGTERM)
             #expect(try await host.waitForExit() == 0)
+            try await Self.stopDisplay(display, in: workspace)
+        }
+
+        private static func stopDisplay(_ display: String, in workspace: Workspace) async throws {
             let stop = try ChildProcess(try BuildProducts.showreel, ["display", "stop", display], environment: workspace.environment,
                                         in: workspace, name: "display-stop")
             #expect(try await stop.waitForExit() == 0)
@@ -64,70 +84,70 @@ struct BrowserSuiteTests {
 
     @Test("--showreel-record on: a video per test that decodes and shows the page; manifest, JUnit property, report")
     func recordEveryTest() async throws {
-        let rig = try await Rig.start()
-        let output = rig.workspace.file("on")
-        let junit = rig.workspace.file("pytest-junit.xml")
-        let pytest = try await rig.pytest("on", ["--showreel-record", "on", "--showreel-host", rig.hostURL,
-                                                 "--showreel-output", output.path, "--junitxml", junit.path])
-        #expect(pytest.process.terminationStatus == 1, "the failing test must fail the run: \(pytest.stdout)")
-        #expect(pytest.stdout.contains("1 failed, 2 passed"))
-        #expect(!pytest.stdout.contains("ShowreelWarning"), "\(pytest.stdout)")
-        for test in Self.tests {
-            let video = output.appendingPathComponent("test_page/\(test).mp4")
-            let frames = try FrameDecoder.decodeFrames(video)
-            #expect(!frames.isEmpty, "\(test): no frames")
-            let last = try #require(frames.last).pixels
-            let page = try PixelBuffer(pngData: Array(Data(contentsOf: output.appendingPathComponent("test_page/\(test).page.png"))))
-            let agreement = Self.agreement(of: last, with: page)
-            #expect(agreement >= 0.9, "\(test): the video's last frame matches the page's screenshot at \(Int(agreement * 100))% of points")
+        try await Rig.with { rig in
+            let output = rig.workspace.file("on")
+            let junit = rig.workspace.file("pytest-junit.xml")
+            let pytest = try await rig.pytest("on", ["--showreel-record", "on", "--showreel-host", rig.hostURL,
+                                                     "--showreel-output", output.path, "--junitxml", junit.path])
+            #expect(pytest.process.terminationStatus == 1, "the failing test must fail the run: \(pytest.stdout)")
+            #expect(pytest.stdout.contains("1 failed, 2 passed"))
+            #expect(!pytest.stdout.contains("ShowreelWarning"), "\(pytest.stdout)")
+            for test in Self.tests {
+                let video = output.appendingPathComponent("test_page/\(test).mp4")
+                let frames = try FrameDecoder.decodeFrames(video)
+                #expect(!frames.isEmpty, "\(test): no frames")
+                let last = try #require(frames.last).pixels
+                let page = try PixelBuffer(pngData: Array(Data(contentsOf: output.appendingPathComponent("test_page/\(test).page.png"))))
+                let agreement = Self.agreement(of: last, with: page)
+                #expect(agreement >= 0.9, "\(test): the video's last frame matches the page's screenshot at \(Int(agreement * 100))% of points")
+            }
+            let manifest = try Self.entries(output)
+            #expect(manifest.map { $0["name"] as? String } == Self.tests)
+            #expect(manifest.map { $0["status"] as? String } == ["passed", "passed", "failed"])
+            #expect(manifest.map { $0["video"] as? String } == Self.tests.map { "test_page/\($0).mp4" })
+            let properties = try String(contentsOf: junit, encoding: .utf8)
+            #expect(properties.contains("<property name=\"showreel_video\" value=\"\(output.path)/test_page/test_clicks.mp4\""))
         }
-        let manifest = try Self.entries(output)
-        #expect(manifest.map { $0["name"] as? String } == Self.tests)
-        #expect(manifest.map { $0["status"] as? String } == ["passed", "passed", "failed"])
-        #expect(manifest.map { $0["video"] as? String } == Self.tests.map { "test_page/\($0).mp4" })
-        let properties = try String(contentsOf: junit, encoding: .utf8)
-        #expect(properties.contains("<property name=\"showreel_video\" value=\"\(output.path)/test_page/test_clicks.mp4\""))
-        try await rig.stop()
     }
 
     @Test("--showreel-record retain-on-failure keeps the failing test's video only; showreel report lists every test")
     func retainOnFailure() async throws {
-        let rig = try await Rig.start()
-        let output = rig.workspace.file("retain")
-        let pytest = try await rig.pytest("retain", ["--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL,
-                                                     "--showreel-output", output.path])
-        #expect(pytest.process.terminationStatus == 1)
-        let videos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("test_page").path)
-            .filter { $0.hasSuffix(".mp4") }
-        #expect(videos == ["test_fails_on_purpose.mp4"])
-        #expect(try !FrameDecoder.decodeFrames(output.appendingPathComponent("test_page/test_fails_on_purpose.mp4")).isEmpty)
-        let entries = try Self.entries(output)
-        #expect(entries.map { $0["video"] as? String } == [nil, nil, "test_page/test_fails_on_purpose.mp4"])
-        // The Swift side reads the manifest: report.html and junit.xml list both outcomes.
-        let report = rig.workspace.file("report")
-        let merge = try ChildProcess(try BuildProducts.showreel, ["report", "merge", output.path, "--output", report.path],
-                                     environment: rig.workspace.environment, in: rig.workspace, name: "merge")
-        #expect(try await merge.waitForExit() == 1, "merge: \(merge.stderr)")  // 1: the run has a failure
-        #expect(merge.stdout.contains("3 entries from 1 run: 2 passed, 1 failed"), "\(merge.stdout)")
-        let junit = try String(contentsOf: report.appendingPathComponent("junit.xml"), encoding: .utf8)
-        for test in Self.tests { #expect(junit.contains("name=\"\(test)\"")) }
-        #expect(junit.contains("<failure"))
-        let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
-        for test in Self.tests { #expect(html.contains(test), "report.html does not list \(test)") }
-        #expect(html.contains("test_page/test_fails_on_purpose.mp4"), "report.html does not play the kept video")
-        try await rig.stop()
+        try await Rig.with { rig in
+            let output = rig.workspace.file("retain")
+            let pytest = try await rig.pytest("retain", ["--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL,
+                                                         "--showreel-output", output.path])
+            #expect(pytest.process.terminationStatus == 1)
+            let videos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("test_page").path)
+                .filter { $0.hasSuffix(".mp4") }
+            #expect(videos == ["test_fails_on_purpose.mp4"])
+            #expect(try !FrameDecoder.decodeFrames(output.appendingPathComponent("test_page/test_fails_on_purpose.mp4")).isEmpty)
+            let entries = try Self.entries(output)
+            #expect(entries.map { $0["video"] as? String } == [nil, nil, "test_page/test_fails_on_purpose.mp4"])
+            // The Swift side reads the manifest: report.html and junit.xml list both outcomes.
+            let report = rig.workspace.file("report")
+            let merge = try ChildProcess(try BuildProducts.showreel, ["report", "merge", output.path, "--output", report.path],
+                                         environment: rig.workspace.environment, in: rig.workspace, name: "merge")
+            #expect(try await merge.waitForExit() == 1, "merge: \(merge.stderr)")  // 1: the run has a failure
+            #expect(merge.stdout.contains("3 entries from 1 run: 2 passed, 1 failed"), "\(merge.stdout)")
+            let junit = try String(contentsOf: report.appendingPathComponent("junit.xml"), encoding: .utf8)
+            for test in Self.tests { #expect(junit.contains("name=\"\(test)\"")) }
+            #expect(junit.contains("<failure"))
+            let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
+            for test in Self.tests { #expect(html.contains(test), "report.html does not list \(test)") }
+            #expect(html.contains("test_page/test_fails_on_purpose.mp4"), "report.html does not play the kept video")
+        }
     }
 
     @Test("a tunnel host that is down does not break the suite: each test warns, naming the host and how to start it")
     func hostDown() async throws {
-        let rig = try await Rig.start()
-        let pytest = try await rig.pytest("down", ["--showreel-record", "on", "--showreel-host", "http://127.0.0.1:9",
-                                                   "--showreel-output", rig.workspace.file("down").path, "-k", "not fails"])
-        #expect(pytest.process.terminationStatus == 0, "\(pytest.stdout)")
-        #expect(pytest.stdout.contains("2 passed"))
-        #expect(pytest.stdout.contains("no tunnel host at http://127.0.0.1:9"), "\(pytest.stdout)")
-        #expect(pytest.stdout.contains("Start the host with `showreel host`"))
-        try await rig.stop()
+        try await Rig.with { rig in
+            let pytest = try await rig.pytest("down", ["--showreel-record", "on", "--showreel-host", "http://127.0.0.1:9",
+                                                       "--showreel-output", rig.workspace.file("down").path, "-k", "not fails"])
+            #expect(pytest.process.terminationStatus == 0, "\(pytest.stdout)")
+            #expect(pytest.stdout.contains("2 passed"))
+            #expect(pytest.stdout.contains("no tunnel host at http://127.0.0.1:9"), "\(pytest.stdout)")
+            #expect(pytest.stdout.contains("Start the host with `showreel host`"))
+        }
     }
 
     /// The share of sampled points (a 32x20 grid over `page`) where `frame`, at the same place,
