@@ -242,7 +242,7 @@ enum OutputFolder {
     }
 }
 
-/// manifest.json, junit.xml and report.html for a run, side by side.
+/// manifest.json, junit.xml, report.html and summary.md for a run, side by side.
 enum ReportFiles {
     static func write(_ manifest: RunManifest, to folder: URL, pathPrefix: String) throws {
         do {
@@ -250,6 +250,7 @@ enum ReportFiles {
             try manifest.write(to: folder.appendingPathComponent(RunManifest.fileName))
             try JUnitReport(manifest: manifest, pathPrefix: pathPrefix).write(to: folder.appendingPathComponent(JUnitReport.fileName))
             try HTMLReport(manifest: manifest).write(to: folder.appendingPathComponent(HTMLReport.fileName))
+            try RunSummary(manifest: manifest).write(to: folder.appendingPathComponent(RunSummary.fileName))
         } catch {
             throw CLIFailure(message: "Could not write the report into \(folder.path): \(ErrorSentence.describe(error))",
                              exitCode: CLIFailure.Code.unwritable)
