@@ -12,8 +12,10 @@ demo: deps
 
 ## Build once, then run every test (unit, wire, end to end with real processes). The release
 ## build of the sample apps is what the release-symbol test inspects; built here, before the
-## tests run in parallel, it is a quick check inside the suite.
+## tests run in parallel, it is a quick check inside the suite. The browser suite's test runs
+## pytest, Selenium and the pytest plugin from .build/venv (scripts/browser-venv).
 test: deps
+	scripts/browser-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --target ShowcaseApps --scratch-path .build-release-check -Xswiftc -Onone
 	$(SWIFT) test --skip-build

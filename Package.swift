@@ -3,7 +3,8 @@ import PackageDescription
 
 // Imports point one way: Render <- UI <- Device; Render <- Recorder; Wire is the shared
 // wire vocabulary (bodies and routes); HTTP is the servers' side of it (Device, Host);
-// Testing talks to devices and hosts only through Wire and HTTP requests.
+// Testing talks to devices and hosts only through Wire and HTTP requests. X11 (an X display as a
+// frame source) knows Graphics and Wire only; the CLI hands its frames to the Recorder.
 let package = Package(
     name: "Showreel",
     platforms: [.macOS(.v15)],
@@ -37,6 +38,12 @@ let package = Package(
         // libyuv: SIMD frame shrinking and BGRA -> YUV conversion for the recorder (Linux; on
         // macOS Cairo and swscale do the same, slower).
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        // The X client libraries (xcb with its shm, damage and xfixes extensions): recording X displays.
+        .systemLibrary(
+            name: "CXCB",
+            pkgConfig: "xcb xcb-shm xcb-damage xcb-xfixes",
+            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev"])]
+        ),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo",
@@ -58,6 +65,9 @@ let package = Package(
         .target(name: "ShowreelAccessibility", dependencies: ["ShowreelGraphics"]),
         .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
         .target(name: "ShowreelWire", dependencies: ["ShowreelGraphics", "ShowreelAccessibility"]),
+        // An X display (Xvfb, Xorg) as one more display stream source for the recorder: frames on
+        // damage through shared memory, the pointer drawn in. No FFmpeg, no Cairo.
+        .target(name: "ShowreelX11", dependencies: ["CXCB", "ShowreelGraphics", "ShowreelWire"]),
         // The servers' HTTP layer (Hummingbird): JSON answers, strict JSON bodies, errors as
         // responses, and serving the routes ShowreelWire defines for servers and clients alike.
         .target(name: "ShowreelHTTP", dependencies: [
@@ -82,28 +92,31 @@ let package = Package(
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
         .target(name: "ShowreelKit", dependencies: [
-            "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI",
+            "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
         ]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
         .target(name: "ShowreelReport"),
+        // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
+        .target(name: "ShowreelTrace", dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
         .target(name: "ShowreelFlows", dependencies: [
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
+            "ShowreelTrace",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff",
+            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
         .executableTarget(name: "showreel-bench", dependencies: [
             "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
-            "ShowreelFlows", "ShowreelReport",
+            "ShowreelFlows", "ShowreelReport", "ShowreelX11",
         ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
@@ -122,6 +135,7 @@ let package = Package(
         .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder", "ShowreelAccessibility", "ShowreelReport",
+            "ShowreelX11", "CXCB",
         ]),
     ]
 )

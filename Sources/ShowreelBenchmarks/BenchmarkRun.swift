@@ -14,6 +14,8 @@ struct BenchmarkRun {
         var profiles = ["phone", "phone-3x"]
         var displayStream = true
         var flows = true
+        var x11 = true
+        var x11Seconds = 60
         var keep = false
     }
 
@@ -138,7 +140,24 @@ struct BenchmarkRun {
         } catch {
             print("UI suite with and without recording: could not run (\(error))")
         }
+        if configuration.x11 { printX11() }
         if configuration.keep { print("\nFiles kept in \(work)") }
+    }
+
+    /// Recording an X display against ffmpeg's x11grab, or why it could not run.
+    func printX11() {
+        FileHandle.standardError.write(Data("[bench] X display\n".utf8))
+        print("")
+        do {
+            let executable = try selfExecutable()
+            let showreel = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("showreel").path
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-bench-x11-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            defer { if !configuration.keep { try? FileManager.default.removeItem(atPath: work) } }
+            for line in try X11Benchmark.run(showreel: showreel, work: work, seconds: configuration.x11Seconds) { print(line) }
+        } catch {
+            print("Recording an X display: could not run (\(error)); it needs Xvfb, chromium and ffmpeg (scripts/install-deps)")
+        }
     }
 
     /// `showreel run` throughput (workers 2 against 1), or why it could not run.

@@ -26,19 +26,23 @@ case "--device-recorders":
     do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
     print("""
-    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--keep]
+    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
       --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
       --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
       --skip-display-stream  skip the display stream transport benchmark
       --skip-flows           skip `showreel run` throughput (Fixtures/Flows, workers 2 against 1)
       --only-flows           only `showreel run` throughput
       --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
+      --skip-x11             skip recording an X display (Xvfb; Showreel against ffmpeg's x11grab)
+      --only-x11             only recording an X display
+      --x11-seconds N        how long the mostly idle browser is recorded (default 60)
       --keep                 keep the frames and videos in the work folder and print where
     """)
 default:
     var configuration = BenchmarkRun.Configuration()
     var onlyFlows = false
     var onlyUISuite = false
+    var onlyX11 = false
     var index = 0
     while index < arguments.count {
         switch arguments[index] {
@@ -54,6 +58,12 @@ default:
         case "--skip-flows": configuration.flows = false
         case "--only-flows": onlyFlows = true
         case "--only-ui-suite": onlyUISuite = true
+        case "--skip-x11": configuration.x11 = false
+        case "--only-x11": onlyX11 = true
+        case "--x11-seconds":
+            index += 1
+            guard index < arguments.count, let seconds = Int(arguments[index]), seconds >= 1 else { fail("--x11-seconds needs a number >= 1", code: 64) }
+            configuration.x11Seconds = seconds
         case "--keep": configuration.keep = true
         default: fail("unknown argument \(arguments[index]) (see --help)", code: 64)
         }
@@ -62,6 +72,8 @@ default:
     do {
         if onlyFlows {
             BenchmarkRun(configuration: configuration).printFlows()
+        } else if onlyX11 {
+            BenchmarkRun(configuration: configuration).printX11()
         } else if onlyUISuite {
             for line in try UISuiteBenchmark.run(rounds: configuration.rounds) { print(line) }
         } else {

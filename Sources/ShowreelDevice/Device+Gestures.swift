@@ -18,12 +18,29 @@ extension Device {
     /// in steps on the device clock, so the recording shows the drag and any scrolling it causes.
     public func swipe(_ swipe: Swipe, duration: Duration = .milliseconds(300)) async throws {
         try ensureRunning()
-        let (from, to) = try path(of: swipe)
-        try await drag(from: from, to: to, duration: duration)
+        let query: ElementQuery? = if case let .element(query, _) = swipe { query } else { nil }
+        try await traced("swipe \(Self.describe(swipe))", query: query) {
+            let (from, to) = try path(of: swipe)
+            try await drag(from: from, to: to, duration: duration)
+        }
+    }
+
+    private static func describe(_ swipe: Swipe) -> String {
+        switch swipe {
+        case let .element(query, direction): "\(direction.rawValue) on \(query)"
+        case let .edge(edge): "in from the \(edge.rawValue) edge"
+        case let .points(from, to): "from (\(Int(from.x)), \(Int(from.y))) to (\(Int(to.x)), \(Int(to.y)))"
+        }
     }
 
     /// Finger down at `from`, moved to `to` over `duration`, then lifted.
     public func drag(from: Point, to: Point, duration: Duration = .milliseconds(300)) async throws {
+        try await traced("drag from (\(Int(from.x)), \(Int(from.y))) to (\(Int(to.x)), \(Int(to.y)))", point: from) {
+            try await dragUntraced(from: from, to: to, duration: duration)
+        }
+    }
+
+    private func dragUntraced(from: Point, to: Point, duration: Duration) async throws {
         try ensureRunning()
         syncSceneTime()
         scene.touchDown(at: from)
@@ -44,11 +61,13 @@ extension Device {
     /// Shakes the device (the debug window opens on shake when no text field has focus).
     public func shake() async throws {
         try ensureRunning()
-        syncSceneTime()
-        _ = scene.shake()
-        renderIfNeeded()
-        startDisplayLinkIfNeeded()
-        try await settle()
+        try await traced("shake") {
+            syncSceneTime()
+            _ = scene.shake()
+            renderIfNeeded()
+            startDisplayLinkIfNeeded()
+            try await settle()
+        }
     }
 
     /// A hardware-keyboard shortcut such as Cmd+D.
@@ -57,11 +76,13 @@ extension Device {
         guard let input = KeyInput(parsing: (modifiers + [key]).joined(separator: "+")) else {
             throw DeviceError.invalidRequest("Unknown key command \((modifiers + [key]).joined(separator: "+")): modifiers are command, shift, option, control.")
         }
-        syncSceneTime()
-        _ = scene.keyCommand(input)
-        renderIfNeeded()
-        startDisplayLinkIfNeeded()
-        try await settle()
+        try await traced("key command \((modifiers + [key]).joined(separator: "+"))") {
+            syncSceneTime()
+            _ = scene.keyCommand(input)
+            renderIfNeeded()
+            startDisplayLinkIfNeeded()
+            try await settle()
+        }
     }
 
     private func path(of swipe: Swipe) throws -> (Point, Point) {

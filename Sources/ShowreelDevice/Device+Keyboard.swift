@@ -10,6 +10,12 @@ extension Device {
     /// so the same run gives the same video) between keys.
     public func typeText(_ text: String, into query: ElementQuery? = nil, keyDelay: Duration = .zero,
                          jitter: Duration = .zero, seed: UInt64 = 1) async throws {
+        try await traced("type \"\(text)\"" + (query.map { " into \($0)" } ?? ""), query: query) {
+            try await typeUntraced(text, into: query, keyDelay: keyDelay, jitter: jitter, seed: seed)
+        }
+    }
+
+    private func typeUntraced(_ text: String, into query: ElementQuery?, keyDelay: Duration, jitter: Duration, seed: UInt64) async throws {
         if let query { try await tap(query) }
         try ensureRunning()
         try await waitForKeyboard()
@@ -35,8 +41,10 @@ extension Device {
     /// Taps one key of the software keyboard by its identifier ("a", "@", "shift", "more",
     /// "Return"), then waits until the app is idle (Return may submit a form).
     public func tapKey(_ key: String) async throws {
-        try await touchKey(key)
-        try await settle()
+        try await traced("key \(key)", query: .key(key)) {
+            try await touchKey(key)
+            try await settle()
+        }
     }
 
     /// One key, without waiting for idle: keys typed in a row follow each other at typing pace.

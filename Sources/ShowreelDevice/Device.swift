@@ -26,6 +26,8 @@ public actor Device {
     private var latestFrame: Frame?
     private var isShutDown = false
     private var displayLink: Task<Void, Never>?
+    /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
+    var actionTrace: ActionTrace?
 
     /// How long a tap keeps the finger down: it shows the highlight on the virtual clock too.
     public static let tapDuration: Duration = .milliseconds(100)
@@ -91,6 +93,10 @@ public actor Device {
     /// `XCUIApplication.launch()`: a running instance is terminated first.
     @discardableResult
     public func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) async throws -> AppStatus {
+        try await traced("launch \(bundleIdentifier)") { try await launchUntraced(bundleIdentifier, context: context) }
+    }
+
+    private func launchUntraced(_ bundleIdentifier: String, context: LaunchContext) async throws -> AppStatus {
         try ensureBooted()
         guard let app = apps[bundleIdentifier] else { throw DeviceError.unknownApp(bundleIdentifier, installed: installedApps) }
         terminate(bundleIdentifier)
@@ -194,9 +200,11 @@ public actor Device {
     /// still sliding in from off screen (mid-push) does not count yet.
     public func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Duration) async throws -> Bool {
         try ensureBooted()
-        return try await poll(timeout: timeout) {
-            let found = onScreen(query).contains { !hittable || $0.isHittable }
-            return found == exists
+        return try await traced("wait for \(query)\(exists ? "" : " to go")", query: query) {
+            try await poll(timeout: timeout) {
+                let found = onScreen(query).contains { !hittable || $0.isHittable }
+                return found == exists
+            }
         }
     }
 
@@ -234,20 +242,26 @@ public actor Device {
     /// Taps the centre of the first hittable element matching `query`, then waits until the
     /// app is idle again (see `settle()`).
     public func tap(_ query: ElementQuery, count: Int = 1) async throws {
-        let point = try await hittablePoint(query)
-        for _ in 0..<max(count, 1) { try await touch(at: point) }
-        try await settle()
+        try await traced(count == 1 ? "tap \(query)" : count == 2 ? "double tap \(query)" : "tap \(query) \(count) times", query: query) {
+            let point = try await hittablePoint(query)
+            for _ in 0..<max(count, 1) { try await touch(at: point) }
+            try await settle()
+        }
     }
 
     /// A tap at `point` (held for `hold`), then waits until the app is idle again.
     public func tap(at point: Point, hold: Duration = Device.tapDuration) async throws {
-        try await touch(at: point, hold: hold)
-        try await settle()
+        try await traced("tap at (\(Int(point.x)), \(Int(point.y)))", point: point) {
+            try await touch(at: point, hold: hold)
+            try await settle()
+        }
     }
 
     /// Presses and holds on an element or a point for `duration`.
     public func press(_ query: ElementQuery, duration: Duration) async throws {
-        try await tap(at: try await hittablePoint(query), hold: duration)
+        try await traced("press \(query) for \(duration.seconds) s", query: query) {
+            try await tap(at: try await hittablePoint(query), hold: duration)
+        }
     }
 
     /// A finger down at `point`, held for `tapDuration` (or `hold`), then lifted: the
@@ -291,7 +305,7 @@ public actor Device {
     /// Lets time pass on the device clock (instant on the virtual clock).
     public func wait(_ duration: Duration) async throws {
         try ensureBooted()
-        try await advance(by: duration)
+        try await traced("wait \(duration.seconds) s") { try await advance(by: duration) }
     }
 
     // MARK: Lifecycle

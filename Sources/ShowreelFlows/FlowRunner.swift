@@ -5,6 +5,7 @@ import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelTrace
 import ShowreelUI
 import ShowreelWire
 
@@ -109,6 +110,8 @@ public struct FlowRunner: Sendable {
         }
         let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
         let subscription = device.display.subscribe(sink)
+        let trace = ActionTrace()
+        await device.setActionTrace(trace)
         let execution = FlowExecution(flow: flow, device: device, sink: sink, start: session.startTime ?? device.clock.now,
                                       options: options, screenshotPrefix: videoName)
         await execution.run()
@@ -126,6 +129,11 @@ public struct FlowRunner: Sendable {
             let summary = try session.finish(steps: entry.steps.map { StepMark(title: $0.title, time: $0.time) })
             entry.video = videoFile
             entry.duration = summary.duration.seconds
+            let steps = TraceExport.trace(of: trace.entries, screen: flow.device.profile.pointSize,
+                                          videoStart: session.startTime ?? .zero)
+            do { try TraceExport.write(steps, besideVideo: options.output.appendingPathComponent(videoFile)) } catch {
+                options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
+            }
             entry.preview = AnimatedPreview.make(for: summary.url, logger: options.logger)?.lastPathComponent
         } catch {
             if entry.status != .interrupted { entry.status = .failed }
@@ -215,8 +223,12 @@ final class FlowExecution: @unchecked Sendable {
             let index = self.steps.count
             self.steps.append(ManifestEntry.Step(title: step.title, time: videoTime, location: step.location.description, status: .passed))
             if options.captionsSteps, !step.isCaption { await showCaption(step.summary) }
+            // A step is traced whole (its waits and taps give it its target); runFlow and repeat
+            // are traced as the steps they hold.
+            let traced = step.isContainer ? nil : await device.beginTracedStep(step.title)
             do {
                 try await perform(step)
+                await device.endTracedStep(traced, error: nil)
             } catch let nested as NestedFailure {
                 self.steps[index].status = .failed
                 throw nested
@@ -224,9 +236,11 @@ final class FlowExecution: @unchecked Sendable {
                 if error is CancellationError || Task.isCancelled {
                     self.steps[index].status = .interrupted
                     interrupt("Interrupted during \(step.title)", at: step)
+                    await device.endTracedStep(traced, error: failure?.message, interrupted: true)
                 } else {
                     self.steps[index].status = .failed
                     await fail(step, error)
+                    await device.endTracedStep(traced, error: Self.message(of: error))
                 }
                 throw NestedFailure()
             }
@@ -243,10 +257,14 @@ final class FlowExecution: @unchecked Sendable {
     }
 
     private func fail(_ step: FlowStep, _ error: any Error) async {
-        let message = (error as? StepFailure)?.message ?? ErrorSentence.describe(error)
+        let message = Self.message(of: error)
         failure = ManifestEntry.Failure(message: "\(step.title): \(message)", location: step.location.description, deviceTime: videoTime)
         let name = "\(screenshotPrefix)-failure.png"
         if (try? await writeScreenshot(name)) != nil { failureScreenshot = name }
+    }
+
+    private static func message(of error: any Error) -> String {
+        (error as? StepFailure)?.message ?? ErrorSentence.describe(error)
     }
 
     private func writeScreenshot(_ name: String) async throws {
@@ -425,4 +443,11 @@ final class FlowExecution: @unchecked Sendable {
 
 extension FlowStep {
     var isCaption: Bool { if case .caption = action { true } else { false } }
+    /// `runFlow` and `repeat`: steps that hold steps.
+    var isContainer: Bool {
+        switch action {
+        case .runFlow, .repeatSteps: true
+        default: false
+        }
+    }
 }

@@ -105,11 +105,12 @@ actor ListenerStartup {
         pending = extraListeners
     }
 
-    /// Records the first listener's port and waits (up to 10 s) for the others to bind it;
-    /// false when one of them failed in a way that stops the host.
+    /// Records the first listener's port and waits for the others to bind it (or fail); false
+    /// when one of them failed in a way that stops the host. The bound only guards against a
+    /// listener that never reports: on a loaded machine binding can take seconds.
     func primaryListening(on port: Int) async -> Bool {
         self.port = port
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         while pending > 0, !failed, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(5))
         }

@@ -2,6 +2,7 @@ import Foundation
 import ShowreelRecorder
 import ShowreelReport
 import ShowreelTesting
+import ShowreelTrace
 
 /// What happens after a recorded test: hold the last screen, keep it as a screenshot, finish
 /// the video, keep or delete it by the policy, and add the test to the manifest.
@@ -21,6 +22,8 @@ enum Finalisation {
         let passed = status == .passed
         // A cancelled test's video is kept too: nobody knows yet whether it would have passed.
         let keep = configuration.policy == .on || !passed
+        // The test's own actions end here: the tail and the last screenshot are not its steps.
+        let trace = await recording.endTrace()
         let screenshot = artifacts.file(".png")
         if keep {
             // The end state, held long enough to see; and the last screen as a picture.
@@ -54,13 +57,20 @@ enum Finalisation {
             let root = configuration.folder.standardizedFileURL.path + "/"
             return url.standardizedFileURL.path.hasPrefix(root) ? String(url.standardizedFileURL.path.dropFirst(root.count)) : url.path
         }
+        if videoFinished, let trace {
+            do { try TraceExport.write(trace, besideVideo: recording.video) } catch {
+                problems.append("the step trace could not be written: \(ErrorSentence.describe(error))")
+            }
+        }
         let identity = artifacts.identity
-        let entry = ManifestEntry(
+        var entry = ManifestEntry(
             id: identity.id, name: identity.fileStem, suite: identity.suite, status: status,
             duration: duration,
             video: videoFinished && FileManager.default.fileExists(atPath: recording.video.path) ? relative(recording.video) : nil,
             screenshot: keep && FileManager.default.fileExists(atPath: screenshot.path) ? relative(screenshot) : nil,
             failures: issues.all, attachments: screenshots.map(relative))
+        // The test's actions read as a flow's steps do: what, when in the video, how it went.
+        entry.steps = trace?.steps.map { ManifestEntry.Step(title: $0.title, time: $0.start, status: $0.status) } ?? []
         do { try ManifestLog.add(entry, in: configuration.folder) } catch {
             problems.append("the manifest could not be written: \(ErrorSentence.describe(error))")
         }

@@ -2,7 +2,9 @@ import Foundation
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelReport
 import ShowreelTesting
+import ShowreelTrace
 
 /// One test's video in the making: started before the test body, stopped after it. In-process
 /// it encodes the device's own frames in the test process (no socket, no copy unless masked);
@@ -11,6 +13,15 @@ import ShowreelTesting
 final class TestRecording: Sendable {
     let video: URL
     private let stopper: Stopper
+    /// The test's actions on an in-process device, traced for the report (see `ActionTrace`).
+    let trace: StepTrace?
+
+    struct StepTrace: Sendable {
+        let device: Device
+        let actions: ActionTrace
+        /// The device time of the video's first frame: trace times count from there.
+        let videoStart: Duration
+    }
 
     private enum Stopper: Sendable {
         case subscription(DisplaySubscription, RecordingSession)
@@ -20,21 +31,47 @@ final class TestRecording: Sendable {
         case host(HostRecording, StagedFile)
     }
 
-    private init(video: URL, stopper: Stopper) {
+    private init(video: URL, stopper: Stopper, trace: StepTrace?) {
         self.video = video
         self.stopper = stopper
+        self.trace = trace
     }
 
     /// Starts recording `testDevice` into `video`; returns once the first frame is in.
     static func start(_ testDevice: TestDevice, to video: URL, configuration: RecordingConfiguration) async throws -> TestRecording {
         try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let recording = try await startRecording(testDevice, to: video, configuration: configuration)
+        guard let device = testDevice.device else { return recording }
+        let actions = ActionTrace()
+        await device.setActionTrace(actions)
+        let start = recording.sessionStart ?? device.clock.now
+        return TestRecording(video: video, stopper: recording.stopper,
+                             trace: StepTrace(device: device, actions: actions, videoStart: start))
+    }
+
+    /// The device time of the first frame, when this process records.
+    private var sessionStart: Duration? {
+        switch stopper {
+        case let .subscription(_, session), let .stream(_, session, _): session.startTime
+        case .host: nil
+        }
+    }
+
+    /// Stops tracing and returns what was traced, as the report's trace.
+    func endTrace() async -> RunTrace? {
+        guard let trace else { return nil }
+        await trace.device.setActionTrace(nil)
+        return TraceExport.trace(of: trace.actions.entries, screen: trace.device.profile.pointSize, videoStart: trace.videoStart)
+    }
+
+    private static func startRecording(_ testDevice: TestDevice, to video: URL, configuration: RecordingConfiguration) async throws -> TestRecording {
         switch configuration.transport {
         case .inProcess:
             if let device = testDevice.device {
                 let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
                 let session = try RecordingSession(url: video, info: device.display.info, options: configuration.recordingOptions,
                                                    mask: mask, framesAreShared: true, spoolLimit: configuration.spoolLimit)
-                return TestRecording(video: video, stopper: .subscription(device.display.subscribe(session), session))
+                return TestRecording(video: video, stopper: .subscription(device.display.subscribe(session), session), trace: nil)
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
             let stream = try DisplayStreamClient(socketPath: record.displaySocket)
@@ -48,7 +85,7 @@ final class TestRecording: Sendable {
             }
             reader.name = "showreel.test-recording"
             reader.start()
-            return TestRecording(video: video, stopper: .stream(stream, session, done))
+            return TestRecording(video: video, stopper: .stream(stream, session, done), trace: nil)
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
             let argv = [try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
@@ -57,7 +94,7 @@ final class TestRecording: Sendable {
             let host = TunnelHostClient(baseURL: url, token: token)
             let recording = try await HostRecording.start(host: host, argv: argv,
                                                           environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
-            return TestRecording(video: video, stopper: .host(recording, staging))
+            return TestRecording(video: video, stopper: .host(recording, staging), trace: nil)
         }
     }
 

@@ -8,6 +8,8 @@ public struct HTMLReport: Sendable {
     public var manifest: RunManifest
     /// What `showreel diff` found against a baseline run, shown above the entries.
     public var diff: RunDiff?
+    /// Step traces by entry id (read from beside the videos by `write(to:)`), embedded whole.
+    public var traces: [String: RunTrace] = [:]
 
     public static let fileName = "report.html"
 
@@ -29,7 +31,7 @@ public struct HTMLReport: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(e(manifest.title))</title>
-        <style>\(Self.style)</style>
+        <style>\(Self.style)\(Self.traceStyle)</style>
         </head>
         <body>
         <header>
@@ -46,7 +48,7 @@ public struct HTMLReport: Sendable {
         \(diff.map(diffSection) ?? "")
         \(manifest.entries.enumerated().map { section(for: $1, index: $0) }.joined(separator: "\n"))
         </main>
-        <script>\(Self.script)</script>
+        <script>\(Self.traceScript)\(Self.script)</script>
         </body>
         </html>
 
@@ -56,14 +58,22 @@ public struct HTMLReport: Sendable {
     private func section(for entry: ManifestEntry, index: Int) -> String {
         let e = Markup.escape
         // Starting a hair after 0 shows the launched app rather than the boot frame before it.
+        let trace = traces[entry.id]
+        // The poster is the first screen the app drew (the boot frame before it is black).
+        let poster = trace?.steps.lazy.compactMap(\.after).first.map { " poster=\"\($0)\"" } ?? ""
         let video = entry.video.map {
-            "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\" src=\"\(e(Self.href($0)))#t=0.05\"></video>"
+            "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\"\(poster) src=\"\(e(Self.href($0)))#t=0.05\"></video>"
+                + (trace == nil ? "" : "<div class=\"target\" hidden></div>")
         } ?? "<p class=\"muted\">No video.</p>"
-        let steps = entry.steps.map { step in
+        let traceIndex = Self.traceIndex(of: entry.steps, in: trace)
+        let steps = entry.steps.enumerated().map { position, step in
             let location = step.location.map { " <span class=\"loc\">\(e($0))</span>" } ?? ""
-            return "<li><button type=\"button\" class=\"step \(step.status.rawValue)\" data-time=\"\(step.time)\">"
+            let traced = traceIndex[position].map { " data-trace=\"\($0)\"" } ?? ""
+            return "<li><button type=\"button\" class=\"step \(step.status.rawValue)\" data-time=\"\(step.time)\"\(traced)>"
                 + "<span class=\"time\">\(Self.clock(step.time))</span> \(e(step.title))\(location)</button></li>"
         }.joined(separator: "\n")
+        let traceData = trace.map { "<script type=\"application/json\" class=\"trace-data\">\(Self.scriptJSON($0))</script>"
+            + "<div class=\"trace\" hidden></div>" } ?? ""
         let failures = entry.failures.map { failure in
             let location = failure.location.map { "<div class=\"loc\">\(e($0))</div>" } ?? ""
             let time = failure.deviceTime.map { " <button type=\"button\" class=\"step seek\" data-time=\"\($0)\">at \(Self.clock($0))</button>" } ?? ""
@@ -85,6 +95,7 @@ public struct HTMLReport: Sendable {
         <ol class="steps">
         \(steps)
         </ol>
+        \(traceData)
         \(screenshot)
         \(attachments)
         </div>
@@ -104,8 +115,17 @@ public struct HTMLReport: Sendable {
         return String(format: "%d:%04.1f", minutes, seconds - Double(minutes * 60))
     }
 
+    /// Writes the page, with the step traces found beside the entries' videos.
     public func write(to url: URL) throws {
-        try Data(render().utf8).write(to: url, options: .atomic)
+        var report = self
+        let folder = url.deletingLastPathComponent()
+        for entry in manifest.entries where report.traces[entry.id] == nil {
+            guard let video = entry.video else { continue }
+            let path = RunTrace.path(forVideo: video)
+            let file = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+            if let trace = try? RunTrace.load(from: file) { report.traces[entry.id] = trace }
+        }
+        try Data(report.render().utf8).write(to: url, options: .atomic)
     }
 
     static let style = """
@@ -161,6 +181,7 @@ public struct HTMLReport: Sendable {
         if (!video) return;
         video.currentTime = parseFloat(step.dataset.time);
         if (step.dataset.entry !== undefined) section.scrollIntoView();
+        if (step.dataset.trace !== undefined) showTrace(section, parseInt(step.dataset.trace, 10));
         section.querySelectorAll("button.step.current").forEach(function (b) { b.classList.remove("current"); });
         step.classList.add("current");
         return;

@@ -21,12 +21,16 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     public var displaySocket: String
     public var automationURL: String?
     public var bootedAt: Date
+    /// For an X display (`showreel display start`): its name as `DISPLAY` writes it (`:99`).
+    /// Recorders capture it directly; `pid` is its X server and there is no display socket.
+    public var x11Display: String?
 
     public init(udid: String, name: String, profile: String, state: State, clock: ClockKind, pid: Int32,
-                processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date) {
+                processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date,
+                x11Display: String? = nil) {
         self.udid = udid; self.name = name; self.profile = profile; self.state = state; self.clock = clock
         self.pid = pid; self.processStartTime = processStartTime; self.displaySocket = displaySocket
-        self.automationURL = automationURL; self.bootedAt = bootedAt
+        self.automationURL = automationURL; self.bootedAt = bootedAt; self.x11Display = x11Display
     }
 }
 
@@ -91,7 +95,8 @@ public struct DeviceRegistry: Sendable {
                   var record = try? decoder.decode(DeviceRecord.self, from: data) else { return nil }
             if record.state == .booted, !Self.isAlive(pid: record.pid, startTime: record.processStartTime) {
                 record.state = .shutdown
-                unlink(record.displaySocket)
+                // An X display has no socket of ours: its server's may belong to a new one by now.
+                if record.x11Display == nil { unlink(record.displaySocket) }
                 try? save(record)
             }
             return record
@@ -118,7 +123,9 @@ public struct DeviceRegistry: Sendable {
         try? FileManager.default.removeItem(at: directory(for: udid))
     }
 
-    /// Whether `pid` is running (not a zombie) and is the same process that wrote the record.
+    /// Whether `pid` is running and is the same process that wrote the record. A zombie (an
+    /// exited process whose parent has not reaped it: in a container, an orphan's init may
+    /// never) is not running.
     public static func isAlive(pid: Int32, startTime: UInt64?) -> Bool {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let stat = ProcessStat.read(pid) else { return true }  // no /proc to ask

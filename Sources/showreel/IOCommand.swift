@@ -5,15 +5,15 @@ import ShowreelWire
 struct IOCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "io",
-        abstract: "Record a video or take a screenshot of a device's screen.",
+        abstract: "Record a video or take a screenshot of a device's screen or an X display.",
         usage: """
-        showreel io <udid|booted> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] <file.mov|file.mp4>
-        showreel io <udid|booted> screenshot [--type=png|jpeg] [--mask=ignored|alpha|black] <file|->
+        showreel io <udid|booted|:display> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] <file.mov|file.mp4>
+        showreel io <udid|booted|:display> screenshot [--type=png|jpeg] [--mask=ignored|alpha|black] <file|->
         """,
         discussion: "Run `showreel io booted recordVideo --help` for the recording options."
     )
 
-    @Argument(help: "The device: its udid, its name, or `booted` for the one booted device.")
+    @Argument(help: "The device: its udid, its name, `booted` for the one booted device, or an X display such as :99.")
     var device: String
 
     @Argument(help: "recordVideo or screenshot.")

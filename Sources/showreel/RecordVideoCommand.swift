@@ -91,24 +91,23 @@ struct RecordVideoCommand: AsyncParsableCommand {
             throw CLIFailure(message: "\(file) already exists. Pass --force to overwrite it, or choose another name.",
                              exitCode: CLIFailure.Code.fileExists)
         }
-        let record = try resolveDevice(device)
-        let stream: DisplayStreamClient
-        do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
-            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(ErrorSentence.describe(error))",
-                             exitCode: CLIFailure.Code.streamFailed)
-        }
-        defer { stream.close() }
-        if mask == .alpha {
+        let source = try openFrameSource(device)
+        defer { source.close() }
+        // An X display is a plain rectangle: there is no screen shape to mask.
+        let masks = mask != .ignored && !(source is X11Source)
+        if mask != .ignored, !masks {
+            Console.warning("\(source.name) is a plain rectangle with no screen shape: --mask=\(mask.rawValue) has no effect.")
+        } else if mask == .alpha {
             Console.warning("\(videoCodec.rawValue) has no alpha channel; --mask=alpha is rendered black, as simctl does.")
         }
-        let screenMask = mask == .ignored ? nil : ScreenMask(profile: stream.info.profile)
+        let screenMask = masks ? ScreenMask(profile: source.info.profile) : nil
         let options = recordingOptions(codec: videoCodec)
 
-        stop.attach(stream)
+        stop.attach(source)
         // A write error (a full disk) ends the recording at once: the file keeps what was written.
-        let session = try openSession(url: url, info: stream.info, mask: screenMask, options: options,
+        let session = try openSession(url: url, info: source.info, mask: screenMask, options: options,
                                       onFailure: { _ in stop.request() })
-        do { try session.consume(stream) { Console.status(DisplayStream.recordingStartedLine) } } catch {
+        do { try source.feed(session) { Console.status(DisplayStream.recordingStartedLine) } } catch {
             Console.warning("the display stream failed (\(ErrorSentence.describe(error))); finalising what was captured.")
         }
         let summary: RecordingSummary
@@ -117,19 +116,20 @@ struct RecordVideoCommand: AsyncParsableCommand {
                 // An empty video is no recording: the session left nothing behind that looks like one.
                 if stop.isRequested {
                     // Asked to stop before the first frame came: that is what was asked, not a failure.
-                    Console.status("Stopped before the first frame from \(record.name): nothing was recorded, and no file was written.")
+                    Console.status("Stopped before the first frame from \(source.name): nothing was recorded, and no file was written.")
                     return
                 }
-                throw CLIFailure(message: "\(record.name) ended its display stream before the first frame; nothing was recorded.",
+                throw CLIFailure(message: "\(source.name) ended its display stream before the first frame; nothing was recorded.",
                                  exitCode: CLIFailure.Code.streamFailed)
             }
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
         }
         switch session.endReason {
-        case .deviceShutdown?: Console.warning("\(record.name) shut down during the recording; the video ends there.")
+        case .deviceShutdown? where source is X11Source: break  // an error, once the file is reported
+        case .deviceShutdown?: Console.warning("\(source.name) shut down during the recording; the video ends there.")
         case nil:
-            let end = stream.info.clock == .real ? "holds its last frame until the recorder noticed" : "ends at its last frame"
-            Console.warning("\(record.name) went away without ending the stream; the video \(end).")
+            let end = source.info.clock == .real ? "holds its last frame until the recorder noticed" : "ends at its last frame"
+            Console.warning("\(source.name) went away without ending the stream; the video \(end).")
         case .stopRequested?: break
         }
         if summary.framesDropped > 0 {
@@ -138,6 +138,11 @@ struct RecordVideoCommand: AsyncParsableCommand {
         Console.status(String(format: "Wrote %@: %.3f s, %d frames, %@ %dx%d",
                               summary.url.path, summary.duration.seconds, summary.framesEncoded,
                               summary.codec.rawValue, summary.width, summary.height))
+        if session.endReason == .deviceShutdown, source is X11Source {
+            // Finalised, but not what was asked for: the caller must know the video is cut short.
+            throw CLIFailure(message: "\(source.name) closed during the recording (the X server exited); the video ends there.",
+                             exitCode: CLIFailure.Code.streamFailed)
+        }
     }
 
     private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
@@ -157,27 +162,27 @@ struct RecordVideoCommand: AsyncParsableCommand {
     }
 }
 
-/// The first SIGINT/SIGTERM asks the device for its stop time (now, or as soon as the
-/// stream is connected); later signals are ignored so finalisation is never cut short.
+/// The first SIGINT/SIGTERM asks the source for its stop time (now, or as soon as the
+/// source is open); later signals are ignored so finalisation is never cut short.
 final class StopRequest: @unchecked Sendable {
-    private let state = Mutex<(requested: Bool, stream: DisplayStreamClient?)>((false, nil))
+    private let state = Mutex<(requested: Bool, stream: FrameSource?)>((false, nil))
 
     func request() {
-        let stream = state.withLock { state -> DisplayStreamClient? in
+        let stream = state.withLock { state -> FrameSource? in
             guard !state.requested else { return nil }
             state.requested = true
             return state.stream
         }
-        try? stream?.requestStop()
+        stream?.requestStop()
     }
 
     var isRequested: Bool { state.withLock { $0.requested } }
 
-    func attach(_ stream: DisplayStreamClient) {
+    func attach(_ stream: FrameSource) {
         let requested = state.withLock { state -> Bool in
             state.stream = stream
             return state.requested
         }
-        if requested { try? stream.requestStop() }
+        if requested { stream.requestStop() }
     }
 }

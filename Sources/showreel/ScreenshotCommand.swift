@@ -28,22 +28,17 @@ struct ScreenshotCommand: AsyncParsableCommand {
 
     private func capture() throws {
         let format = try imageFormat()
-        let record = try resolveDevice(device)
-        let stream: DisplayStreamClient
-        do { stream = try DisplayStreamClient(socketPath: record.displaySocket) } catch {
-            throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.streamFailed)
+        let source = try openFrameSource(device)
+        defer { source.close() }
+        guard let pixels = try source.currentScreen() else {
+            throw CLIFailure(message: "\(source.name) sent no screen.", exitCode: CLIFailure.Code.streamFailed)
         }
-        defer { stream.close() }
-        guard case let .frame(frame)? = try stream.next() else {
-            throw CLIFailure(message: "\(record.name) sent no screen.", exitCode: CLIFailure.Code.streamFailed)
-        }
-        try? stream.requestStop()
-        if mask != .ignored {
+        if mask != .ignored, !(source is X11Source) {
             // PNG keeps alpha: `alpha` clears the outside; black paints it.
-            ScreenMask(profile: stream.info.profile).apply(to: frame.pixels, transparent: mask == .alpha && format == .png)
+            ScreenMask(profile: source.info.profile).apply(to: pixels, transparent: mask == .alpha && format == .png)
         }
         let bytes: [UInt8]
-        do { bytes = try ImageEncoder.encode(frame.pixels, as: format) } catch {
+        do { bytes = try ImageEncoder.encode(pixels, as: format) } catch {
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
         }
         if file == "-" {

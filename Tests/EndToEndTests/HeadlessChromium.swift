@@ -20,19 +20,7 @@ enum HeadlessChromium {
 
     /// Loads `page` with `probe` (JavaScript) injected and returns the probe's JSON result.
     static func probe(_ page: URL, script probe: String, in workspace: Workspace) async throws -> [String: Any] {
-        let html = try String(contentsOf: page, encoding: .utf8)
-        guard let head = html.range(of: "<head>") else { throw TestFailure("\(page.path) has no <head>") }
-        let probed = page.deletingLastPathComponent().appendingPathComponent("probe-\(page.lastPathComponent)")
-        try Data(html.replacingCharacters(in: head, with: "<head><script>\(probe)</script>").utf8).write(to: probed)
-        defer { try? FileManager.default.removeItem(at: probed) }
-        let profile = workspace.file("chromium-profile")
-        let chromium = try ChildProcess(try executable, [
-            "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)",
-            "--virtual-time-budget=600000", "--dump-dom", probed.absoluteString,
-        ], environment: ProcessInfo.processInfo.environment, in: workspace, name: "chromium")
-        let status = try await chromium.waitForExit(timeout: .seconds(90))
-        guard status == 0 else { throw TestFailure("chromium exited with \(status): \(chromium.stderr.suffix(2000))") }
-        let dom = chromium.stdout
+        let dom = try await run(page, script: probe, action: ["--dump-dom"], in: workspace).stdout
         guard let start = dom.range(of: "<pre id=\"test-results\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex) else {
             throw TestFailure("the probe left no results; the page's DOM: \(dom.suffix(1500))")
         }
@@ -43,5 +31,29 @@ enum HeadlessChromium {
             throw TestFailure("the probe's results are not a JSON object: \(json)")
         }
         return object
+    }
+
+    /// Loads `page` with `script` injected, in a `width` x `height` window, and writes what the
+    /// page shows once it is idle to `screenshot` (PNG).
+    static func screenshot(_ page: URL, script: String, width: Int, height: Int, to screenshot: URL, in workspace: Workspace) async throws {
+        _ = try await run(page, script: script, action: ["--hide-scrollbars", "--window-size=\(width),\(height)",
+                                                         "--screenshot=\(screenshot.path)"], in: workspace)
+    }
+
+    /// Runs Chromium headless on `page` with `script` first in its head, then `action`.
+    private static func run(_ page: URL, script: String, action: [String], in workspace: Workspace) async throws -> ChildProcess {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        guard let head = html.range(of: "<head>") else { throw TestFailure("\(page.path) has no <head>") }
+        let probed = page.deletingLastPathComponent().appendingPathComponent("probe-\(page.lastPathComponent)")
+        try Data(html.replacingCharacters(in: head, with: "<head><script>\(script)</script>").utf8).write(to: probed)
+        defer { try? FileManager.default.removeItem(at: probed) }
+        let profile = workspace.file("chromium-profile")
+        let chromium = try ChildProcess(try executable, [
+            "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)",
+            "--virtual-time-budget=600000",
+        ] + action + [probed.absoluteString], environment: ProcessInfo.processInfo.environment, in: workspace, name: "chromium")
+        let status = try await chromium.waitForExit(timeout: .seconds(90))
+        guard status == 0 else { throw TestFailure("chromium exited with \(status): \(chromium.stderr.suffix(2000))") }
+        return chromium
     }
 }

@@ -124,6 +124,16 @@ struct RecorderProcessTests {
         let app = Application(HelloApp.bundleIdentifier, device: client)
         for _ in 0..<taps { try await app.buttons["tapButton"].tap() }
         try await Task.sleep(for: .seconds(3))  // an idle screen: no frames at all from the device
+        let frames = try await Self.killNineLosesUnderASecond(recorder, video, startedAt: started)
+        #expect(frames.count >= 1 + 2 * taps)
+        device.signal(SIGTERM)
+        #expect(try await device.waitForExit() == 0)
+    }
+
+    /// Kills `recorder` with SIGKILL and checks its fragmented `video`: it decodes, and reaches
+    /// within a second of the wall time since `startedAt`. Returns its frames.
+    static func killNineLosesUnderASecond(_ recorder: ChildProcess, _ video: URL, startedAt started: ContinuousClock.Instant)
+        async throws -> [DecodedFrame] {
         recorder.signal(SIGKILL)
         let span = (ContinuousClock.now - started).seconds
         _ = try await recorder.waitForExit()
@@ -131,9 +141,7 @@ struct RecorderProcessTests {
         #expect(info.duration >= span - 1, "the file reaches \(info.duration) s of a \(span) s recording")
         let frames = try FrameDecoder.decodeFrames(video)
         #expect(frames.count == info.frameCount)
-        #expect(frames.count >= 1 + 2 * taps)
-        device.signal(SIGTERM)
-        #expect(try await device.waitForExit() == 0)
+        return frames
     }
 
     @Test("SIGINT at any moment of the recorder's start stops it cleanly with a video")

@@ -80,8 +80,19 @@ struct RecordingTraitTests {
             #expect(run.output.contains("No space left on device"))
         }
 
+        // The test's actions read as a flow's steps do, and its step trace lies beside its video.
+        let titles = expectation.steps.map(\.title)
+        #expect(titles.first == "launch dev.showreel.countries" && titles.contains { $0.hasPrefix("tap ") && $0.contains("Canada") },
+                "\(titles)")
+        let expectationTrace = try RunTrace.load(from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(expectation.video))))
+        #expect(expectationTrace.steps.map(\.title) == titles)
+        #expect(expectationTrace.steps.first { $0.title.hasPrefix("tap ") }?.target != nil)
+
         let thrown = try entry("deviceCallThrows()")
         #expect(thrown.status == .failed)
+        let thrownTrace = try RunTrace.load(from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(thrown.video))))
+        let failedStep = try #require(thrownTrace.steps.last)
+        #expect(failedStep.status == .failed && failedStep.error?.contains("No element matches buttons[\"Sign in\"]") == true, "\(failedStep.title): \(failedStep.error ?? "")")
         #expect(thrown.failures.first?.message.contains("No element matches buttons[\"Sign in\"]") == true)
         #expect(thrown.failures.first?.location?.hasPrefix("ShowreelKitTests/FailingFixtures.swift:23:") == true)
         #expect(try MediaProbe.probe(folder.url.appendingPathComponent(try #require(thrown.video))).frameCount >= 1)

@@ -1,0 +1,1 @@
+"""Record each pytest test as a video through Showreel's tunnel host."""

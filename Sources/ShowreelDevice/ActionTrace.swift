@@ -1,0 +1,91 @@
+import Foundation
+import ShowreelAccessibility
+import ShowreelGraphics
+import ShowreelRender
+import ShowreelWire
+
+/// What a device did for its automation, kept for the report's step trace: per action (or per
+/// flow step) when it ran on the device clock, the element it acted on, the element tree when it
+/// started, and small pictures of the screen before and after.
+///
+/// Actions arrive from every front end through the device's own methods (a flow's steps, a Swift
+/// test's taps through the automation API), so each is traced once, here. A front end whose
+/// steps are coarser than the device's actions (a flow step may wait, then tap) opens an entry
+/// of its own first: the actions inside it give that step its target instead of entries of
+/// their own.
+public final class ActionTrace: @unchecked Sendable {
+    public struct Entry: Sendable {
+        public var title: String
+        public var start: Duration
+        public var end: Duration
+        public var query: String?
+        /// In screen points.
+        public var target: Rect?
+        public var before: PixelBuffer?
+        public var after: PixelBuffer?
+        public var tree: [ElementSnapshot]
+        public var error: String?
+        public var isInterrupted = false
+    }
+
+    /// A traced action in progress; nil when an open entry absorbed it.
+    public struct Handle: Sendable {
+        let index: Int
+    }
+
+    /// Thumbnail width in pixels; the height follows the screen's aspect.
+    public let thumbnailWidth: Int
+    private let lock = NSLock()
+    private var recorded: [Entry] = []
+    /// The entry being traced: actions inside it add to it instead of making their own.
+    private var open: Int?
+
+    public init(thumbnailWidth: Int = 195) {
+        self.thumbnailWidth = thumbnailWidth
+    }
+
+    /// Everything traced so far, in order.
+    public var entries: [Entry] { lock.withLock { recorded } }
+
+    /// Starts an entry, or (while another is open) gives the open one its target and returns
+    /// nil: a flow step's taps, a press's touch, are part of what is already being traced.
+    func begin(_ title: String, query: ElementQuery?, target: Rect?, at time: Duration, screen: () -> PixelBuffer,
+               tree: () -> [ElementSnapshot]) -> Handle? {
+        let absorbed = lock.withLock { () -> Bool in
+            guard let open else { return false }
+            // The first element the step looked for is what it is about (a tap's wait, then tap).
+            if recorded[open].query == nil, let query { recorded[open].query = query.description }
+            if recorded[open].target == nil, let target { recorded[open].target = target }
+            return true
+        }
+        if absorbed { return nil }
+        let entry = Entry(title: title, start: time, end: time, query: query?.description, target: target,
+                          before: thumbnail(screen()), after: nil, tree: tree(), error: nil)
+        return lock.withLock {
+            recorded.append(entry)
+            open = recorded.count - 1
+            return Handle(index: recorded.count - 1)
+        }
+    }
+
+    /// Ends an entry begun with `begin` (nothing for nil): its end time, the screen after it,
+    /// and why it failed.
+    func end(_ handle: Handle?, at time: Duration, screen: () -> PixelBuffer, error: String?, interrupted: Bool) {
+        guard let handle else { return }
+        let picture = thumbnail(screen())
+        lock.withLock {
+            recorded[handle.index].end = time
+            recorded[handle.index].after = picture
+            recorded[handle.index].error = error
+            recorded[handle.index].isInterrupted = interrupted
+            if open == handle.index { open = nil }
+        }
+    }
+
+    private func thumbnail(_ screen: PixelBuffer) -> PixelBuffer {
+        let height = max(1, Int((Double(screen.height) * Double(thumbnailWidth) / Double(screen.width)).rounded()))
+        let small = PixelBuffer(width: thumbnailWidth, height: height, zeroed: false)
+        FrameScaler.shrink(screen, into: small)
+        return small
+    }
+}

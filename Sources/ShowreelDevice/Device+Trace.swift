@@ -1,0 +1,40 @@
+import ShowreelAccessibility
+import ShowreelGraphics
+import ShowreelWire
+
+extension Device {
+    /// Starts tracing what the device does into `trace` (nil stops it).
+    public func setActionTrace(_ trace: ActionTrace?) {
+        actionTrace = trace
+    }
+
+    /// Opens a trace entry for a step of a front end whose steps span several device actions (a
+    /// flow's `tapOn` waits, then taps): those actions give it its target. Nil without a trace.
+    public func beginTracedStep(_ title: String) -> ActionTrace.Handle? {
+        actionTrace?.begin(title, query: nil, target: nil, at: clock.now, screen: { screenshot() }, tree: { tree() })
+    }
+
+    /// Closes a step opened with `beginTracedStep`, with why it failed (nil when it passed).
+    public func endTracedStep(_ handle: ActionTrace.Handle?, error: String?, interrupted: Bool = false) {
+        actionTrace?.end(handle, at: clock.now, screen: { screenshot() }, error: error, interrupted: interrupted)
+    }
+
+    /// Runs one automation action, traced when a trace is attached: the element `query` finds on
+    /// screen (or the finger's `point`) is its target.
+    func traced<T: Sendable>(_ title: @autoclosure () -> String, query: ElementQuery? = nil, point: Point? = nil,
+                             _ body: () async throws -> T) async throws -> T {
+        guard let trace = actionTrace else { return try await body() }
+        let target = query.flatMap { onScreen($0).first?.frame }
+            ?? point.map { Rect(x: $0.x - 22, y: $0.y - 22, width: 44, height: 44) }
+        let handle = trace.begin(title(), query: query, target: target, at: clock.now, screen: { screenshot() }, tree: { tree() })
+        do {
+            let result = try await body()
+            trace.end(handle, at: clock.now, screen: { screenshot() }, error: nil, interrupted: false)
+            return result
+        } catch {
+            trace.end(handle, at: clock.now, screen: { screenshot() }, error: ErrorSentence.describe(error),
+                      interrupted: error is CancellationError)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// What happened at each step of a recorded flow or test, for the report's trace view: when the
+/// step ran, the screen before and after it (small JPEG pictures), the element tree it acted on,
+/// the element it acted on, and what it looked for when it failed. One format for every front
+/// end (flows, Swift tests); it lives beside the video as `<video name>.trace.json`.
+public struct RunTrace: Codable, Sendable, Equatable {
+    /// The screen in points: what step targets and tree frames are measured in.
+    public var screen: Size
+    public var steps: [Step]
+
+    public static let fileSuffix = ".trace.json"
+
+    public init(screen: Size, steps: [Step]) {
+        self.screen = screen
+        self.steps = steps
+    }
+
+    public struct Size: Codable, Sendable, Equatable {
+        public var width: Double, height: Double
+        public init(width: Double, height: Double) { self.width = width; self.height = height }
+    }
+
+    public struct Rect: Codable, Sendable, Equatable {
+        public var x: Double, y: Double, width: Double, height: Double
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    public struct Step: Codable, Sendable, Equatable {
+        public var title: String
+        /// Seconds into the video when the step started and ended.
+        public var start: Double
+        public var end: Double
+        public var status: ManifestEntry.Status
+        /// What the step looked for (`buttons["Sign in"]`), when it acted on an element.
+        public var query: String?
+        /// The element it acted on, in screen points (drawn over the video while the step runs).
+        public var target: Rect?
+        /// The screen before and after, as `data:image/jpeg;base64,...` (the report stays one file).
+        public var before: String?
+        public var after: String?
+        /// The element tree when the step started.
+        public var tree: [Element]
+        /// Why it failed: what it looked for and what the screen had instead.
+        public var error: String?
+
+        public init(title: String, start: Double, end: Double, status: ManifestEntry.Status, query: String? = nil,
+                    target: Rect? = nil, before: String? = nil, after: String? = nil, tree: [Element] = [], error: String? = nil) {
+            self.title = title
+            self.start = start
+            self.end = end
+            self.status = status
+            self.query = query
+            self.target = target
+            self.before = before
+            self.after = after
+            self.tree = tree
+            self.error = error
+        }
+    }
+
+    /// One element of the accessibility tree, as the trace keeps it.
+    public struct Element: Codable, Sendable, Equatable {
+        public var type: String
+        public var identifier: String
+        public var label: String
+        public var value: String?
+        public var frame: Rect
+        public var enabled: Bool
+        public var hittable: Bool
+        public var children: [Element]
+
+        public init(type: String, identifier: String, label: String, value: String?, frame: Rect, enabled: Bool, hittable: Bool,
+                    children: [Element]) {
+            self.type = type
+            self.identifier = identifier
+            self.label = label
+            self.value = value
+            self.frame = frame
+            self.enabled = enabled
+            self.hittable = hittable
+            self.children = children
+        }
+    }
+
+    /// The trace of `video` (a path relative to the run's folder, or absolute).
+    public static func path(forVideo video: String) -> String {
+        (video as NSString).deletingPathExtension + fileSuffix
+    }
+
+    /// Reads a trace; the error names the file and what was wrong with it.
+    public static func load(from url: URL) throws -> RunTrace {
+        try RunManifest.load(RunTrace.self, from: url, as: "a step trace")
+    }
+
+    /// Writes the trace atomically, compact (it holds pictures).
+    public func write(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: url, options: .atomic)
+    }
+}

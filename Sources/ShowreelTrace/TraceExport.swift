@@ -1,0 +1,53 @@
+import Foundation
+import ShowreelAccessibility
+import ShowreelDevice
+import ShowreelGraphics
+import ShowreelRecorder
+import ShowreelReport
+
+/// Turns what a device traced during a recording into the report's step trace (`RunTrace`):
+/// times in the video's seconds, pictures as small inline JPEGs, the element tree in the
+/// report's terms. Flows and recorded Swift tests both write their traces through it.
+public enum TraceExport {
+    /// The trace of `entries`, with times counted from `videoStart` (the device time of the
+    /// video's first frame).
+    public static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration) -> RunTrace {
+        RunTrace(screen: RunTrace.Size(width: screen.width, height: screen.height), steps: entries.map { entry in
+            RunTrace.Step(
+                title: entry.title,
+                start: seconds(entry.start - videoStart), end: seconds(entry.end - videoStart),
+                status: entry.isInterrupted ? .interrupted : entry.error == nil ? .passed : .failed,
+                query: entry.query, target: entry.target.map(rect),
+                before: entry.before.flatMap(dataURI), after: entry.after.flatMap(dataURI),
+                tree: entry.tree.map(element), error: entry.error)
+        })
+    }
+
+    /// Writes `trace` beside `video` (`<name>.trace.json`) and returns its path.
+    @discardableResult
+    public static func write(_ trace: RunTrace, besideVideo video: URL) throws -> URL {
+        let url = URL(fileURLWithPath: RunTrace.path(forVideo: video.path))
+        try trace.write(to: url)
+        return url
+    }
+
+    /// Seconds to the millisecond, as the manifest counts them; never before the video.
+    private static func seconds(_ duration: Duration) -> Double {
+        max(0, (duration.seconds * 1000).rounded() / 1000)
+    }
+
+    private static func rect(_ rect: Rect) -> RunTrace.Rect {
+        RunTrace.Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    }
+
+    private static func element(_ snapshot: ElementSnapshot) -> RunTrace.Element {
+        RunTrace.Element(type: snapshot.type.description, identifier: snapshot.identifier, label: snapshot.label,
+                         value: snapshot.value, frame: rect(snapshot.frame), enabled: snapshot.isEnabled,
+                         hittable: snapshot.isHittable, children: snapshot.children.map(element))
+    }
+
+    private static func dataURI(_ pixels: PixelBuffer) -> String? {
+        guard let jpeg = try? ImageEncoder.encode(pixels, as: .jpeg) else { return nil }
+        return "data:image/jpeg;base64," + Data(jpeg).base64EncodedString()
+    }
+}

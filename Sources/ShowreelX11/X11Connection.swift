@@ -1,0 +1,106 @@
+import CXCB
+import Foundation
+
+/// A connection to an X server with the extensions capture needs checked: the root window of
+/// its first screen, its size and pixel layout.
+///
+/// Not thread-safe on its own: one capture loop owns it.
+final class X11Connection {
+    let display: String
+    let connection: OpaquePointer
+    let root: xcb_window_t
+    let width: Int
+    let height: Int
+    /// The first event code of the DAMAGE extension (its Notify event is this plus 0).
+    let damageFirstEvent: UInt8
+    /// The first event code of the XFIXES extension (CursorNotify is this plus 1).
+    let fixesFirstEvent: UInt8
+
+    /// Connects to `display` (`:99`, `:99.0`) and checks for MIT-SHM, DAMAGE 1.1 and XFIXES 4.0.
+    init(display: String) throws(X11Error) {
+        self.display = display
+        var screenNumber: Int32 = 0
+        guard let connection = xcb_connect(display, &screenNumber) else { throw .cannotOpen(display: display) }
+        guard xcb_connection_has_error(connection) == 0 else {
+            xcb_disconnect(connection)
+            throw .cannotOpen(display: display)
+        }
+        self.connection = connection
+        var screens = xcb_setup_roots_iterator(xcb_get_setup(connection))
+        for _ in 0..<max(0, Int(screenNumber)) where screens.rem > 1 { xcb_screen_next(&screens) }
+        guard let screen = screens.data?.pointee else {
+            xcb_disconnect(connection)
+            throw .cannotOpen(display: display)
+        }
+        root = screen.root
+        width = Int(screen.width_in_pixels)
+        height = Int(screen.height_in_pixels)
+        do {
+            try Self.checkPixelFormat(connection, depth: screen.root_depth, display: display)
+            (damageFirstEvent, fixesFirstEvent) = try Self.checkExtensions(connection, display: display)
+        } catch {
+            xcb_disconnect(connection)
+            throw error
+        }
+    }
+
+    deinit { xcb_disconnect(connection) }
+
+    /// The connection's file descriptor, for poll(2): readable when events arrived.
+    var fileDescriptor: Int32 { xcb_get_file_descriptor(connection) }
+
+    /// Whether the server went away (xcb marks the connection broken for good).
+    var isBroken: Bool { xcb_connection_has_error(connection) != 0 }
+
+    func flush() { xcb_flush(connection) }
+
+    func generateID() -> UInt32 { xcb_generate_id(connection) }
+
+    /// Frames are copied as BGRA: the root must be 32 bits a pixel (depth 24 is BGRX).
+    private static func checkPixelFormat(_ connection: OpaquePointer, depth: UInt8, display: String) throws(X11Error) {
+        let setup = xcb_get_setup(connection)
+        var formats = xcb_setup_pixmap_formats_iterator(setup)
+        while formats.rem > 0 {
+            if let format = formats.data?.pointee, format.depth == depth {
+                guard (depth == 24 || depth == 32), format.bits_per_pixel == 32, setup?.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)
+                else { throw .unsupportedFormat(display: display, depth: Int(depth), bitsPerPixel: Int(format.bits_per_pixel)) }
+                return
+            }
+            xcb_format_next(&formats)
+        }
+        throw .unsupportedFormat(display: display, depth: Int(depth), bitsPerPixel: 0)
+    }
+
+    /// Asks all three version queries at once (one round trip), then checks the answers.
+    /// Returns DAMAGE's and XFIXES' first event codes.
+    private static func checkExtensions(_ connection: OpaquePointer, display: String) throws(X11Error) -> (UInt8, UInt8) {
+        func present(_ reply: UnsafePointer<xcb_query_extension_reply_t>?) -> xcb_query_extension_reply_t? {
+            guard let reply, reply.pointee.present != 0 else { return nil }
+            return reply.pointee
+        }
+        guard present(showreel_shm_extension(connection)) != nil else { throw .missingExtension(display: display, name: "MIT-SHM", needed: "") }
+        guard let damage = present(showreel_damage_extension(connection)) else {
+            throw .missingExtension(display: display, name: "DAMAGE", needed: "1.1")
+        }
+        guard let fixesExtension = present(showreel_xfixes_extension(connection)) else {
+            throw .missingExtension(display: display, name: "XFIXES", needed: "4.0")
+        }
+        // The version queries also tell the server which version this client speaks: DAMAGE and
+        // XFIXES refuse requests from a client that has not asked.
+        let shmCookie = xcb_shm_query_version(connection)
+        let damageCookie = xcb_damage_query_version(connection, 1, 1)
+        let fixesCookie = xcb_xfixes_query_version(connection, 4, 0)
+        let shm = xcb_shm_query_version_reply(connection, shmCookie, nil)
+        let damageVersion = xcb_damage_query_version_reply(connection, damageCookie, nil)
+        let fixes = xcb_xfixes_query_version_reply(connection, fixesCookie, nil)
+        defer { free(shm); free(damageVersion); free(fixes) }
+        guard shm != nil else { throw .missingExtension(display: display, name: "MIT-SHM", needed: "") }
+        guard let damageVersion, (damageVersion.pointee.major_version, damageVersion.pointee.minor_version) >= (1, 1) else {
+            throw .missingExtension(display: display, name: "DAMAGE", needed: "1.1")
+        }
+        guard let fixes, fixes.pointee.major_version >= 4 else {
+            throw .missingExtension(display: display, name: "XFIXES", needed: "4.0")
+        }
+        return (damage.first_event, fixesExtension.first_event)
+    }
+}

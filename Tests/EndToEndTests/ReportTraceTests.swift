@@ -1,0 +1,103 @@
+import Foundation
+import ShowreelRecorder
+import ShowreelReport
+import Testing
+
+/// The step trace as a reader of the report uses it, in real headless Chromium: a click on a
+/// step seeks the video, shows that step's pictures and element tree, and draws the element it
+/// acted on over the video.
+@Suite("Report step traces")
+struct ReportTraceTests {
+    static let countries = FlowRunTests.repository.appendingPathComponent("Fixtures/Flows/countries.yaml").path
+
+    @Test("a flow's trace: each step's times, target, pictures and tree; in the report the tapped row is outlined over the video")
+    func traceInTheReport() async throws {
+        let workspace = try Workspace()
+        let output = workspace.file("out")
+        let run = try await FlowRunTests().run(["run", Self.countries, "--output", output.path], in: workspace, name: "run")
+        #expect(run.process.terminationStatus == 0, "\(run.stderr)")
+        let trace = try RunTrace.load(from: output.appendingPathComponent("countries.trace.json"))
+        let manifest = try RunManifest.load(from: output.appendingPathComponent("manifest.json"))
+        let steps = try #require(manifest.entries.first?.steps)
+        #expect(trace.steps.map(\.title) == steps.map(\.title), "one trace step per flow step")
+        #expect(zip(trace.steps, steps).allSatisfy { abs($0.start - $1.time) < 0.002 })
+        let tap = try #require(trace.steps.first { $0.title == "tapOn: \"Canada\"" })
+        let target = try #require(tap.target)
+        #expect(tap.end > tap.start && target.width > 300 && target.height > 30 && target.height < 60, "\(tap)")
+        #expect(tap.before?.hasPrefix("data:image/jpeg;base64,") == true && tap.after?.hasPrefix("data:image/jpeg;base64,") == true)
+        let labels = tap.tree.flatMap(Self.labels)
+        #expect(labels.contains("Canada") && labels.contains("Japan"), "the tree when the tap started lists the rows")
+
+        let report = output.appendingPathComponent("report.html")
+        let results = try await HeadlessChromium.probe(report, script: Self.probe, in: workspace)
+        #expect((results["errors"] as? [String]) == [], "\(results)")
+        #expect(abs((results["currentTime"] as? Double ?? -1) - tap.start) < 0.01, "\(results)")
+        #expect(results["panelShown"] as? Bool == true && results["pictures"] as? Int == 2, "\(results)")
+        #expect((results["treeNodes"] as? Int ?? 0) > 10 && results["acted"] as? String == "Canada", "\(results)")
+        #expect((results["search"] as? Int ?? 0) >= 1, "searching the tree for 'japan' marks its row: \(results)")
+        #expect(results["poster"] as? Bool == true, "the poster is the first drawn screen")
+        let box = try #require(results["box"] as? [String: Double])
+        let expected = try #require(results["expected"] as? [String: Double])
+        for key in ["x", "y", "width", "height"] {
+            #expect(abs((box[key] ?? -99) - (expected[key] ?? 99)) < 1.5, "the outline's \(key): \(box) against \(expected)")
+        }
+
+        // What a person sees: the outline's colour around the tapped row, over the video.
+        let picture = workspace.file("report.png")
+        try await HeadlessChromium.screenshot(report, script: Self.clickScript, width: 1100, height: 900, to: picture, in: workspace)
+        let pixels = try #require(try FrameDecoder.decodeFrames(picture).first?.pixels)
+        let left = Int(box["x"]!) + 1, top = Int(box["y"]!) + 1, middle = Int(box["y"]! + box["height"]! / 2)
+        for (x, y) in [(left, middle), (Int(box["x"]! + box["width"]! / 2), top)] {
+            let pixel = pixels.pixel(x: x, y: y)
+            #expect(pixel.red > 200 && pixel.green < 100 && pixel.blue > 40 && pixel.blue < 140, "outline pixel at (\(x), \(y)): \(pixel)")
+        }
+    }
+
+    static func labels(_ element: RunTrace.Element) -> [String] {
+        [element.label] + element.children.flatMap(labels)
+    }
+
+    /// Clicks the countries flow's tap step once its video can seek.
+    static let clickScript = """
+    window.addEventListener("load", function () {
+      var section = document.querySelector("section.entry"), video = section.querySelector("video");
+      var step = Array.from(section.querySelectorAll("button.step")).find(function (b) { return b.textContent.indexOf("tapOn") >= 0; });
+      if (video.readyState >= 1) step.click(); else video.addEventListener("loadedmetadata", function () { step.click(); }, { once: true });
+    });
+    """
+
+    static let probe = """
+    window.__errors = [];
+    window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
+    (function () { var original = console.error; console.error = function () { __errors.push(Array.prototype.join.call(arguments, " ")); original.apply(console, arguments); }; })();
+    window.addEventListener("load", async function () {
+      var section = document.querySelector("section.entry"), video = section.querySelector("video");
+      if (video.readyState < 1) await new Promise(function (r) { video.addEventListener("loadedmetadata", r, { once: true }); });
+      var step = Array.from(section.querySelectorAll("button.step")).find(function (b) { return b.textContent.indexOf("tapOn") >= 0; });
+      var seeked = new Promise(function (r) { video.addEventListener("seeked", r, { once: true }); });
+      step.click();
+      await seeked;
+      var panel = section.querySelector("div.trace"), box = section.querySelector("div.target");
+      var trace = JSON.parse(section.querySelector("script.trace-data").textContent);
+      var traced = trace.steps[parseInt(step.dataset.trace, 10)];
+      var v = video.getBoundingClientRect(), b = box.getBoundingClientRect(), scale = v.width / trace.screen.width;
+      var acted = panel.querySelector(".node.acted");
+      var search = panel.querySelector("input");
+      search.value = "japan";
+      search.dispatchEvent(new Event("input"));
+      var result = { errors: __errors, currentTime: video.currentTime, panelShown: !panel.hidden,
+        pictures: Array.from(panel.querySelectorAll("img")).filter(function (i) { return i.complete && i.naturalWidth > 0; }).length,
+        treeNodes: panel.querySelectorAll(".node").length,
+        acted: acted ? acted.dataset.text.indexOf("canada") >= 0 ? "Canada" : acted.dataset.text : null,
+        search: panel.querySelectorAll(".node.match").length,
+        poster: (video.getAttribute("poster") || "").indexOf("data:image/jpeg") === 0,
+        box: box.hidden ? null : { x: b.left, y: b.top, width: b.width, height: b.height },
+        expected: { x: v.left + traced.target.x * scale, y: v.top + (v.height - trace.screen.height * scale) / 2 + traced.target.y * scale,
+                    width: traced.target.width * scale, height: traced.target.height * scale } };
+      var pre = document.createElement("pre");
+      pre.id = "test-results";
+      pre.textContent = JSON.stringify(result);
+      document.body.appendChild(pre);
+    });
+    """
+}

@@ -1,0 +1,235 @@
+import Foundation
+import ShowreelGraphics
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelWire
+import ShowreelTesting
+import ShowreelX11
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Recording X displays: a real Xvfb, the real `showreel` process stopped by real signals, every
+/// file read back through FFmpeg.
+@Suite("X display recording")
+struct X11RecordingTests {
+    /// Counts what a capture loop hands its sink.
+    final class CountingSink: DisplayStreamSink, @unchecked Sendable {
+        let frames = Mutex<[Frame]>([])
+        let end = Mutex<DisplayStreamEndReason?>(nil)
+        func receive(_ event: DisplayStreamEvent) {
+            switch event {
+            case let .frame(frame): frames.withLock { $0.append(frame) }
+            case let .end(_, reason): end.withLock { $0 = reason }
+            }
+        }
+        var count: Int { frames.withLock { $0.count } }
+    }
+
+    /// A display filled with one colour, and a recorder recording it into `file` (started).
+    func recordFilledDisplay(_ file: String, red: UInt8, green: UInt8, blue: UInt8) async throws
+        -> (workspace: Workspace, display: TestDisplay, video: URL, recorder: ChildProcess) {
+        let workspace = try Workspace()
+        let display = try TestDisplay()
+        try display.fill(red: red, green: green, blue: blue)
+        let video = workspace.file(file)
+        return (workspace, display, video, try await record(display.name, video, workspace))
+    }
+
+    /// Starts a recorder of `display` (under `prlimit` with `limits`) and waits for its first frame.
+    func record(_ display: String, _ video: URL, _ workspace: Workspace, options: [String] = [], limits: [String] = [])
+        async throws -> ChildProcess {
+        let arguments = [try BuildProducts.showreel.path, "io", display, "recordVideo"] + options + [video.path]
+        let recorder = limits.isEmpty
+            ? try ChildProcess(try BuildProducts.showreel, Array(arguments.dropFirst()), environment: workspace.environment,
+                               in: workspace, name: "rec")
+            : try ChildProcess(URL(fileURLWithPath: "/usr/bin/prlimit"), limits + ["--"] + arguments,
+                               environment: workspace.environment, in: workspace, name: "rec")
+        try await eventually("Recording started", timeout: .seconds(60)) {
+            guard recorder.process.isRunning else { throw TestFailure("the recorder exited: \(recorder.stderr)") }
+            return recorder.stderr.contains("Recording started")
+        }
+        return recorder
+    }
+
+    @Test("frames come only with damage: an idle display adds none, a drawing adds one; the pointer is in them")
+    func damageDrivenCapture() async throws {
+        let display = try TestDisplay()
+        try display.fill(red: 200, green: 30, blue: 30)
+        let source = try X11DisplaySource(display: display.name)
+        let sink = CountingSink()
+        let loop = Thread { source.run(into: sink) }
+        loop.start()
+        try await eventually("the first frame") { sink.count == 1 }
+        try await Task.sleep(for: .seconds(2))
+        #expect(sink.count == 1, "an idle display gave \(sink.count - 1) more frames")
+        try display.fill(red: 30, green: 200, blue: 30)
+        try await eventually("a frame for the drawing") { sink.count >= 2 }
+        try await Task.sleep(for: .seconds(1))
+        #expect(sink.count == 2, "one drawing gave \(sink.count - 1) frames")
+        source.stop()
+        try await eventually("the end event") { sink.end.withLock { $0 } == .stopRequested }
+        let frames = sink.frames.withLock { $0 }
+        #expect(pixel(frames[0].pixels, isNear: 200, 30, 30, x: 5, y: 5))
+        #expect(pixel(frames[1].pixels, isNear: 30, 200, 30, x: 5, y: 5))
+        #expect(frames[1].presentationTime > frames[0].presentationTime + .seconds(2))
+        // Xvfb starts with its pointer (the X cursor, black and white) in the screen's middle.
+        let centre = frames[1].pixels
+        let around = (-8...8).flatMap { dy in (-8...8).map { dx in centre.pixel(x: centre.width / 2 + dx, y: centre.height / 2 + dy) } }
+        #expect(around.contains { $0.green < 120 || $0.red > 120 }, "no pointer drawn at the screen's centre")
+    }
+
+    @Test("recordVideo on an X display: Recording started, SIGINT or SIGTERM finalises with exit 0, frames show the screen",
+          arguments: [(SIGINT, "x.mp4"), (SIGTERM, "x.mov")])
+    func recordAndStop(signal: Int32, file: String) async throws {
+        let launched = ContinuousClock.now
+        let (workspace, display, video, recorder) = try await recordFilledDisplay(file, red: 30, green: 30, blue: 200)
+        let started = ContinuousClock.now  // a little after the first frame: "Recording started" is polled
+        try await Task.sleep(for: .milliseconds(700))
+        try display.fill(red: 230, green: 200, blue: 20)
+        try await Task.sleep(for: .milliseconds(700))
+        recorder.signal(signal)
+        let span = (ContinuousClock.now - started).seconds
+        #expect(try await recorder.waitForExit() == 0, "stderr: \(recorder.stderr)")
+        let lifetime = (ContinuousClock.now - launched).seconds
+        let info = try MediaProbe.probe(video)
+        #expect(info.width == 320 && info.height == 240)
+        // The true duration: at least the span seen from here, at most the recorder's whole life.
+        #expect(info.duration >= span - 0.3 && info.duration <= lifetime, "\(info.duration) s for \(span) s (recorder ran \(lifetime) s)")
+        let frames = try FrameDecoder.decodeFrames(video)
+        #expect(frames.count == info.frameCount)
+        #expect(pixel(try #require(frames.first).pixels, isNear: 30, 30, 200, x: 5, y: 5))
+        #expect(pixel(try #require(frames.last).pixels, isNear: 230, 200, 20, x: 5, y: 5))
+        #expect(recorder.stderr.contains("Wrote \(video.path)"))
+        withExtendedLifetime((workspace, display)) {}
+    }
+
+    @Test("kill -9 mid-recording leaves a playable fragmented file missing at most the last second")
+    func killNine() async throws {
+        let (workspace, display, video, recorder) = try await recordFilledDisplay("killed.mp4", red: 0, green: 0, blue: 0)
+        let started = ContinuousClock.now
+        for index in 0..<4 {
+            try display.fill(red: UInt8(40 * index), green: 100, blue: 100)
+            try await Task.sleep(for: .milliseconds(400))
+        }
+        try await Task.sleep(for: .seconds(2))  // idle: no frames captured, the held one kept on disk
+        let frames = try await RecorderProcessTests.killNineLosesUnderASecond(recorder, video, startedAt: started)
+        #expect(frames.count >= 5)
+        withExtendedLifetime((workspace, display)) {}
+    }
+
+    @Test("a full disk stops an X display's recording at once: exit 7, and the file decodes up to the failure")
+    func diskFull() async throws {
+        let workspace = try Workspace()
+        let display = try TestDisplay()
+        let video = workspace.file("full.mp4")
+        // RLIMIT_FSIZE makes writes fail (EFBIG) past 400 kB, as a full disk fails them with ENOSPC.
+        let recorder = try await record(display.name, video, workspace, options: ["--quality=0"], limits: ["--fsize=400000"])
+        var rounds = 0
+        while recorder.process.isRunning, rounds < 200 {
+            try display.scribble()
+            rounds += 1
+            try await Task.sleep(for: .milliseconds(60))
+        }
+        // No signal: the write error alone ends the recording.
+        #expect(try await recorder.waitForExit(timeout: .seconds(30)) == 7, "stderr: \(recorder.stderr)")
+        #expect(recorder.stderr.contains("incomplete"))
+        #expect(try FrameDecoder.decodeFrames(video).count >= 2, "what was flushed before the failure decodes")
+    }
+
+    @Test("a display that does not exist is a clear error, with no file and no hang")
+    func missingDisplay() async throws {
+        let workspace = try Workspace()
+        let video = workspace.file("none.mp4")
+        for operation in [["recordVideo", video.path], ["screenshot", workspace.file("none.png").path]] {
+            let process = try ChildProcess(try BuildProducts.showreel, ["io", ":87"] + operation,
+                                           environment: workspace.environment, in: workspace, name: "missing")
+            #expect(try await process.waitForExit() == 3)
+            #expect(process.stderr.contains("Cannot open X display :87"), "stderr: \(process.stderr)")
+            #expect(process.stderr.contains("showreel display start"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: video.path))
+    }
+
+    @Test("a display that closes mid-recording ends it with an error and a finalised file")
+    func displayCloses() async throws {
+        let (workspace, display, video, recorder) = try await recordFilledDisplay("closed.mov", red: 10, green: 150, blue: 10)
+        try await Task.sleep(for: .milliseconds(500))
+        display.server.stop()
+        #expect(try await recorder.waitForExit() == 8, "stderr: \(recorder.stderr)")
+        #expect(recorder.stderr.contains("X display \(display.name) closed during the recording"))
+        let frames = try FrameDecoder.decodeFrames(video)  // a .mov is readable only once finalised
+        #expect(pixel(try #require(frames.first).pixels, isNear: 10, 150, 10, x: 5, y: 5))
+        withExtendedLifetime(workspace) {}
+    }
+
+    @Test("display start registers an Xvfb that io, booted and device list find; display stop ends it")
+    func displayLifecycle() async throws {
+        let workspace = try Workspace()
+        let showreel = try BuildProducts.showreel
+        func run(_ arguments: [String]) async throws -> ChildProcess {
+            let process = try ChildProcess(showreel, arguments, environment: workspace.environment, in: workspace, name: arguments[1])
+            #expect(try await process.waitForExit() == 0, "\(arguments): \(process.stderr)")
+            return process
+        }
+        let start = try await run(["display", "start", "--size", "400x300"])
+        let name = start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(name.hasPrefix(":"))
+        let record = try workspace.registry.resolve("booted")
+        #expect(record.x11Display == name)
+        #expect(try await run(["device", "list"]).stdout.contains("\(name)  display 400x300x24  Booted"))
+        let png = workspace.file("shot.png")
+        _ = try await run(["io", "booted", "screenshot", png.path])
+        let shot = try PixelBuffer(pngData: Array(try Data(contentsOf: png)))
+        #expect(shot.width == 400 && shot.height == 300)
+        #expect(shot.pixel(x: 1, y: 1).alpha == 255)
+        _ = try await run(["display", "stop", name])
+        #expect(!XvfbServer.isRunning(record.pid), "Xvfb still runs")
+        #expect(workspace.registry.records().isEmpty)
+        let bad = try ChildProcess(showreel, ["display", "start", "--size", "big"], environment: workspace.environment,
+                                   in: workspace, name: "bad")
+        #expect(try await bad.waitForExit() == 64)
+        #expect(bad.stderr.contains("--size 'big' is not WIDTHxHEIGHT"))
+        var withoutXvfb = workspace.environment
+        withoutXvfb["PATH"] = "/nonexistent"
+        let missing = try ChildProcess(showreel, ["display", "start"], environment: withoutXvfb, in: workspace, name: "missing")
+        #expect(try await missing.waitForExit() == 1)
+        #expect(missing.stderr.contains("Xvfb is not installed"), "\(missing.stderr)")
+        #expect(workspace.registry.records().isEmpty, "a failed start leaves no entry")
+    }
+
+    @Test("the iOS workflow unchanged: /launch `showreel io :N recordVideo`, /interrupt; the file is final when it answers")
+    func throughTheTunnelHost() async throws {
+        let workspace = try Workspace()
+        let display = try TestDisplay()
+        try display.fill(red: 200, green: 100, blue: 0)
+        let showreel = try BuildProducts.showreel
+        let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment, in: workspace, name: "host")
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!)
+        let video = workspace.file("through host.mov")  // a .mov: readable only once finalised
+        let id = try await client.launch("\(showreel.path) io \(display.name) recordVideo --codec=h264 '\(video.path)'")
+        try await eventually("Recording started", timeout: .seconds(60)) {
+            try await client.output(id, stream: "stderr").contains("Recording started")
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try display.fill(red: 0, green: 100, blue: 200)
+        try await Task.sleep(for: .milliseconds(500))
+        guard case let .finished(exitStatus, _, _, stderr) = try await client.interrupt(id) else {
+            throw TestFailure("the recorder was still running when /interrupt answered")
+        }
+        #expect(exitStatus == 0, "recorder stderr: \(stderr)")
+        let frames = try FrameDecoder.decodeFrames(video)
+        #expect(pixel(try #require(frames.first).pixels, isNear: 200, 100, 0, x: 5, y: 5))
+        #expect(pixel(try #require(frames.last).pixels, isNear: 0, 100, 200, x: 5, y: 5))
+
+        // The /v1 way, as HostRecording drives it: interrupt with wait.
+        let fragmented = workspace.file("v1.mp4")
+        let recording = try await HostRecording.start(host: client, argv: [showreel.path, "io", display.name, "recordVideo", fragmented.path])
+        try await recording.stop()
+        #expect(try MediaProbe.probe(fragmented).frameCount >= 1)
+        host.signal(SIGTERM)
+        #expect(try await host.waitForExit() == 0)
+    }
+}
