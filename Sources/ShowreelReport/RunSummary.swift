@@ -31,7 +31,7 @@ public struct RunSummary: Sendable {
         for (index, entry) in manifest.entries.enumerated() {
             let name = entry.suite.map { "\($0)/\(entry.name)" } ?? entry.name
             let preview = entry.preview.map {
-                "<img src=\"\(link($0))\" alt=\"\(Markup.escape(name)) preview\" width=\"\(Self.previewWidth)\">"
+                "<img src=\"\(link($0))\" alt=\"\(Self.attribute(name)) preview\" width=\"\(Self.previewWidth)\">"
             } ?? ""
             var files: [String] = []
             if let video = entry.video { files.append("[video](\(link(video)))") }
@@ -64,11 +64,16 @@ public struct RunSummary: Sendable {
         }
     }
 
-    /// Text that stays in its table cell: pipes escaped, line breaks as spaces, HTML inert.
+    /// Text that stays in its table cell: pipes escaped (a table splits on them even inside
+    /// HTML), line breaks as spaces, HTML inert.
     static func cell(_ text: String) -> String {
-        Markup.escape(text).replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
     }
+
+    /// Text for an HTML attribute inside a table cell.
+    static func attribute(_ text: String) -> String { cell(text).replacingOccurrences(of: "\"", with: "&quot;") }
 
     static func duration(_ seconds: Double) -> String { String(format: "%.1f s", seconds) }
 }

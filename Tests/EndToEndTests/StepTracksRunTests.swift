@@ -6,20 +6,6 @@ import Testing
 /// `showreel run`'s videos carry their steps (chapters, subtitles), a preview each, and the run a summary.md.
 @Suite("showreel run: chapters, subtitles, previews, summary")
 struct StepTracksRunTests {
-    /// Half a minute of tapping: what a pull request's preview is sized for.
-    static let longFlow = """
-    appId: dev.showreel.hello
-    name: "Hello: thirty seconds of taps"
-    ---
-    - launchApp
-    - repeat:
-        times: 10
-        commands:
-          - tapOn: {id: tapButton}
-          - wait: 3
-    - assertVisible: "Tapped 10 times"
-    """
-
     static let failingFlow = """
     appId: dev.showreel.hello
     name: "Hello: | a pipe, and a step that fails"
@@ -46,7 +32,8 @@ struct StepTracksRunTests {
         let workspace = try Workspace()
         let flows = workspace.file("flows")
         try FileManager.default.createDirectory(at: flows, withIntermediateDirectories: true)
-        try Self.longFlow.write(to: flows.appendingPathComponent("taps.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: FlowRunTests.repository.appendingPathComponent("Fixtures/Previews/thirty-seconds.yaml"),
+                                         to: flows.appendingPathComponent("taps.yaml"))
         try Self.failingFlow.write(to: flows.appendingPathComponent("fails.yaml"), atomically: true, encoding: .utf8)
         let output = workspace.file("Recordings")
         var environment = workspace.environment
