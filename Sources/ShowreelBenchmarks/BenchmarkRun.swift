@@ -14,6 +14,7 @@ struct BenchmarkRun {
         var profiles = ["phone", "phone-3x"]
         var displayStream = true
         var flows = true
+        var stepTracks = true
         var x11 = true
         var x11Seconds = 60
         var keep = false
@@ -130,6 +131,7 @@ struct BenchmarkRun {
         print(HostMemoryBenchmark.report(besides: executable))
 
         if configuration.flows { printFlows(); printTraces() }
+        if configuration.stepTracks { printStepTracks() }
 
         printTargets(results)
 
@@ -178,6 +180,17 @@ struct BenchmarkRun {
             for line in try FlowBenchmark.run(rounds: configuration.rounds) { print(line) }
         } catch {
             print("Flows: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
+        }
+    }
+
+    /// What chapters, subtitles and previews add to a flow video, or why it could not run.
+    func printStepTracks() {
+        FileHandle.standardError.write(Data("[bench] steps in the videos, previews\n".utf8))
+        print("")
+        do {
+            for line in try StepTracksBenchmark.run(rounds: configuration.rounds) { print(line) }
+        } catch {
+            print("Steps in the videos, previews: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
         }
     }
 

@@ -75,15 +75,9 @@ enum FlowBenchmark {
     private static func releaseFailures(_ flows: [Flow], output: URL) throws -> Set<String> {
         let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps,
                                                         recording: RecordingOptions(scale: 0.25)))
-        let box = ResultBox()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.entries = await runner.run(flows, workers: 2)
-            done.signal()
-        }
-        done.wait()
+        let entries = entries(runner, flows, workers: 2)
         try? FileManager.default.removeItem(at: output)
-        return Set(box.entries.filter { $0.status != .passed }.map(\.id))
+        return Set(entries.filter { $0.status != .passed }.map(\.id))
     }
 
     /// `showreel run`'s default size: the screen's point size.
@@ -95,26 +89,32 @@ enum FlowBenchmark {
                         keep: Bool = false) throws -> (wall: Double, video: Double, cpu: Double) {
         let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps, recording: RecordingOptions(scale: scale),
                                                         traces: traces))
-        let box = ResultBox()
-        let done = DispatchSemaphore(value: 0)
         let start = monotonicSeconds()
         let usage = Usage.current()
+        let entries = entries(runner, flows, workers: workers)
+        let wall = monotonicSeconds() - start
+        let cpu = Usage.current().since(usage).cpuSeconds
+        if let failed = entries.first(where: { $0.status != .passed }) {
+            throw BenchmarkError("flow \(failed.id) failed: \(failed.failures.map(\.message).joined(separator: "; "))")
+        }
+        if keep {
+            try RunManifest(title: "bench", entries: entries).write(to: output.appendingPathComponent(RunManifest.fileName))
+        } else {
+            try? FileManager.default.removeItem(at: output)
+        }
+        return (wall, entries.reduce(0) { $0 + $1.duration }, cpu)
+    }
+
+    /// Runs `flows` with `runner` and waits for their entries (the benchmark's threads are not async).
+    static func entries(_ runner: FlowRunner, _ flows: [Flow], workers: Int) -> [ManifestEntry] {
+        let box = ResultBox()
+        let done = DispatchSemaphore(value: 0)
         Task {
             box.entries = await runner.run(flows, workers: workers)
             done.signal()
         }
         done.wait()
-        let wall = monotonicSeconds() - start
-        let cpu = Usage.current().since(usage).cpuSeconds
-        if let failed = box.entries.first(where: { $0.status != .passed }) {
-            throw BenchmarkError("flow \(failed.id) failed: \(failed.failures.map(\.message).joined(separator: "; "))")
-        }
-        if keep {
-            try RunManifest(title: "bench", entries: box.entries).write(to: output.appendingPathComponent(RunManifest.fileName))
-        } else {
-            try? FileManager.default.removeItem(at: output)
-        }
-        return (wall, box.entries.reduce(0) { $0 + $1.duration }, cpu)
+        return box.entries
     }
 
     private final class ResultBox: @unchecked Sendable {

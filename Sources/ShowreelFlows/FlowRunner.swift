@@ -129,7 +129,7 @@ public struct FlowRunner: Sendable {
             entry.screenshot = execution.failureScreenshot
         }
         do {
-            let summary = try session.finish()
+            let summary = try session.finish(steps: entry.steps.map { StepMark(title: $0.title, time: $0.time) })
             entry.video = videoFile
             entry.duration = summary.duration.seconds
             if let trace {
@@ -139,6 +139,7 @@ public struct FlowRunner: Sendable {
                     options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
                 }
             }
+            entry.preview = AnimatedPreview.make(for: summary.url, logger: options.logger)?.lastPathComponent
         } catch {
             if entry.status != .interrupted { entry.status = .failed }
             entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(ErrorSentence.describe(error))"))

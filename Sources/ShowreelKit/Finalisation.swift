@@ -25,6 +25,8 @@ enum Finalisation {
         // The test's own actions end here: the tail and the last screenshot are not its steps.
         // Failed expectations join the actions, at the moment they were recorded.
         let trace = await recording.endTrace().map { $0.adding(failures: issues.all) }
+        // The test's actions read as a flow's steps do: what, when in the video, how it went.
+        let steps = trace?.steps.map { ManifestEntry.Step(title: $0.title, time: $0.start, status: $0.status) } ?? []
         let screenshot = artifacts.file(".png")
         if keep {
             // The end state, held long enough to see; and the last screen as a picture.
@@ -38,10 +40,14 @@ enum Finalisation {
         // A video that could not be finished is not passed off as one: it stays on disk for a
         // look, but neither the manifest nor the attachments name it.
         var videoFinished = false
+        var preview: URL?
         if keep {
             do {
-                duration = try await recording.stop()
+                // The steps go into the video too: chapters and subtitles.
+                duration = try await recording.stop(steps: steps.map { StepMark(title: $0.title, time: $0.time) })
                 videoFinished = true
+                let video = recording.video
+                preview = try? await Blocking.run { AnimatedPreview.make(for: video) }
             } catch {
                 problems.append("the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(ErrorSentence.describe(error))")
             }
@@ -64,14 +70,12 @@ enum Finalisation {
             }
         }
         let identity = artifacts.identity
-        var entry = ManifestEntry(
+        let entry = ManifestEntry(
             id: identity.id, name: identity.fileStem, suite: identity.suite, status: status,
             duration: duration,
             video: videoFinished && FileManager.default.fileExists(atPath: recording.video.path) ? relative(recording.video) : nil,
             screenshot: keep && FileManager.default.fileExists(atPath: screenshot.path) ? relative(screenshot) : nil,
-            failures: issues.all, attachments: screenshots.map(relative))
-        // The test's actions read as a flow's steps do: what, when in the video, how it went.
-        entry.steps = trace?.steps.map { ManifestEntry.Step(title: $0.title, time: $0.start, status: $0.status) } ?? []
+            failures: issues.all, steps: steps, attachments: screenshots.map(relative), preview: preview.map(relative))
         do { try ManifestLog.add(entry, in: configuration.folder) } catch {
             problems.append("the manifest could not be written: \(ErrorSentence.describe(error))")
         }

@@ -121,19 +121,20 @@ final class TestRecording: Sendable {
         }
     }
 
-    /// Ends the recording and waits until the file is complete; returns the video's duration
-    /// in seconds (read back from the file when another process wrote it).
-    func stop() async throws -> Double {
+    /// Ends the recording and waits until the file is complete, with `steps` as its chapters and
+    /// subtitles when this process writes it; returns the video's duration in seconds (read back
+    /// from the file when another process wrote it).
+    func stop(steps: [StepMark] = []) async throws -> Double {
         switch stopper {
         case let .subscription(subscription, session):
             subscription.stop()
-            return try await Blocking.run { try session.finish().duration.seconds }
+            return try await Blocking.run { try session.finish(steps: steps).duration.seconds }
         case let .stream(stream, session, done):
             try? stream.requestStop()
             return try await Blocking.run {
                 _ = done.wait(timeout: .now() + 30)
                 stream.close()
-                return try session.finish().duration.seconds
+                return try session.finish(steps: steps).duration.seconds
             }
         case let .host(recording, staging):
             try await recording.stop()

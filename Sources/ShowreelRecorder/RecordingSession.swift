@@ -37,6 +37,7 @@ public final class RecordingSession: DisplayStreamSink {
     /// Device time runs with the wall (a real clock), so the wall tells how long the video lasts
     /// after the device vanished without saying when it stopped.
     private let followsWall: Bool
+    private let logger: Logger
 
     /// Where frames go. A deferred recorder keeps them, converted, on the source's thread: its
     /// work per frame is a fraction of a millisecond, less than handing the frame to another
@@ -96,6 +97,7 @@ public final class RecordingSession: DisplayStreamSink {
                 onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
         self.url = url
+        self.logger = logger
         let staging = staged ? StagedFile(url) : nil
         self.staging = staging
         let profile = info.profile
@@ -210,8 +212,11 @@ public final class RecordingSession: DisplayStreamSink {
     /// file then takes its name. With no frame at all the file is removed and `noFrames` thrown:
     /// an empty video is no recording. A staged video that failed stays under its partial name
     /// for a look, and what `url` held before is left as it was.
+    ///
+    /// A staged video gets `steps` as chapters and a subtitle track (see `StepTracks`) before it
+    /// takes its name; should that fail, the video keeps its name without them (logged).
     @discardableResult
-    public func finish() throws(RecorderError) -> RecordingSummary {
+    public func finish(steps: [StepMark] = []) throws(RecorderError) -> RecordingSummary {
         let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
         let result = encoder.withLock { encoder in
             Result { () throws(RecorderError) -> RecordingSummary in try encoder.finish(stopTime: stopTime) }
@@ -222,10 +227,26 @@ public final class RecordingSession: DisplayStreamSink {
         }
         var summary = try result.get()
         if let staging {
+            if !steps.isEmpty { addSteps(steps, to: staging) }
             try staging.commit()
             summary.url = url
         }
         return summary
+    }
+
+    /// Replaces the staged video with a copy that has `steps` in it; leaves it as it was when
+    /// that cannot be done.
+    private func addSteps(_ steps: [StepMark], to staging: StagedFile) {
+        let started = ContinuousClock.now
+        do throws(RecorderError) {
+            try StepTracks.write(steps, from: staging.partial, to: staging.withSteps)
+            try staging.replacePartial(with: staging.withSteps)
+            logger.debug("steps added", metadata: ["file": "\(url.path)", "steps": "\(steps.count)",
+                                                   "time": "\(ContinuousClock.now - started)"])
+        } catch {
+            try? FileManager.default.removeItem(at: staging.withSteps)
+            logger.warning("the video keeps no chapters or subtitles: \(error)", metadata: ["file": "\(url.path)"])
+        }
     }
 
     /// Ends the recording without a video: queued frames are dropped and the file removed.

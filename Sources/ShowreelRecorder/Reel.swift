@@ -18,11 +18,7 @@ public struct ReelClip: Sendable, Equatable {
 
 /// What a reel holds.
 public struct ReelSummary: Sendable, Equatable {
-    public struct Chapter: Sendable, Equatable {
-        public var title: String
-        public var start: Double
-        public var end: Double
-    }
+    public typealias Chapter = VideoChapter
 
     public var url: URL
     public var chapters: [Chapter]
@@ -131,7 +127,7 @@ public enum Reel {
         avcodec_parameters_copy(stream.pointee.codecpar, inputStream.pointee.codecpar)
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = inputStream.pointee.time_base
-        if let chapters { try addChapters(chapters, to: output) }
+        if let chapters { try VideoChapter.attach(chapters, to: output) }
         result = avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE)
         guard result >= 0 else { throw .cannotCreateFile(file: path, message: ffmpegErrorMessage(result)) }
         defer { avio_closep(&output.pointee.pb) }
@@ -168,27 +164,6 @@ public enum Reel {
         result = av_write_trailer(output)
         guard result >= 0 else { throw .writeFailed(file: path, message: ffmpegErrorMessage(result)) }
         return lengths
-    }
-
-    /// Chapters in milliseconds, titled, as libavformat's MP4 muxer writes them.
-    private static func addChapters(_ chapters: [ReelSummary.Chapter], to output: UnsafeMutablePointer<AVFormatContext>) throws(RecorderError) {
-        let size = MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride
-        guard let list = av_calloc(chapters.count, size)?.assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self) else {
-            throw .outOfMemory("the chapter list")
-        }
-        output.pointee.chapters = list
-        for (index, chapter) in chapters.enumerated() {
-            guard let entry = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self) else {
-                throw .outOfMemory("a chapter")
-            }
-            entry.pointee.id = Int64(index)
-            entry.pointee.time_base = AVRational(num: 1, den: 1000)
-            entry.pointee.start = Int64((chapter.start * 1000).rounded())
-            entry.pointee.end = Int64((chapter.end * 1000).rounded())
-            av_dict_set(&entry.pointee.metadata, "title", chapter.title, 0)
-            list[index] = entry
-            output.pointee.nb_chapters = UInt32(index + 1)
-        }
     }
 
     /// Decodes every segment and encodes them once into one video at `width` x `height`;

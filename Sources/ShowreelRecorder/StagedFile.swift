@@ -17,19 +17,31 @@ public struct StagedFile: Sendable {
     /// Where it is written meanwhile: same folder (so the rename is atomic), hidden, with the
     /// destination's extension (which picks the container).
     public let partial: URL
+    /// The finished partial file remuxed with its steps (`StepTracks`), before it replaces it.
+    public let withSteps: URL
 
     public init(_ destination: URL) {
         self.destination = destination
         let name = destination.deletingPathExtension().lastPathComponent
         let ext = destination.pathExtension
-        partial = destination.deletingLastPathComponent().appendingPathComponent(".\(name).partial" + (ext.isEmpty ? "" : ".\(ext)"))
+        let folder = destination.deletingLastPathComponent()
+        partial = folder.appendingPathComponent(".\(name).partial" + (ext.isEmpty ? "" : ".\(ext)"))
+        withSteps = folder.appendingPathComponent(".\(name).steps" + (ext.isEmpty ? "" : ".\(ext)"))
     }
 
     /// Moves the finished file to its real name, replacing what was there in one step.
     public func commit() throws(RecorderError) {
-        guard rename(partial.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw .writeFailed(file: destination.path, message: "could not move the finished video from \(partial.lastPathComponent) into place: \(reason)")
+        try Self.move(partial, to: destination, failure: "could not move the finished video from \(partial.lastPathComponent) into place")
+    }
+
+    /// Puts `file` (finished, in the same folder) in the partial file's place.
+    public func replacePartial(with file: URL) throws(RecorderError) {
+        try Self.move(file, to: partial, failure: "could not replace \(partial.lastPathComponent) with \(file.lastPathComponent)")
+    }
+
+    private static func move(_ source: URL, to target: URL, failure: String) throws(RecorderError) {
+        guard rename(source.path, target.path) == 0 else {
+            throw .writeFailed(file: target.path, message: "\(failure): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -136,9 +136,12 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var steps: [Step]
     /// Further files, relative to the manifest's folder.
     public var attachments: [String]
+    /// A small animated picture of the video (WebP), relative to the manifest's folder.
+    public var preview: String?
 
     public init(id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
-                screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = []) {
+                screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
+                preview: String? = nil) {
         self.id = id
         self.name = name
         self.suite = suite
@@ -149,6 +152,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         self.failures = failures
         self.steps = steps
         self.attachments = attachments
+        self.preview = preview
     }
 
     // Lists may be left out of a hand-written manifest: absent means empty.
@@ -164,6 +168,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         failures = try c.decodeIfPresent([Failure].self, forKey: .failures) ?? []
         steps = try c.decodeIfPresent([Step].self, forKey: .steps) ?? []
         attachments = try c.decodeIfPresent([String].self, forKey: .attachments) ?? []
+        preview = try c.decodeIfPresent(String.self, forKey: .preview)
     }
 
     /// The entry with its file paths prefixed by `folder` (a relative path such as
@@ -177,6 +182,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         entry.video = video.map(prefixed)
         entry.screenshot = screenshot.map(prefixed)
         entry.attachments = attachments.map(prefixed)
+        entry.preview = preview.map(prefixed)
         return entry
     }
 }

@@ -12,7 +12,7 @@ struct ReportCommand: AsyncParsableCommand {
     struct Merge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
-            abstract: "Join the manifests of several runs (CI shards) into one manifest.json, report.html and junit.xml.",
+            abstract: "Join the manifests of several runs (CI shards) into one manifest.json, report.html, junit.xml and summary.md.",
             discussion: "Video paths are rewritten relative to the output folder, so the merged report plays the shards' videos where they are.")
 
         @Argument(help: "Folders that each hold a manifest.json (the shards' --output folders).")
@@ -23,6 +23,9 @@ struct ReportCommand: AsyncParsableCommand {
 
         @Option(help: "The merged report's title (default: the first manifest's).")
         var title: String?
+
+        @Option(help: "Put before the file links of summary.md (where the output folder is served); default: links relative to it.")
+        var summaryLinks = ""
 
         func run() async throws {
             try await reportingFailures {
@@ -40,7 +43,7 @@ struct ReportCommand: AsyncParsableCommand {
                 }
                 var merged = manifests[0].merged(Array(manifests.dropFirst()))
                 if let title { merged.title = title }
-                try ReportFiles.write(merged, to: destination, pathPrefix: output)
+                try ReportFiles.write(merged, to: destination, pathPrefix: output, summaryLinks: summaryLinks)
                 Console.out("\(merged.entries.count) entries from \(folders.count) \(folders.count == 1 ? "run" : "runs"): "
                     + "\(merged.outcome); report: \(output)/\(HTMLReport.fileName)")
                 if merged.count(.failed) > 0 { throw ExitCode(1) }

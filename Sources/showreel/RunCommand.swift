@@ -12,8 +12,9 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run YAML flows on in-process devices and record each one as a video, with a report and JUnit.",
         discussion: """
-        Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov.
-        The output folder also gets manifest.json, junit.xml and report.html. Exit status: 0 when
+        Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov,
+        with a chapter and a subtitle per step, and an animated preview <output>/<flow>.webp.
+        The output folder also gets manifest.json, junit.xml, report.html and summary.md. Exit status: 0 when
         every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
         73 when the output folder cannot be created (nothing runs), 130 when interrupted (SIGINT or
         SIGTERM: running flows stop, keep their videos and are marked interrupted, the report is
@@ -56,6 +57,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The report's title.")
     var title = "Showreel flows"
 
+    @Option(help: "Put before the file links of summary.md (where the output folder is served, e.g. an artifact store); default: links relative to it.")
+    var summaryLinks = ""
+
     enum CaptionMode: String, ExpressibleByArgument, CaseIterable { case none, steps }
 
     func validate() throws {
@@ -95,7 +99,7 @@ struct RunCommand: AsyncParsableCommand {
         progress.end()
 
         let manifest = RunManifest(title: title, entries: entries)
-        try ReportFiles.write(manifest, to: folder, pathPrefix: output)
+        try ReportFiles.write(manifest, to: folder, pathPrefix: output, summaryLinks: summaryLinks)
         if reel, work.isCancelled {
             Console.warning("interrupted, so no reel")
         } else if reel, manifest.count(.passed) == 0 {
@@ -245,14 +249,15 @@ enum OutputFolder {
     }
 }
 
-/// manifest.json, junit.xml and report.html for a run, side by side.
+/// manifest.json, junit.xml, report.html and summary.md for a run, side by side.
 enum ReportFiles {
-    static func write(_ manifest: RunManifest, to folder: URL, pathPrefix: String) throws {
+    static func write(_ manifest: RunManifest, to folder: URL, pathPrefix: String, summaryLinks: String = "") throws {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try manifest.write(to: folder.appendingPathComponent(RunManifest.fileName))
             try JUnitReport(manifest: manifest, pathPrefix: pathPrefix).write(to: folder.appendingPathComponent(JUnitReport.fileName))
             try HTMLReport(manifest: manifest).write(to: folder.appendingPathComponent(HTMLReport.fileName))
+            try RunSummary(manifest: manifest, linkBase: summaryLinks).write(to: folder.appendingPathComponent(RunSummary.fileName))
         } catch {
             throw CLIFailure(message: "Could not write the report into \(folder.path): \(ErrorSentence.describe(error))",
                              exitCode: CLIFailure.Code.unwritable)

@@ -1,0 +1,181 @@
+import CFFmpeg
+import Foundation
+import Logging
+import ShowreelRender
+
+/// What a preview holds.
+public struct PreviewSummary: Sendable, Equatable {
+    public var url: URL
+    public var width: Int
+    public var height: Int
+    /// Pictures in the file: a screen that did not change between two ticks adds none.
+    public var frames: Int
+    public var bytes: Int
+}
+
+/// A small animated WebP of a video, for places that show images but not videos: a pull
+/// request's comment, a CI job's summary. At most `maxWidth` pixels wide, sampled at
+/// `framesPerSecond` (the screen as it was at each tick), looping.
+///
+/// The video is decoded (`FrameDecoder`), each tick's picture scaled when it is too wide, and
+/// encoded by libwebp's animation encoder (FFmpeg's `libwebp_anim`), which stores only the
+/// part of each picture that changed; a tick whose picture did not change is not encoded at all.
+public enum AnimatedPreview {
+    public static let fileExtension = "webp"
+
+    /// Writes the preview of `video` beside it (`name.webp`) and returns where; nil, logged,
+    /// when it cannot be made: a recording is whole without its preview.
+    public static func make(for video: URL, logger: Logger = Logger(label: "showreel.preview")) -> URL? {
+        let url = video.deletingPathExtension().appendingPathExtension(fileExtension)
+        let started = ContinuousClock.now
+        do {
+            let summary = try write(from: video, to: url)
+            logger.debug("preview written", metadata: ["file": "\(url.path)", "bytes": "\(summary.bytes)",
+                                                       "frames": "\(summary.frames)", "time": "\(ContinuousClock.now - started)"])
+            return url
+        } catch {
+            logger.warning("no preview: \(error)", metadata: ["file": "\(url.path)"])
+            return nil
+        }
+    }
+
+    public static func write(from video: URL, to url: URL, maxWidth: Int = 480, framesPerSecond: Int = 10,
+                             quality: Double = 60) throws(RecorderError) -> PreviewSummary {
+        installFFmpegLogging()
+        let info = try MediaProbe.probe(video)
+        guard info.width > 0, info.height > 0 else { throw .noVideoStream(file: video.path) }
+        let width = min(info.width, maxWidth) & ~1
+        let height = max(2, Int((Double(info.height) * Double(width) / Double(info.width)).rounded()) & ~1)
+        let encoder = try PreviewEncoder(width: width, height: height, framesPerSecond: framesPerSecond, quality: quality, file: url.path)
+
+        // The picture on screen at tick k is the last frame shown at or before k / fps.
+        let tick = 1 / Double(framesPerSecond)
+        var pending: (pixels: PixelBuffer, tick: Int64)?
+        var lastTick: Int64 = -1
+        var failure: RecorderError?
+        // Ticks 0 ..< endTick fall inside the video; a frame first seen at endTick is never shown.
+        let endTick = max(1, Int64((info.duration / tick).rounded()))
+        try FrameDecoder.forEachFrame(video) { frame in
+            let frameTick = Int64((frame.time / tick).rounded(.up))
+            guard frameTick < endTick || pending == nil else { return false }
+            do throws(RecorderError) {
+                if let held = pending, held.tick < frameTick {
+                    try encoder.add(held.pixels, tick: held.tick)
+                    lastTick = held.tick
+                }
+                pending = (frame.pixels, max(frameTick, lastTick + 1))
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        if let held = pending {
+            try encoder.add(held.pixels, tick: min(held.tick, endTick - 1))
+        }
+        // The last picture stays until the video ends.
+        let bytes = try encoder.finish(endTick: endTick, to: url)
+        return PreviewSummary(url: url, width: width, height: height, frames: encoder.picturesAdded, bytes: bytes)
+    }
+}
+
+/// libwebp_anim fed pictures, a tick each, and the file it makes.
+private final class PreviewEncoder {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let converter = PixelConverter()
+    private let file: String
+    private let framesPerSecond: Int
+    private var lastPixels: PixelBuffer?
+    private var lastTick: Int64 = -1
+    private(set) var picturesAdded = 0
+    private var output = Data()
+
+    init(width: Int, height: Int, framesPerSecond: Int, quality: Double, file: String) throws(RecorderError) {
+        self.file = file
+        self.framesPerSecond = framesPerSecond
+        guard let codec = avcodec_find_encoder_by_name("libwebp_anim") else {
+            throw .imageEncodingFailed(format: "webp", message: "FFmpeg has no libwebp_anim encoder (libavcodec built without libwebp)")
+        }
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else { throw .outOfMemory("a preview encoder") }
+        self.context = context
+        self.frame = frame
+        context.pointee.width = Int32(width)
+        context.pointee.height = Int32(height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Int32(framesPerSecond))
+        context.pointee.framerate = AVRational(num: Int32(framesPerSecond), den: 1)
+        // libwebp's method: 0 is fastest, 6 smallest; 1 costs a third of the default's time.
+        context.pointee.compression_level = 1
+        av_opt_set_double(context.pointee.priv_data, "quality", quality, 0)
+        var result = avcodec_open2(context, codec, nil)
+        guard result >= 0 else { throw .encoderOpenFailed(encoder: "libwebp_anim", message: ffmpegErrorMessage(result)) }
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        result = av_frame_get_buffer(frame, 0)
+        guard result >= 0 else { throw .outOfMemory("a preview picture") }
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+        av_frame_free(&frame)
+    }
+
+    /// Adds the picture shown from `tick` on; skipped when it is the picture shown already.
+    func add(_ pixels: PixelBuffer, tick: Int64) throws(RecorderError) {
+        if let lastPixels, lastPixels.sameBytes(as: pixels) { return }
+        try send(pixels, tick: tick)
+    }
+
+    /// Ends the animation at `endTick` and writes the file; returns its size in bytes.
+    func finish(endTick: Int64, to url: URL) throws(RecorderError) -> Int {
+        try drain(flush: true)
+        do { try output.write(to: url, options: .atomic) } catch {
+            throw .writeFailed(file: url.path, message: error.localizedDescription)
+        }
+        // The encoder guesses how long the last picture lasts: it lasts until the video ends.
+        try AnimatedWebP.setLastDuration(Int(endTick - lastTick) * 1000 / framesPerSecond, in: url)
+        return output.count
+    }
+
+    private func send(_ pixels: PixelBuffer, tick: Int64) throws(RecorderError) {
+        guard let context, let frame else { return }
+        guard av_frame_make_writable(frame) >= 0 else { throw .outOfMemory("a preview picture") }
+        // YUV 4:2:0 as WebP's lossy pictures hold it (libwebp would convert BGRA itself, slower).
+        let ok = converter.convert(pixels, into: frame, colour: .videoRange601)
+        guard ok else { throw .imageEncodingFailed(format: "webp", message: "could not scale a picture for \(file)") }
+        frame.pointee.pts = tick
+        let result = avcodec_send_frame(context, frame)
+        guard result >= 0 else { throw .imageEncodingFailed(format: "webp", message: "\(file): \(ffmpegErrorMessage(result))") }
+        lastPixels = pixels
+        lastTick = tick
+        picturesAdded += 1
+        try drain(flush: false)
+    }
+
+    private func drain(flush: Bool) throws(RecorderError) {
+        guard let context else { return }
+        if flush { avcodec_send_frame(context, nil) }
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        guard let packet else { throw .outOfMemory("a packet") }
+        while true {
+            let result = avcodec_receive_packet(context, packet)
+            if result == showreel_averror_eof() || result == showreel_averror_eagain() { return }
+            guard result >= 0 else { throw .imageEncodingFailed(format: "webp", message: "\(file): \(ffmpegErrorMessage(result))") }
+            // The animation comes out whole, as one packet: a complete WebP file.
+            if let data = packet.pointee.data { output.append(data, count: Int(packet.pointee.size)) }
+            av_packet_unref(packet)
+        }
+    }
+}
+
+extension PixelBuffer {
+    /// Whether both hold the same picture, byte for byte.
+    func sameBytes(as other: PixelBuffer) -> Bool {
+        guard width == other.width, height == other.height, bytesPerRow == other.bytesPerRow else { return false }
+        return withUnsafeBytes { a in other.withUnsafeBytes { b in a.count == b.count && memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    }
+}

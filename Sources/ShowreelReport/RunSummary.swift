@@ -1,0 +1,79 @@
+import Foundation
+
+/// A run as a Markdown table, for a CI job's summary page (`$GITHUB_STEP_SUMMARY`) or a pull
+/// request's comment: each flow or test with its status, duration, animated preview and links
+/// to its video and the report.
+public struct RunSummary: Sendable {
+    public var manifest: RunManifest
+    /// Put before each file path, so links resolve where the Markdown is shown (an artifact
+    /// server's URL, say); empty keeps them relative to the manifest's folder.
+    public var linkBase: String
+
+    public static let fileName = "summary.md"
+    /// How wide previews show in the table, in pixels (a phone's preview is 390 wide).
+    static let previewWidth = 160
+
+    public init(manifest: RunManifest, linkBase: String = "") {
+        self.manifest = manifest
+        self.linkBase = linkBase.isEmpty || linkBase.hasSuffix("/") ? linkBase : linkBase + "/"
+    }
+
+    public func render() -> String {
+        let kind = manifest.entries.contains { $0.suite != nil } ? "Test" : "Flow"
+        var lines = [
+            "## \(Self.cell(manifest.title))",
+            "",
+            "\(manifest.outcome) · \(Self.duration(manifest.duration)) of video · [report](\(link(HTMLReport.fileName)))",
+            "",
+            "| | \(kind) | Status | Duration | Preview | Files |",
+            "| --- | --- | --- | ---: | --- | --- |",
+        ]
+        for (index, entry) in manifest.entries.enumerated() {
+            let name = entry.suite.map { "\($0)/\(entry.name)" } ?? entry.name
+            let preview = entry.preview.map {
+                "<img src=\"\(link($0))\" alt=\"\(Self.attribute(name)) preview\" width=\"\(Self.previewWidth)\">"
+            } ?? ""
+            var files: [String] = []
+            if let video = entry.video { files.append("[video](\(link(video)))") }
+            if let screenshot = entry.screenshot { files.append("[screenshot](\(link(screenshot)))") }
+            files.append("[report](\(link(HTMLReport.fileName))#entry-\(index))")
+            var status = entry.status.rawValue
+            if let failure = entry.failures.first {
+                status += ": " + (failure.location.map { "`\($0)` " } ?? "") + failure.message
+            }
+            lines.append("| \(Self.mark(entry.status)) | \(Self.cell(name)) | \(Self.cell(status)) | \(Self.duration(entry.duration)) "
+                + "| \(preview) | \(files.joined(separator: " · ")) |")
+        }
+        return (lines + [""]).joined(separator: "\n")
+    }
+
+    public func write(to url: URL) throws {
+        try Data(render().utf8).write(to: url, options: .atomic)
+    }
+
+    private func link(_ path: String) -> String {
+        path.hasPrefix("/") ? HTMLReport.href(path) : linkBase + HTMLReport.href(path)
+    }
+
+    static func mark(_ status: ManifestEntry.Status) -> String {
+        switch status {
+        case .passed: "✅"
+        case .failed: "❌"
+        case .interrupted: "⏹️"
+        case .skipped: "⏭️"
+        }
+    }
+
+    /// Text that stays in its table cell: pipes escaped (a table splits on them even inside
+    /// HTML), line breaks as spaces, HTML inert.
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+
+    /// Text for an HTML attribute inside a table cell.
+    static func attribute(_ text: String) -> String { cell(text).replacingOccurrences(of: "\"", with: "&quot;") }
+
+    static func duration(_ seconds: Double) -> String { String(format: "%.1f s", seconds) }
+}
