@@ -17,8 +17,8 @@ public struct PreviewSummary: Sendable, Equatable {
 /// request's comment, a CI job's summary. At most `maxWidth` pixels wide, sampled at
 /// `framesPerSecond` (the screen as it was at each tick), looping.
 ///
-/// The video is decoded (`FrameDecoder.forEachTick`: only the pictures on screen at a tick are
-/// converted), each scaled when it is too wide, and encoded by libwebp's animation encoder
+/// The video is decoded (`FrameDecoder.forEachTickFrame`: only the pictures on screen at a tick
+/// are used), each scaled when it is too wide, and encoded by libwebp's animation encoder
 /// (FFmpeg's `libwebp_anim`), which stores only the part of each picture that changed; a tick
 /// whose picture did not change is not encoded at all.
 public enum AnimatedPreview {

@@ -35,21 +35,10 @@ public enum FrameDecoder {
     }
 
     /// The picture on screen at each tick of a `framesPerSecond` clock (tick k is k / fps
-    /// seconds), as the video shows it: the last frame at or before the tick. Only frames that
-    /// are on screen at a tick are converted to pixels; `body` gets each with the first tick it
-    /// is on screen at, until it returns false. The last frame comes even when it begins after
-    /// the last tick of the video.
-    public static func forEachTick(_ url: URL, framesPerSecond: Int,
-                                   _ body: (DecodedFrame, _ tick: Int64) -> Bool) throws(RecorderError) {
-        let converter = PixelConverter(precise: true)
-        try forEachTickFrame(url, framesPerSecond: framesPerSecond) { frame, tick in
-            guard let pixels = converter.bgraBuffer(from: frame) else { return true }
-            return body(DecodedFrame(pixels: pixels, time: Double(tick) / Double(framesPerSecond), isKeyframe: frame.pointee.key_frame != 0), tick)
-        }
-    }
-
-    /// `forEachTick` with the decoder's own frames (lent to `body`), for a caller that converts
-    /// them itself.
+    /// seconds), as the video shows it: the last frame at or before the tick. `body` gets each
+    /// such frame (lent: the decoder's own, unconverted) with the first tick it is on screen at,
+    /// until it returns false; a frame replaced within a tick is skipped (never converted). The
+    /// last frame comes even when it begins after the video's last tick.
     static func forEachTickFrame(_ url: URL, framesPerSecond: Int,
                                  _ body: (UnsafeMutablePointer<AVFrame>, _ tick: Int64) -> Bool) throws(RecorderError) {
         var held = av_frame_alloc()
