@@ -22,8 +22,8 @@ enum StepTracksBenchmark {
         let output = work.appendingPathComponent("videos")
         let entries = try record(flows, output: output).filter { $0.video != nil }
 
-        var remuxWall = 0.0, previewWall = 0.0, video = 0.0
-        var stepBytes = 0, previewBytes = 0, videoBytes = 0
+        var remuxWall = 0.0, previewWall = 0.0, remuxCPU = 0.0, previewCPU = 0.0, video = 0.0
+        var stepBytes = 0, previewBytes = 0, videoBytes = 0, previewWidth = 0
         var longPreview: (bytes: Int, seconds: Double, frames: Int)?
         for entry in entries {
             let source = output.appendingPathComponent(entry.video!)
@@ -31,30 +31,37 @@ enum StepTracksBenchmark {
             let with = work.appendingPathComponent("with-steps.\(source.pathExtension)")
             let without = work.appendingPathComponent("without.\(source.pathExtension)")
             let preview = work.appendingPathComponent("preview.webp")
-            var best = (remux: Double.infinity, preview: Double.infinity)
+            var best = (remux: (wall: Double.infinity, cpu: 0.0), preview: (wall: Double.infinity, cpu: 0.0))
             var summary: PreviewSummary?
             for _ in 0..<rounds {
-                best.remux = min(best.remux, try time { try StepTracks.write(marks, from: source, to: with) })
-                best.preview = min(best.preview, try time { summary = try AnimatedPreview.write(from: source, to: preview) })
+                let remux = try time { try StepTracks.write(marks, from: source, to: with) }
+                if remux.wall < best.remux.wall { best.remux = remux }
+                let made = try time { summary = try AnimatedPreview.write(from: source, to: preview) }
+                if made.wall < best.preview.wall { best.preview = made }
             }
             // The same copy with no steps: the difference is what the chapters and subtitles weigh.
             try StepTracks.write([], from: source, to: without)
             stepBytes += try size(with) - size(without)
             videoBytes += try size(without)
             previewBytes += summary!.bytes
-            remuxWall += best.remux
-            previewWall += best.preview
+            remuxWall += best.remux.wall
+            previewWall += best.preview.wall
+            remuxCPU += best.remux.cpu
+            previewCPU += best.preview.cpu
             video += entry.duration
+            previewWidth = summary!.width
             if entry.id == long { longPreview = (summary!.bytes, entry.duration, summary!.frames) }
         }
         var lines = [
             String(format: "Steps in the videos, previews: %d flow videos, %.1f s (390x844 H.264, run's default size; fastest of %d)",
                    entries.count, video, rounds),
-            String(format: "  chapters + subtitles (stream-copy remux): %6.1f ms wall per video second  %6.0f bytes per video second (%.2f%% of the video's %.0f)",
-                   remuxWall / video * 1000, Double(stepBytes) / video, Double(stepBytes) / Double(videoBytes) * 100, Double(videoBytes) / video),
-            String(format: "  preview (webp, <=480 px, 10 fps):          %6.1f ms wall per video second  %6.0f bytes per video second",
-                   previewWall / video * 1000, Double(previewBytes) / video),
-            String(format: "  both: %.2f s wall for a minute of flow video", (remuxWall + previewWall) / video * 60),
+            String(format: "  chapters + subtitles (stream-copy remux): %6.1f ms wall %6.1f ms CPU per video second  %6.0f bytes per video second (%.2f%% of the video's %.0f)",
+                   remuxWall / video * 1000, remuxCPU / video * 1000, Double(stepBytes) / video,
+                   Double(stepBytes) / Double(videoBytes) * 100, Double(videoBytes) / video),
+            String(format: "  preview (webp, %d px wide, 10 fps):         %6.1f ms wall %6.1f ms CPU per video second  %6.0f bytes per video second",
+                   previewWidth, previewWall / video * 1000, previewCPU / video * 1000, Double(previewBytes) / video),
+            String(format: "  both: %.2f s wall, %.2f s CPU for a minute of flow video", (remuxWall + previewWall) / video * 60,
+                   (remuxCPU + previewCPU) / video * 60),
         ]
         if let longPreview {
             lines.append(String(format: "  %@  a %.0f s flow's preview under %.0f MB: %.0f KB, %d frames",
@@ -64,10 +71,12 @@ enum StepTracksBenchmark {
         return lines
     }
 
-    private static func time(_ work: () throws -> Void) throws -> Double {
+    /// Wall and CPU seconds (this process's, the codecs' threads included) that `work` took.
+    private static func time(_ work: () throws -> Void) throws -> (wall: Double, cpu: Double) {
         let start = monotonicSeconds()
+        let usage = Usage.current()
         try work()
-        return monotonicSeconds() - start
+        return (monotonicSeconds() - start, Usage.current().since(usage).cpuSeconds)
     }
 
     private static func size(_ url: URL) throws -> Int {

@@ -17,9 +17,10 @@ public struct PreviewSummary: Sendable, Equatable {
 /// request's comment, a CI job's summary. At most `maxWidth` pixels wide, sampled at
 /// `framesPerSecond` (the screen as it was at each tick), looping.
 ///
-/// The video is decoded (`FrameDecoder`), each tick's picture scaled when it is too wide, and
-/// encoded by libwebp's animation encoder (FFmpeg's `libwebp_anim`), which stores only the
-/// part of each picture that changed; a tick whose picture did not change is not encoded at all.
+/// The video is decoded (`FrameDecoder.forEachTickFrame`: only the pictures on screen at a tick
+/// are used), each scaled when it is too wide, and encoded by libwebp's animation encoder
+/// (FFmpeg's `libwebp_anim`), which stores only the part of each picture that changed; a tick
+/// whose picture did not change is not encoded at all.
 public enum AnimatedPreview {
     public static let fileExtension = "webp"
 
@@ -52,22 +53,14 @@ public enum AnimatedPreview {
         let height = max(2, Int((Double(info.height) * Double(width) / Double(info.width)).rounded()) & ~1)
         let encoder = try PreviewEncoder(width: width, height: height, framesPerSecond: framesPerSecond, quality: quality, file: url.path)
 
-        // The picture on screen at tick k is the last frame shown at or before k / fps.
-        let tick = 1 / Double(framesPerSecond)
-        var pending: (pixels: PixelBuffer, tick: Int64)?
-        var lastTick: Int64 = -1
+        // Ticks 0 ..< endTick fall inside the video; a frame first on screen at endTick never shows.
+        let endTick = max(1, Int64((info.duration * Double(framesPerSecond)).rounded()))
         var failure: RecorderError?
-        // Ticks 0 ..< endTick fall inside the video; a frame first seen at endTick is never shown.
-        let endTick = max(1, Int64((info.duration / tick).rounded()))
-        try FrameDecoder.forEachFrame(video) { frame in
-            let frameTick = Int64((frame.time / tick).rounded(.up))
-            guard frameTick < endTick || pending == nil else { return false }
+        // The decoder's YUV pictures are scaled straight into the encoder's: no BGRA in between.
+        try FrameDecoder.forEachTickFrame(video, framesPerSecond: framesPerSecond) { frame, tick in
+            guard tick < endTick || encoder.picturesAdded == 0 else { return false }
             do throws(RecorderError) {
-                if let held = pending, held.tick < frameTick {
-                    try encoder.add(held.pixels, tick: held.tick)
-                    lastTick = held.tick
-                }
-                pending = (frame.pixels, max(frameTick, lastTick + 1))
+                try encoder.add(frame, tick: min(tick, endTick - 1))
                 return true
             } catch {
                 failure = error
@@ -75,9 +68,6 @@ public enum AnimatedPreview {
             }
         }
         if let failure { throw failure }
-        if let held = pending {
-            try encoder.add(held.pixels, tick: min(held.tick, endTick - 1))
-        }
         // The last picture stays until the video ends.
         let bytes = try encoder.finish(endTick: endTick, to: url)
         return PreviewSummary(url: url, width: width, height: height, frames: encoder.picturesAdded, bytes: bytes)
@@ -91,7 +81,7 @@ private final class PreviewEncoder {
     private let converter = PixelConverter()
     private let file: String
     private let framesPerSecond: Int
-    private var lastPixels: PixelBuffer?
+    private var lastPicture: [UInt8]?
     private var lastTick: Int64 = -1
     private(set) var picturesAdded = 0
     private var output = Data()
@@ -127,10 +117,44 @@ private final class PreviewEncoder {
         av_frame_free(&frame)
     }
 
-    /// Adds the picture shown from `tick` on; skipped when it is the picture shown already.
-    func add(_ pixels: PixelBuffer, tick: Int64) throws(RecorderError) {
-        if let lastPixels, lastPixels.sameBytes(as: pixels) { return }
-        try send(pixels, tick: tick)
+    /// Adds the picture shown from `tick` on (a decoded frame, scaled to the preview's size);
+    /// skipped when it is the picture shown already.
+    func add(_ decoded: UnsafeMutablePointer<AVFrame>, tick: Int64) throws(RecorderError) {
+        guard let context, let frame else { return }
+        guard av_frame_make_writable(frame) >= 0 else { throw .outOfMemory("a preview picture") }
+        let d = decoded.pointee, f = frame.pointee
+        let source = ColourDetails(matrix: d.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601,
+                                   fullRange: d.color_range == AVCOL_RANGE_JPEG)
+        let ok = converter.convert(
+            source: ([UnsafePointer(d.data.0), UnsafePointer(d.data.1), UnsafePointer(d.data.2), UnsafePointer(d.data.3)],
+                     [d.linesize.0, d.linesize.1, d.linesize.2, d.linesize.3], d.width, d.height, AVPixelFormat(d.format)),
+            sourceColour: source,
+            destination: ([f.data.0, f.data.1, f.data.2, nil], [f.linesize.0, f.linesize.1, f.linesize.2, 0], f.width, f.height, AV_PIX_FMT_YUV420P),
+            destinationColour: .videoRange601)
+        guard ok else { throw .imageEncodingFailed(format: "webp", message: "could not scale a picture for \(file)") }
+        let picture = Self.planes(of: frame)
+        if picture == lastPicture { return }
+        lastPicture = picture
+        frame.pointee.pts = tick
+        let result = avcodec_send_frame(context, frame)
+        guard result >= 0 else { throw .imageEncodingFailed(format: "webp", message: "\(file): \(ffmpegErrorMessage(result))") }
+        lastTick = tick
+        picturesAdded += 1
+        try drain(flush: false)
+    }
+
+    /// The picture's Y, U and V rows, without the planes' padding.
+    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> [UInt8] {
+        let f = frame.pointee
+        let width = Int(f.width), height = Int(f.height)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(width * height * 3 / 2)
+        for (plane, stride, w, h) in [(f.data.0, f.linesize.0, width, height), (f.data.1, f.linesize.1, (width + 1) / 2, (height + 1) / 2),
+                                      (f.data.2, f.linesize.2, (width + 1) / 2, (height + 1) / 2)] {
+            guard let plane else { continue }
+            for row in 0..<h { bytes.append(contentsOf: UnsafeBufferPointer(start: plane + row * Int(stride), count: w)) }
+        }
+        return bytes
     }
 
     /// Ends the animation at `endTick` and writes the file; returns its size in bytes.
@@ -142,21 +166,6 @@ private final class PreviewEncoder {
         // The encoder guesses how long the last picture lasts: it lasts until the video ends.
         try AnimatedWebP.setLastDuration(Int(endTick - lastTick) * 1000 / framesPerSecond, in: url)
         return output.count
-    }
-
-    private func send(_ pixels: PixelBuffer, tick: Int64) throws(RecorderError) {
-        guard let context, let frame else { return }
-        guard av_frame_make_writable(frame) >= 0 else { throw .outOfMemory("a preview picture") }
-        // YUV 4:2:0 as WebP's lossy pictures hold it (libwebp would convert BGRA itself, slower).
-        let ok = converter.convert(pixels, into: frame, colour: .videoRange601)
-        guard ok else { throw .imageEncodingFailed(format: "webp", message: "could not scale a picture for \(file)") }
-        frame.pointee.pts = tick
-        let result = avcodec_send_frame(context, frame)
-        guard result >= 0 else { throw .imageEncodingFailed(format: "webp", message: "\(file): \(ffmpegErrorMessage(result))") }
-        lastPixels = pixels
-        lastTick = tick
-        picturesAdded += 1
-        try drain(flush: false)
     }
 
     private func drain(flush: Bool) throws(RecorderError) {
@@ -173,13 +182,5 @@ private final class PreviewEncoder {
             if let data = packet.pointee.data { output.append(data, count: Int(packet.pointee.size)) }
             av_packet_unref(packet)
         }
-    }
-}
-
-extension PixelBuffer {
-    /// Whether both hold the same picture, byte for byte.
-    func sameBytes(as other: PixelBuffer) -> Bool {
-        guard width == other.width, height == other.height, bytesPerRow == other.bytesPerRow else { return false }
-        return withUnsafeBytes { a in other.withUnsafeBytes { b in a.count == b.count && memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
     }
 }

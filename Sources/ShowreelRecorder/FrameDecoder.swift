@@ -27,6 +27,49 @@ public enum FrameDecoder {
     /// Decodes the video frames of `url` one at a time, in the decoder's (presentation) order,
     /// handing each to `body` until it returns false: a long video never sits in memory whole.
     public static func forEachFrame(_ url: URL, _ body: (DecodedFrame) -> Bool) throws(RecorderError) {
+        let converter = PixelConverter(precise: true)
+        try forEachDecoded(url) { frame, time in
+            guard let pixels = converter.bgraBuffer(from: frame) else { return true }
+            return body(DecodedFrame(pixels: pixels, time: time, isKeyframe: frame.pointee.key_frame != 0))
+        }
+    }
+
+    /// The picture on screen at each tick of a `framesPerSecond` clock (tick k is k / fps
+    /// seconds), as the video shows it: the last frame at or before the tick. `body` gets each
+    /// such frame (lent: the decoder's own, unconverted) with the first tick it is on screen at,
+    /// until it returns false; a frame replaced within a tick is skipped (never converted). The
+    /// last frame comes even when it begins after the video's last tick.
+    static func forEachTickFrame(_ url: URL, framesPerSecond: Int,
+                                 _ body: (UnsafeMutablePointer<AVFrame>, _ tick: Int64) -> Bool) throws(RecorderError) {
+        var held = av_frame_alloc()
+        defer { av_frame_free(&held) }
+        guard let held else { throw .outOfMemory("a frame") }
+        var heldTick: Int64?
+        var wantsMore = true
+        func deliver() {
+            guard let tick = heldTick else { return }
+            heldTick = nil
+            wantsMore = body(held, tick)
+            av_frame_unref(held)
+        }
+        try forEachDecoded(url) { frame, time in
+            // First on screen at the first tick at or after its time (and after the held frame's).
+            var tick = Int64((time * Double(framesPerSecond) - 1e-9).rounded(.up))
+            if let heldTick {
+                if heldTick < tick { deliver() } else { tick = heldTick; av_frame_unref(held) }
+            }
+            guard wantsMore else { return false }
+            guard av_frame_ref(held, frame) >= 0 else { return true }
+            heldTick = tick
+            return true
+        }
+        if wantsMore { deliver() }
+    }
+
+    /// Decodes the video frames of `url`, handing each decoded frame and its time in seconds
+    /// to `body` (the frame is only lent) until it returns false. A truncated file gives the
+    /// frames that could be decoded.
+    private static func forEachDecoded(_ url: URL, _ body: (UnsafeMutablePointer<AVFrame>, Double) -> Bool) throws(RecorderError) {
         let input = try MediaInput(url: url)
         let path = url.path
         let stream = input.stream
@@ -51,7 +94,6 @@ public enum FrameDecoder {
         }
         guard let packet, let frame else { throw .outOfMemory("a packet and a frame") }
 
-        let converter = PixelConverter(precise: true)
         let timeBase = av_q2d(stream.pointee.time_base)
         let nopts = showreel_nopts_value()
         var count = 0
@@ -64,10 +106,8 @@ public enum FrameDecoder {
                 defer { av_frame_unref(frame) }
                 let pts = frame.pointee.best_effort_timestamp
                 let time = pts == nopts ? Double(count) : Double(pts) * timeBase
-                if let pixels = converter.bgraBuffer(from: frame) {
-                    count += 1
-                    wantsMore = body(DecodedFrame(pixels: pixels, time: time, isKeyframe: frame.pointee.key_frame != 0))
-                }
+                count += 1
+                wantsMore = body(frame, time)
             }
         }
 

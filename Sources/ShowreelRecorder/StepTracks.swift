@@ -91,6 +91,10 @@ public enum StepTracks {
         let parameters = stream.pointee.codecpar!
         parameters.pointee.codec_type = AVMEDIA_TYPE_SUBTITLE
         parameters.pointee.codec_id = AV_CODEC_ID_MOV_TEXT
+        // 3GPP timed text, in a MOV too (where the muxer would pick QuickTime's older 'text',
+        // whose sample description differs): what Apple's players list as subtitles ('sbtl').
+        parameters.pointee.codec_tag = showreel_mktag(CChar(UInt8(ascii: "t")), CChar(UInt8(ascii: "x")),
+                                                      CChar(UInt8(ascii: "3")), CChar(UInt8(ascii: "g")))
         stream.pointee.time_base = AVRational(num: 1, den: 1000)
         stream.pointee.disposition = 0
         av_dict_set(&stream.pointee.metadata, "handler_name", subtitleTrackName, 0)

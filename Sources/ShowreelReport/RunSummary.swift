@@ -51,8 +51,11 @@ public struct RunSummary: Sendable {
         try Data(render().utf8).write(to: url, options: .atomic)
     }
 
+    /// A file's link; parentheses encoded too (a test's file is `name().mov`), so no Markdown
+    /// reader ends the link early.
     private func link(_ path: String) -> String {
-        path.hasPrefix("/") ? HTMLReport.href(path) : linkBase + HTMLReport.href(path)
+        let href = HTMLReport.href(path).replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")
+        return path.hasPrefix("/") ? href : linkBase + href
     }
 
     static func mark(_ status: ManifestEntry.Status) -> String {

@@ -28,6 +28,7 @@ struct StepTracksTests {
         struct Stream: Decodable {
             var codec_type: String
             var codec_name: String?
+            var codec_tag_string: String?
             var disposition: [String: Int]?
             var tags: [String: String]?
         }
@@ -68,6 +69,7 @@ struct StepTracksTests {
             let subtitles = probe.streams.filter { $0.codec_name == "mov_text" && $0.tags?["handler_name"] == StepTracks.subtitleTrackName }
             #expect(subtitles.count == 1)
             #expect(subtitles.first?.codec_type == "subtitle")
+            #expect(subtitles.first?.codec_tag_string == "tx3g")
             #expect(subtitles.first?.disposition?["default"] == 0)
             #expect(probe.streams.first { $0.codec_type == "video" }?.disposition?["default"] == 1)
 
