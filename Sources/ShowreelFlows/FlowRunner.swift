@@ -20,10 +20,12 @@ public struct FlowRunOptions: Sendable {
     public var captionsSteps: Bool
     /// Write each video's step trace (`<name>.trace.json`) for the report.
     public var traces: Bool
+    /// Write each video's animated preview (`<name>.webp`) for pull requests and summary.md.
+    public var previews: Bool
     public var logger: Logger
 
     public init(output: URL, apps: [AppDefinition], recording: RecordingOptions = RecordingOptions(),
-                container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true,
+                container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true, previews: Bool = true,
                 logger: Logger = Logger(label: "showreel.flows", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.output = output
         self.apps = apps
@@ -31,6 +33,7 @@ public struct FlowRunOptions: Sendable {
         self.container = container
         self.captionsSteps = captionsSteps
         self.traces = traces
+        self.previews = previews
         self.logger = logger
     }
 }
@@ -139,7 +142,9 @@ public struct FlowRunner: Sendable {
                     options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
                 }
             }
-            entry.preview = AnimatedPreview.make(for: summary.url, logger: options.logger)?.lastPathComponent
+            if options.previews {
+                entry.preview = AnimatedPreview.make(for: summary.url, logger: options.logger)?.lastPathComponent
+            }
         } catch {
             if entry.status != .interrupted { entry.status = .failed }
             entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(ErrorSentence.describe(error))"))

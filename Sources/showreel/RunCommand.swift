@@ -51,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Write each video's step trace (<name>.trace.json: pictures before and after each step, its element tree and target) for the report.")
     var traces = true
 
+    @Flag(inversion: .prefixedNo, help: "Write each video's animated preview (<name>.webp, at most 480 px wide, 10 fps) for summary.md and pull requests.")
+    var previews = true
+
     @Flag(help: "Also join the passing flows' videos into <output>/reel.mp4 with title cards and chapters.")
     var reel = false
 
@@ -85,7 +88,8 @@ struct RunCommand: AsyncParsableCommand {
         try OutputFolder.prepare(folder, named: output)
         let recording = RecordingOptions(codec: codec, scale: scale)
         let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
-                                                        container: container, captionsSteps: captions == .steps, traces: traces))
+                                                        container: container, captionsSteps: captions == .steps, traces: traces,
+                                                        previews: previews))
         let used = min(workers, flows.count)
         Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
         let progress = ProgressLine(total: flows.count)
