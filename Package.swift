@@ -42,7 +42,7 @@ let package = Package(
         .systemLibrary(
             name: "CXCB",
             pkgConfig: "xcb xcb-shm xcb-damage xcb-xfixes",
-            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev"])]
+            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev"]), .brew(["libxcb"])]
         ),
         .systemLibrary(
             name: "CCairo",
