@@ -148,49 +148,43 @@ struct BenchmarkRun {
 
     /// Recording an X display against ffmpeg's x11grab, or why it could not run.
     func printX11() {
-        FileHandle.standardError.write(Data("[bench] X display\n".utf8))
-        print("")
-        do {
+        printSection("X display", "Recording an X display", needs: "it needs Xvfb, chromium and ffmpeg (scripts/install-deps)") {
             let executable = try selfExecutable()
             let showreel = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("showreel").path
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-bench-x11-\(getpid())").path
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { if !configuration.keep { try? FileManager.default.removeItem(atPath: work) } }
-            for line in try X11Benchmark.run(showreel: showreel, work: work, seconds: configuration.x11Seconds) { print(line) }
-        } catch {
-            print("Recording an X display: could not run (\(error)); it needs Xvfb, chromium and ffmpeg (scripts/install-deps)")
+            return try X11Benchmark.run(showreel: showreel, work: work, seconds: configuration.x11Seconds)
         }
+    }
+
+    /// What step traces add to `showreel run`, and `showreel diff`'s speed, or why it could not run.
+    func printTraces() {
+        printSection("step traces and diff", "Step traces", needs: Self.fromTheRoot) { try TraceBenchmark.run(rounds: configuration.rounds) }
     }
 
     /// `showreel run` throughput (workers 2 against 1), or why it could not run.
-    func printTraces() {
-        FileHandle.standardError.write(Data("[bench] step traces and diff\n".utf8))
-        print("")
-        do {
-            for line in try TraceBenchmark.run(rounds: configuration.rounds) { print(line) }
-        } catch {
-            print("Step traces: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
-        }
-    }
-
     func printFlows() {
-        FileHandle.standardError.write(Data("[bench] flows\n".utf8))
-        print("")
-        do {
-            for line in try FlowBenchmark.run(rounds: configuration.rounds) { print(line) }
-        } catch {
-            print("Flows: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
-        }
+        printSection("flows", "Flows", needs: Self.fromTheRoot) { try FlowBenchmark.run(rounds: configuration.rounds) }
     }
 
     /// What chapters, subtitles and previews add to a flow video, or why it could not run.
     func printStepTracks() {
-        FileHandle.standardError.write(Data("[bench] steps in the videos, previews\n".utf8))
+        printSection("steps in the videos, previews", "Steps in the videos, previews", needs: Self.fromTheRoot) {
+            try StepTracksBenchmark.run(rounds: configuration.rounds)
+        }
+    }
+
+    private static let fromTheRoot = "run from the repository's root, where Fixtures/Flows is"
+
+    /// One section of the report: progress on stderr, then its lines, or why it could not run.
+    private func printSection(_ progress: String, _ name: String, needs: String, _ lines: () throws -> [String]) {
+        FileHandle.standardError.write(Data("[bench] \(progress)\n".utf8))
         print("")
         do {
-            for line in try StepTracksBenchmark.run(rounds: configuration.rounds) { print(line) }
+            for line in try lines() { print(line) }
         } catch {
-            print("Steps in the videos, previews: could not run (\(error)); run from the repository's root, where Fixtures/Flows is")
+            print("\(name): could not run (\(error)); \(needs)")
         }
     }
 
