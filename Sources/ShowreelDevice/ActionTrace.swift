@@ -47,9 +47,25 @@ public final class ActionTrace: @unchecked Sendable {
     /// Everything traced so far, in order.
     public var entries: [Entry] { lock.withLock { recorded } }
 
+    /// The last picture made, by the time of the frame it shows: the screen an action ends on
+    /// is mostly the one the next begins on, and that picture is made once.
+    private var lastPicture: (time: Duration, pixels: PixelBuffer)?
+    /// The last element tree taken, by the time of the frame on screen then: while no new frame
+    /// was drawn, nothing on screen changed, and a wait and the tap after it share one tree.
+    private var lastTree: (time: Duration, tree: [ElementSnapshot])?
+
+    /// The element tree of the screen `frame` shows: taken with `take`, or the one taken already
+    /// while that frame was on screen.
+    func tree(on frame: Frame, _ take: () -> [ElementSnapshot]) -> [ElementSnapshot] {
+        if let lastTree = lock.withLock({ lastTree }), lastTree.time == frame.presentationTime { return lastTree.tree }
+        let tree = take()
+        lock.withLock { lastTree = (frame.presentationTime, tree) }
+        return tree
+    }
+
     /// Starts an entry, or (while another is open) gives the open one its target and returns
     /// nil: a flow step's taps, a press's touch, are part of what is already being traced.
-    func begin(_ title: String, query: ElementQuery?, target: Rect?, at time: Duration, screen: () -> PixelBuffer,
+    func begin(_ title: String, query: ElementQuery?, target: Rect?, at time: Duration, screen: () -> Frame,
                tree: () -> [ElementSnapshot]) -> Handle? {
         let absorbed = lock.withLock { () -> Bool in
             guard let open else { return false }
@@ -60,7 +76,7 @@ public final class ActionTrace: @unchecked Sendable {
         }
         if absorbed { return nil }
         let entry = Entry(title: title, start: time, end: time, query: query?.description, target: target,
-                          before: thumbnail(screen()), after: nil, tree: tree(), error: nil)
+                          before: picture(of: screen()), after: nil, tree: tree(), error: nil)
         return lock.withLock {
             recorded.append(entry)
             open = recorded.count - 1
@@ -70,9 +86,9 @@ public final class ActionTrace: @unchecked Sendable {
 
     /// Ends an entry begun with `begin` (nothing for nil): its end time, the screen after it,
     /// and why it failed.
-    func end(_ handle: Handle?, at time: Duration, screen: () -> PixelBuffer, error: String?, interrupted: Bool) {
+    func end(_ handle: Handle?, at time: Duration, screen: () -> Frame, error: String?, interrupted: Bool) {
         guard let handle else { return }
-        let picture = thumbnail(screen())
+        let picture = picture(of: screen())
         lock.withLock {
             recorded[handle.index].end = time
             recorded[handle.index].after = picture
@@ -80,6 +96,13 @@ public final class ActionTrace: @unchecked Sendable {
             recorded[handle.index].isInterrupted = interrupted
             if open == handle.index { open = nil }
         }
+    }
+
+    private func picture(of frame: Frame) -> PixelBuffer {
+        if let lastPicture = lock.withLock({ lastPicture }), lastPicture.time == frame.presentationTime { return lastPicture.pixels }
+        let pixels = thumbnail(frame.pixels)
+        lock.withLock { lastPicture = (frame.presentationTime, pixels) }
+        return pixels
     }
 
     private func thumbnail(_ screen: PixelBuffer) -> PixelBuffer {

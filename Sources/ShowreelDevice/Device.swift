@@ -211,8 +211,13 @@ public actor Device {
     /// The elements matching `query` that are on screen: inside the screen's bounds, not off to
     /// the side where a push or a modal is still bringing them in.
     public func onScreen(_ query: ElementQuery) -> [ElementSnapshot] {
+        onScreen(query, in: tree())
+    }
+
+    /// `onScreen(_:)` in a tree already taken.
+    func onScreen(_ query: ElementQuery, in tree: [ElementSnapshot]) -> [ElementSnapshot] {
         let screen = scene.bounds
-        return elements(query).filter { element in
+        return query.evaluate(in: tree).filter { element in
             let frame = element.frame
             return frame.width > 0 && frame.height > 0 && frame.minX >= screen.minX - 0.5 && frame.maxX <= screen.maxX + 0.5
                 && frame.maxY > screen.minY && frame.minY < screen.maxY
@@ -221,8 +226,13 @@ public actor Device {
 
     /// The current screen as pixels (the last rendered frame).
     public func screenshot() -> PixelBuffer {
+        currentFrame().pixels
+    }
+
+    /// The last rendered frame, rendered first when the screen changed since.
+    func currentFrame() -> Frame {
         renderIfNeeded()
-        return latestFrame!.pixels
+        return latestFrame!
     }
 
     public var statusBar: StatusBarValues { scene.statusBar }

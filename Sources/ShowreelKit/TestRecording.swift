@@ -57,11 +57,13 @@ final class TestRecording: Sendable {
         }
     }
 
-    /// Stops tracing and returns what was traced, as the report's trace.
-    func endTrace() async -> RunTrace? {
+    /// Stops tracing and returns what was traced, as the report's trace (with its pictures only
+    /// when the video is kept, the only case where it is written).
+    func endTrace(pictures: Bool) async -> RunTrace? {
         guard let trace else { return nil }
         await trace.device.setActionTrace(nil)
-        return TraceExport.trace(of: trace.actions.entries, screen: trace.device.profile.pointSize, videoStart: trace.videoStart)
+        return TraceExport.trace(of: trace.actions.entries, screen: trace.device.profile.pointSize, videoStart: trace.videoStart,
+                                 pictures: pictures)
     }
 
     private static func startRecording(_ testDevice: TestDevice, to video: URL, configuration: RecordingConfiguration) async throws -> TestRecording {

@@ -10,16 +10,24 @@ import ShowreelReport
 /// report's terms. Flows and recorded Swift tests both write their traces through it.
 public enum TraceExport {
     /// The trace of `entries`, with times counted from `videoStart` (the device time of the
-    /// video's first frame).
-    public static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration) -> RunTrace {
+    /// video's first frame). Without `pictures` none are encoded: for a recording that is not
+    /// kept, only its steps are needed, and JPEG encoding is most of a trace's cost.
+    public static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true) -> RunTrace {
         var pictures: [String] = []
         var index: [String: Int] = [:]
+        // The trace hands the same picture to an action's end and the next one's start: encoded once.
+        var encoded: [ObjectIdentifier: Int] = [:]
         func picture(_ pixels: PixelBuffer?) -> Int? {
-            guard let uri = pixels.flatMap(dataURI) else { return nil }
-            if let known = index[uri] { return known }
-            pictures.append(uri)
-            index[uri] = pictures.count - 1
-            return pictures.count - 1
+            guard withPictures, let pixels else { return nil }
+            if let known = encoded[ObjectIdentifier(pixels)] { return known }
+            guard let uri = dataURI(pixels) else { return nil }
+            let position = index[uri] ?? pictures.count
+            if position == pictures.count {
+                pictures.append(uri)
+                index[uri] = position
+            }
+            encoded[ObjectIdentifier(pixels)] = position
+            return position
         }
         let steps = entries.map { entry in
             RunTrace.Step(
