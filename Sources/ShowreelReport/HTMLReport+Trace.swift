@@ -16,9 +16,7 @@ extension HTMLReport {
 
     /// A trace as JSON that can sit inside a `<script>` element (no `</script>` can end it early).
     static func scriptJSON(_ trace: RunTrace) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(trace)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let json = (try? RunTrace.encoder.encode(trace)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return json.replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\!--")
     }
 

@@ -116,8 +116,13 @@ public struct RunTrace: Codable, Sendable, Equatable {
 
     /// Writes the trace atomically, compact (it holds pictures).
     public func write(to url: URL) throws {
+        try Self.encoder.encode(self).write(to: url, options: .atomic)
+    }
+
+    /// Compact JSON, as the file and the report's embedded copy both hold it.
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: url, options: .atomic)
-    }
+        return encoder
+    }()
 }
