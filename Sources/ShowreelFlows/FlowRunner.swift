@@ -142,7 +142,8 @@ public struct FlowRunner: Sendable {
                     options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
                 }
             }
-            if options.previews {
+            // Ctrl-C asks to stop now: the video and its trace are kept, the preview is not made.
+            if options.previews, entry.status != .interrupted {
                 entry.preview = AnimatedPreview.make(for: summary.url, logger: options.logger)?.lastPathComponent
             }
         } catch {

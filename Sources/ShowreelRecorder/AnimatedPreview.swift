@@ -15,7 +15,9 @@ public struct PreviewSummary: Sendable, Equatable {
 
 /// A small animated WebP of a video, for places that show images but not videos: a pull
 /// request's comment, a CI job's summary. At most `maxWidth` pixels wide, sampled at
-/// `framesPerSecond` (the screen as it was at each tick), looping.
+/// `framesPerSecond` (the screen as it was at each tick), looping. A video longer than
+/// `maxSeconds` plays sped up to last that long: a preview is a glance, and its cost (and size)
+/// stays bounded however long the recording ran.
 ///
 /// The video is decoded (`FrameDecoder.forEachTickFrame`: only the pictures on screen at a tick
 /// are used), each scaled when it is too wide, and encoded by libwebp's animation encoder
@@ -45,7 +47,7 @@ public enum AnimatedPreview {
     /// ghosts of earlier ones (a pushed screen's fields over the list it returned to); at 85 a
     /// 24 s flow's preview is under 1 MB and clean.
     public static func write(from video: URL, to url: URL, maxWidth: Int = 480, framesPerSecond: Int = 10,
-                             quality: Double = 85) throws(RecorderError) -> PreviewSummary {
+                             maxSeconds: Double = 60, quality: Double = 85) throws(RecorderError) -> PreviewSummary {
         installFFmpegLogging()
         let info = try MediaProbe.probe(video)
         guard info.width > 0, info.height > 0 else { throw .noVideoStream(file: video.path) }
@@ -53,11 +55,14 @@ public enum AnimatedPreview {
         let height = max(2, Int((Double(info.height) * Double(width) / Double(info.width)).rounded()) & ~1)
         let encoder = try PreviewEncoder(width: width, height: height, framesPerSecond: framesPerSecond, quality: quality, file: url.path)
 
+        // The video is sampled at `ticksPerSecond` and played at `framesPerSecond`: the same for a
+        // short video, fewer samples (sped up) for one longer than `maxSeconds`.
+        let ticksPerSecond = Double(framesPerSecond) * min(1, maxSeconds / max(info.duration, 1e-3))
         // Ticks 0 ..< endTick fall inside the video; a frame first on screen at endTick never shows.
-        let endTick = max(1, Int64((info.duration * Double(framesPerSecond)).rounded()))
+        let endTick = max(1, Int64((info.duration * ticksPerSecond).rounded()))
         var failure: RecorderError?
         // The decoder's YUV pictures are scaled straight into the encoder's: no BGRA in between.
-        try FrameDecoder.forEachTickFrame(video, framesPerSecond: framesPerSecond) { frame, tick in
+        try FrameDecoder.forEachTickFrame(video, ticksPerSecond: ticksPerSecond) { frame, tick in
             guard tick < endTick || encoder.picturesAdded == 0 else { return false }
             do throws(RecorderError) {
                 try encoder.add(frame, tick: min(tick, endTick - 1))

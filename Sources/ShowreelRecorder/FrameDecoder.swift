@@ -34,12 +34,12 @@ public enum FrameDecoder {
         }
     }
 
-    /// The picture on screen at each tick of a `framesPerSecond` clock (tick k is k / fps
+    /// The picture on screen at each tick of a `ticksPerSecond` clock (tick k is k / rate
     /// seconds), as the video shows it: the last frame at or before the tick. `body` gets each
     /// such frame (lent: the decoder's own, unconverted) with the first tick it is on screen at,
     /// until it returns false; a frame replaced within a tick is skipped (never converted). The
     /// last frame comes even when it begins after the video's last tick.
-    static func forEachTickFrame(_ url: URL, framesPerSecond: Int,
+    static func forEachTickFrame(_ url: URL, ticksPerSecond: Double,
                                  _ body: (UnsafeMutablePointer<AVFrame>, _ tick: Int64) -> Bool) throws(RecorderError) {
         var held = av_frame_alloc()
         defer { av_frame_free(&held) }
@@ -54,7 +54,7 @@ public enum FrameDecoder {
         }
         try forEachDecoded(url) { frame, time in
             // First on screen at the first tick at or after its time (and after the held frame's).
-            var tick = Int64((time * Double(framesPerSecond) - 1e-9).rounded(.up))
+            var tick = Int64((time * ticksPerSecond - 1e-9).rounded(.up))
             if let heldTick {
                 if heldTick < tick { deliver() } else { tick = heldTick; av_frame_unref(held) }
             }

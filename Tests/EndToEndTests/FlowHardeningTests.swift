@@ -76,6 +76,8 @@ struct FlowHardeningTests {
         #expect(run.stdout.contains("1 interrupted"), "\(run.stdout)")
         // The video up to the interrupt is kept, complete, under its own name.
         #expect(try MediaProbe.probe(output.appendingPathComponent("taps.mov")).readToEnd)
+        // Ctrl-C asks to stop now: no preview is made of the interrupted video.
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("taps.webp").path))
     }
 
     @Test("kill -9 of a run into an earlier run's folder leaves that run's videos whole: its report tells no lie")

@@ -54,4 +54,18 @@ struct AnimatedPreviewTests {
             #expect(preview.frames.map(\.duration) == [1000, 1000, 1000, 1000])
         }
     }
+
+    @Test("a video longer than the preview's limit plays sped up to fit it, with at most 10 pictures a second of preview")
+    func longVideo() throws {
+        try withTemporaryDirectory { folder in
+            let url = folder.appendingPathComponent("long.mov")
+            // 40 s with a change every 100 ms, previewed in at most 10 s: sped up four times.
+            try video(url, seconds: 40, every: 0.1, width: 320, height: 240)
+            let summary = try AnimatedPreview.write(from: url, to: folder.appendingPathComponent("long.webp"), maxSeconds: 10)
+            let preview = try AnimatedWebP(url: summary.url)
+            #expect(abs(preview.duration - 10) < 0.001)
+            #expect(preview.frames.count >= 90 && preview.frames.count <= 100)
+            #expect(preview.frames.allSatisfy { $0.duration > 0 && $0.duration % 100 == 0 })
+        }
+    }
 }
