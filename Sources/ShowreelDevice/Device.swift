@@ -28,6 +28,11 @@ public actor Device {
     private var displayLink: Task<Void, Never>?
     /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
     var actionTrace: ActionTrace?
+    /// Light or dark, for every app and the system screens (`simctl ui appearance`).
+    public private(set) var interfaceStyle: InterfaceStyle
+    /// The languages apps get when their launch does not name any (`-AppleLanguages`), most
+    /// preferred first; empty means each app's source language.
+    public nonisolated let languages: [String]
 
     /// How long a tap keeps the finger down: it shows the highlight on the virtual clock too.
     public static let tapDuration: Duration = .milliseconds(100)
@@ -37,7 +42,7 @@ public actor Device {
     /// Boots a device: registers it, opens its display stream and shows the home screen.
     public init(name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
                 apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
-                showsTouches: Bool = false,
+                showsTouches: Bool = false, interfaceStyle: InterfaceStyle = .light, languages: [String] = [],
                 logger: Logger = Logger(label: "showreel.device", factory: { _ in SwiftLogNoOpLogHandler() })) throws {
         self.udid = udid
         self.name = name
@@ -45,6 +50,8 @@ public actor Device {
         self.clock = DeviceClock(clock)
         self.registry = registry
         self.logger = logger
+        self.interfaceStyle = interfaceStyle
+        self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
         // A circle where a finger is, for demo recordings that show what the test did.
@@ -309,6 +316,13 @@ public actor Device {
 
     public func clearStatusBarOverrides() {
         scene.clearStatusBarOverrides()
+        renderIfNeeded()
+    }
+
+    /// Switches every app and the system screens to light or dark, as `simctl ui <device>
+    /// appearance dark` does on a running simulator.
+    public func setInterfaceStyle(_ style: InterfaceStyle) {
+        interfaceStyle = style
         renderIfNeeded()
     }
 
