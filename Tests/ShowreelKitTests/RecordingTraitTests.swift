@@ -208,7 +208,7 @@ struct RecordingTraitTests {
         let app = Application("dev.showreel.hello")
         let error = await #expect(throws: DeviceClient.Failure.self) { try await app.launch() }
         #expect(error?.message.contains("add the .device() trait") == true)
-        #expect(error?.sourceLocation?.fileID == "ShowreelKitTests/RecordingTraitTests.swift")
+        #expect(error?.callSite?.fileID == "ShowreelKitTests/RecordingTraitTests.swift")
     }
 
     @Test("an unknown device profile fails at once with the known ones")
