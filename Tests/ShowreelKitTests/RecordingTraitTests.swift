@@ -235,13 +235,14 @@ struct FixtureRun: Sendable {
     let status: Int32
     let output: String
 
-    init(folder: URL) throws {
+    init(folder: URL, arguments: [String] = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"],
+         fixtures: String = "failing") throws {
         let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bundle)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"]
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["SHOWREEL_FIXTURES"] = "failing"
+        environment["SHOWREEL_FIXTURES"] = fixtures
         environment["SHOWREEL_RECORDINGS"] = folder.path
         environment["SHOWREEL_RECORD"] = nil
         process.environment = environment
