@@ -93,6 +93,13 @@ let package = Package(
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
         .target(name: "ShowreelKit", dependencies: [
             "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
+            "ShowreelSession",
+        ]),
+        // One in-process device recorded into one video with its actions traced: what a recorded
+        // test and a flow each are (start, finish into video, trace and preview, or discard).
+        .target(name: "ShowreelSession", dependencies: [
+            "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelTrace", "ShowreelGraphics", "ShowreelWire",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
         .target(name: "ShowreelReport"),
@@ -103,7 +110,7 @@ let package = Package(
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
         .target(name: "ShowreelFlows", dependencies: [
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
-            "ShowreelTrace",
+            "ShowreelTrace", "ShowreelSession",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),

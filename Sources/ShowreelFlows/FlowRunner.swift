@@ -3,6 +3,7 @@ import Logging
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRecorder
+import ShowreelSession
 import ShowreelRender
 import ShowreelReport
 import ShowreelTrace
@@ -73,20 +74,10 @@ public struct FlowRunner: Sendable {
         }
     }
 
-    /// File names without extension, one per flow: the file's base name, with "-2", "-3"...
-    /// when flows from different folders share one.
+    /// File names without extension, one per flow: the file's base name, numbered (" 2", " 3"...)
+    /// when flows from different folders share one (`FileNaming`'s rule).
     static func videoNames(for flows: [Flow]) -> [String] {
-        var used = Set<String>()
-        return flows.map { flow in
-            let base = flow.url.deletingPathExtension().lastPathComponent
-            var name = base, n = 2
-            while used.contains(name) {
-                name = "\(base)-\(n)"
-                n += 1
-            }
-            used.insert(name)
-            return name
-        }
+        FileNaming.unique(flows.map { $0.url.deletingPathExtension().lastPathComponent })
     }
 
     /// Runs one flow: boots its device, records from the first step to the last (or the
@@ -96,7 +87,6 @@ public struct FlowRunner: Sendable {
         let home = URL(fileURLWithPath: "/tmp").appendingPathComponent("srf-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }
         let device: Device
-        let session: RecordingSession
         let videoFile = "\(videoName).\(options.container.fileExtension)"
         do {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
@@ -105,24 +95,24 @@ public struct FlowRunner: Sendable {
             return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }
         await device.overrideStatusBar(flow.device.statusBar)
+        let recorded: RecordedSession
+        var captions: CaptionedSink?
         do {
-            try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
-            session = try RecordingSession(url: options.output.appendingPathComponent(videoFile), info: device.display.info,
-                                           options: options.recording, mask: ScreenMask(profile: flow.device.profile),
-                                           framesAreShared: true, logger: options.logger)
+            recorded = try await RecordedSession(device: device, video: options.output.appendingPathComponent(videoFile),
+                                                 options: options.recording, mask: ScreenMask(profile: flow.device.profile),
+                                                 traces: options.traces, logger: options.logger) { session in
+                let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
+                captions = sink
+                return sink
+            }
         } catch {
             await device.shutdown()
             return entry.failing("Could not start the recorder: \(ErrorSentence.describe(error))")
         }
-        let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
-        let subscription = device.display.subscribe(sink)
-        let trace = options.traces ? ActionTrace() : nil
-        if let trace { await device.setActionTrace(trace) }
-        let execution = FlowExecution(flow: flow, device: device, sink: sink, start: session.startTime ?? device.clock.now,
+        let execution = FlowExecution(flow: flow, device: device, sink: captions, start: recorded.videoStart,
                                       options: options, screenshotPrefix: videoName)
         await execution.run()
-        subscription.stop()
-        await device.shutdown()
+        let trace = await recorded.endTrace(pictures: true)
 
         entry.steps = execution.steps
         entry.attachments = execution.attachments
@@ -132,24 +122,17 @@ public struct FlowRunner: Sendable {
             entry.screenshot = execution.failureScreenshot
         }
         do {
-            let summary = try session.finish(steps: entry.steps.map { StepMark(title: $0.title, time: $0.time) })
-            entry.video = videoFile
-            entry.duration = summary.duration.seconds
-            if let trace {
-                let steps = TraceExport.trace(of: trace.entries, screen: flow.device.profile.pointSize,
-                                              videoStart: session.startTime ?? .zero)
-                do { try TraceExport.write(steps, besideVideo: options.output.appendingPathComponent(videoFile)) } catch {
-                    options.logger.warning("the step trace could not be written", metadata: ["video": "\(videoFile)", "error": "\(error)"])
-                }
-            }
             // Ctrl-C asks to stop now: the video and its trace are kept, the preview is not made.
-            if options.previews, entry.status != .interrupted {
-                entry.preview = AnimatedPreview.make(for: summary.url, logger: options.logger)?.lastPathComponent
-            }
+            let outcome = try await recorded.finish(steps: entry.steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
+                                                    preview: options.previews && entry.status != .interrupted)
+            entry.video = videoFile
+            entry.duration = outcome.duration
+            entry.preview = outcome.preview?.lastPathComponent
         } catch {
             if entry.status != .interrupted { entry.status = .failed }
             entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(ErrorSentence.describe(error))"))
         }
+        await device.shutdown()
         return entry
     }
 }

@@ -43,11 +43,12 @@ enum Finalisation {
         var preview: URL?
         if keep {
             do {
-                // The steps go into the video too: chapters and subtitles.
-                duration = try await recording.stop(steps: steps.map { StepMark(title: $0.title, time: $0.time) })
+                // The steps go into the video too: chapters and subtitles; the trace beside it.
+                let outcome = try await recording.stop(steps: steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
+                                                       preview: true)
+                duration = outcome.duration
+                preview = outcome.preview
                 videoFinished = true
-                let video = recording.video
-                preview = try? await Blocking.run { AnimatedPreview.make(for: video) }
             } catch {
                 problems.append("the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(ErrorSentence.describe(error))")
             }
@@ -63,11 +64,6 @@ enum Finalisation {
         func relative(_ url: URL) -> String {
             let root = configuration.folder.standardizedFileURL.path + "/"
             return url.standardizedFileURL.path.hasPrefix(root) ? String(url.standardizedFileURL.path.dropFirst(root.count)) : url.path
-        }
-        if videoFinished, let trace {
-            do { try TraceExport.write(trace, besideVideo: recording.video) } catch {
-                problems.append("the step trace could not be written: \(ErrorSentence.describe(error))")
-            }
         }
         let identity = artifacts.identity
         let entry = ManifestEntry(

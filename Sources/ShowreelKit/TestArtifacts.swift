@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelSession
 import ShowreelTesting
 import Synchronization
 import Testing
@@ -26,7 +27,7 @@ public final class TestArtifacts: Sendable {
     init(identity: TestIdentity, root: URL) {
         self.identity = identity
         folder = root.appendingPathComponent(TestIdentity.safeFileName(identity.suite), isDirectory: true)
-        stem = FileNames.reserve(TestIdentity.safeFileName(identity.fileStem), in: folder)
+        stem = FileNaming.reserve(TestIdentity.safeFileName(identity.fileStem), in: folder)
     }
 
     public func file(_ suffix: String) -> URL { folder.appendingPathComponent(stem + suffix) }
@@ -66,24 +67,5 @@ public func attachScreenshot(of app: Application, named name: String, lifetime: 
     }
     if Test.current != nil {
         Attachment.record(FileAttachment(source: .bytes(png)), named: name + ".png", sourceLocation: sourceLocation)
-    }
-}
-
-/// File stems handed out in this process, so two tests (or two cases with arguments that read
-/// the same) never write to one file.
-enum FileNames {
-    private static let taken = Mutex<Set<String>>([])
-
-    static func reserve(_ stem: String, in folder: URL) -> String {
-        taken.withLock { taken in
-            var candidate = stem
-            var number = 2
-            while taken.contains(folder.appendingPathComponent(candidate).path) {
-                candidate = "\(stem) \(number)"
-                number += 1
-            }
-            taken.insert(folder.appendingPathComponent(candidate).path)
-            return candidate
-        }
     }
 }

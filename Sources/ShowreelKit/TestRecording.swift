@@ -3,6 +3,7 @@ import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelSession
 import ShowreelTesting
 import ShowreelTrace
 
@@ -13,67 +14,31 @@ import ShowreelTrace
 final class TestRecording: Sendable {
     let video: URL
     private let stopper: Stopper
-    /// The test's actions on an in-process device, traced for the report (see `ActionTrace`).
-    let trace: StepTrace?
-
-    struct StepTrace: Sendable {
-        let device: Device
-        let actions: ActionTrace
-        /// The device time of the video's first frame: trace times count from there.
-        let videoStart: Duration
-    }
 
     private enum Stopper: Sendable {
-        case subscription(DisplaySubscription, RecordingSession)
+        /// An in-process device, its actions traced for the report (see `RecordedSession`).
+        case inProcess(RecordedSession)
         case stream(DisplayStreamClient, RecordingSession, DispatchSemaphore)
         /// The recorder in the host's process writes in place, so it is given the partial name
         /// and the video takes its own name here once the recorder finished it.
         case host(HostRecording, StagedFile)
     }
 
-    private init(video: URL, stopper: Stopper, trace: StepTrace?) {
+    private init(video: URL, stopper: Stopper) {
         self.video = video
         self.stopper = stopper
-        self.trace = trace
     }
 
     /// Starts recording `testDevice` into `video`; returns once the first frame is in.
     static func start(_ testDevice: TestDevice, to video: URL, configuration: RecordingConfiguration) async throws -> TestRecording {
         try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let recording = try await startRecording(testDevice, to: video, configuration: configuration)
-        guard let device = testDevice.device else { return recording }
-        let actions = ActionTrace()
-        await device.setActionTrace(actions)
-        let start = recording.sessionStart ?? device.clock.now
-        return TestRecording(video: video, stopper: recording.stopper,
-                             trace: StepTrace(device: device, actions: actions, videoStart: start))
-    }
-
-    /// The device time of the first frame, when this process records.
-    private var sessionStart: Duration? {
-        switch stopper {
-        case let .subscription(_, session), let .stream(_, session, _): session.startTime
-        case .host: nil
-        }
-    }
-
-    /// Stops tracing and returns what was traced, as the report's trace (with its pictures only
-    /// when the video is kept, the only case where it is written).
-    func endTrace(pictures: Bool) async -> RunTrace? {
-        guard let trace else { return nil }
-        await trace.device.setActionTrace(nil)
-        return TraceExport.trace(of: trace.actions.entries, screen: trace.device.profile.pointSize, videoStart: trace.videoStart,
-                                 pictures: pictures)
-    }
-
-    private static func startRecording(_ testDevice: TestDevice, to video: URL, configuration: RecordingConfiguration) async throws -> TestRecording {
         switch configuration.transport {
         case .inProcess:
             if let device = testDevice.device {
                 let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
-                let session = try RecordingSession(url: video, info: device.display.info, options: configuration.recordingOptions,
-                                                   mask: mask, framesAreShared: true, spoolLimit: configuration.spoolLimit)
-                return TestRecording(video: video, stopper: .subscription(device.display.subscribe(session), session), trace: nil)
+                let session = try await RecordedSession(device: device, video: video, options: configuration.recordingOptions, mask: mask,
+                                                        spoolLimit: configuration.spoolLimit)
+                return TestRecording(video: video, stopper: .inProcess(session))
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
             let stream = try DisplayStreamClient(socketPath: record.displaySocket)
@@ -87,7 +52,7 @@ final class TestRecording: Sendable {
             }
             reader.name = "showreel.test-recording"
             reader.start()
-            return TestRecording(video: video, stopper: .stream(stream, session, done), trace: nil)
+            return TestRecording(video: video, stopper: .stream(stream, session, done))
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
             let argv = [try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
@@ -96,7 +61,7 @@ final class TestRecording: Sendable {
             let host = TunnelHostClient(baseURL: url, token: token)
             let recording = try await HostRecording.start(host: host, argv: argv,
                                                           environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
-            return TestRecording(video: video, stopper: .host(recording, staging), trace: nil)
+            return TestRecording(video: video, stopper: .host(recording, staging))
         }
     }
 
@@ -104,11 +69,18 @@ final class TestRecording: Sendable {
     /// display stream), without encoding what waits (a deferred recording never wrote a file);
     /// through a tunnel host, by stopping it as usual and removing the file. Returns the
     /// seconds of device time the recording spanned.
+    /// Stops tracing and returns what was traced, as the report's trace (with its pictures only
+    /// when the video is kept, the only case where it is written); nil when the device is not
+    /// in this process.
+    func endTrace(pictures: Bool) async -> RunTrace? {
+        guard case let .inProcess(session) = stopper else { return nil }
+        return await session.endTrace(pictures: pictures)
+    }
+
     func discard() async -> Double {
         switch stopper {
-        case let .subscription(subscription, session):
-            subscription.stop()
-            return (try? await Blocking.run { session.discard().seconds }) ?? 0
+        case let .inProcess(session):
+            return await session.discard()
         case let .stream(stream, session, done):
             try? stream.requestStop()
             return (try? await Blocking.run {
@@ -124,13 +96,20 @@ final class TestRecording: Sendable {
     }
 
     /// Ends the recording and waits until the file is complete, with `steps` as its chapters and
-    /// subtitles when this process writes it; returns the video's duration in seconds (read back
-    /// from the file when another process wrote it).
-    func stop(steps: [StepMark] = []) async throws -> Double {
+    /// subtitles when this process writes it, `trace` beside it and its preview; returns the
+    /// video's duration (read back from the file when another process wrote it).
+    func stop(steps: [StepMark] = [], trace: RunTrace?, preview: Bool) async throws -> RecordedSession.Outcome {
+        if case let .inProcess(session) = stopper { return try await session.finish(steps: steps, trace: trace, preview: preview) }
+        let duration = try await stopElsewhere(steps: steps)
+        let video = self.video
+        let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: video) } : nil
+        return RecordedSession.Outcome(duration: duration, preview: made ?? nil)
+    }
+
+    private func stopElsewhere(steps: [StepMark]) async throws -> Double {
         switch stopper {
-        case let .subscription(subscription, session):
-            subscription.stop()
-            return try await Blocking.run { try session.finish(steps: steps).duration.seconds }
+        case .inProcess:
+            preconditionFailure("an in-process recording finishes through its session")
         case let .stream(stream, session, done):
             try? stream.requestStop()
             return try await Blocking.run {
@@ -142,18 +121,6 @@ final class TestRecording: Sendable {
             try await recording.stop()
             try staging.commit()
             return try MediaProbe.probe(video).duration
-        }
-    }
-}
-
-/// Runs blocking work (finalising a video waits for its encoder thread) on a thread of its
-/// own, not on the few threads Swift's concurrency pool shares between parallel tests.
-enum Blocking {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let thread = Thread { continuation.resume(with: Result { try work() }) }
-            thread.name = "showreel.finalise"
-            thread.start()
         }
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import ShowreelDevice
+import ShowreelGraphics
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelReport
+import ShowreelTrace
+import ShowreelWire
+
+/// One in-process device recorded into one video, with its actions traced: what a recorded
+/// Swift test and a flow each are. Started with the device booted; finished into the video
+/// (the steps as chapters and subtitles), its step trace and its animated preview, or
+/// discarded without encoding.
+public final class RecordedSession: Sendable {
+    public let video: URL
+    public let device: Device
+    private let session: RecordingSession
+    private let subscription: DisplaySubscription
+    private let actions: ActionTrace?
+    private let logger: Logger
+
+    /// What finishing wrote.
+    public struct Outcome: Sendable {
+        /// Seconds of video.
+        public var duration: Double
+        /// The animated preview beside the video, when one was made.
+        public var preview: URL?
+
+        public init(duration: Double, preview: URL?) {
+            self.duration = duration
+            self.preview = preview
+        }
+    }
+
+    /// Starts recording `device` into `video` (under its partial name until finished) and
+    /// tracing its actions when `traces` is on. `sink` wraps the recorder (a flow's captions).
+    public init(device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
+                traces: Bool = true, logger: Logger = Logger(label: "showreel.session"),
+                sink: (any DisplayStreamSink) -> any DisplayStreamSink = { $0 }) async throws {
+        try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
+        self.video = video
+        self.device = device
+        self.logger = logger
+        session = try RecordingSession(url: video, info: device.display.info, options: options, mask: mask, framesAreShared: true,
+                                       spoolLimit: spoolLimit, logger: logger)
+        subscription = device.display.subscribe(sink(session))
+        actions = traces ? ActionTrace() : nil
+        if let actions { await device.setActionTrace(actions) }
+    }
+
+    /// The device time of the video's first frame: step times count from there.
+    public var videoStart: Duration { session.startTime ?? device.clock.now }
+
+    /// Stops tracing and returns the trace so far (pictures only when the trace will be kept).
+    public func endTrace(pictures: Bool) async -> RunTrace? {
+        guard let actions else { return nil }
+        await device.setActionTrace(nil)
+        return TraceExport.trace(of: actions.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: pictures)
+    }
+
+    /// Finishes the video with `steps` as its chapters and subtitles, writes `trace` beside it
+    /// and, with `preview`, its animated preview. A trace or preview that cannot be written is
+    /// logged (the video is whole without them); a video that cannot be finished throws.
+    public func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> Outcome {
+        subscription.stop()
+        let session = self.session
+        let summary = try await Blocking.run { try session.finish(steps: steps) }
+        if let trace {
+            do { try TraceExport.write(trace, besideVideo: video) } catch {
+                logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
+            }
+        }
+        let logger = self.logger
+        let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: summary.url, logger: logger) } : nil
+        return Outcome(duration: summary.duration.seconds, preview: made ?? nil)
+    }
+
+    /// Ends the recording without encoding what waits; returns the seconds it spanned.
+    public func discard() async -> Double {
+        subscription.stop()
+        let session = self.session
+        return (try? await Blocking.run { session.discard().seconds }) ?? 0
+    }
+}
