@@ -1,30 +1,23 @@
+import ShowreelGraphics
 import ShowreelUI
 import ShowreelWire
 
 extension StatusBarOverride {
     init(_ values: StatusBarValues) {
-        self.init(time: values.time, dataNetwork: values.dataNetwork.rawValue, wifiBars: values.wifiBars,
+        self.init(time: values.time, dataNetwork: values.dataNetwork, wifiBars: values.wifiBars,
                   cellularBars: values.cellularBars, operatorName: values.operatorName,
-                  batteryState: values.batteryState.rawValue, batteryLevel: values.batteryLevel)
+                  batteryState: values.batteryState, batteryLevel: values.batteryLevel)
     }
 
     /// Applies the given fields, refusing values a status bar cannot show.
     func apply(to values: inout StatusBarValues) throws {
         if let time { values.time = time }
-        if let dataNetwork { values.dataNetwork = try choice(dataNetwork, "dataNetwork") }
+        if let dataNetwork { values.dataNetwork = dataNetwork }
         if let wifiBars { values.wifiBars = try bars(wifiBars, "wifiBars", max: 3) }
         if let cellularBars { values.cellularBars = try bars(cellularBars, "cellularBars", max: 4) }
         if let operatorName { values.operatorName = operatorName }
-        if let batteryState { values.batteryState = try choice(batteryState, "batteryState") }
+        if let batteryState { values.batteryState = batteryState }
         if let batteryLevel { values.batteryLevel = try bars(batteryLevel, "batteryLevel", max: 100) }
-    }
-
-    /// One of an enumeration's raw values, or an error listing the allowed ones.
-    private func choice<T: RawRepresentable & CaseIterable>(_ value: String, _ field: String) throws -> T where T.RawValue == String {
-        guard let parsed = T(rawValue: value) else {
-            throw DeviceError.invalidRequest("\(field) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'")
-        }
-        return parsed
     }
 
     private func bars(_ value: Int, _ field: String, max: Int) throws -> Int {

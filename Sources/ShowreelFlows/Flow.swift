@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelAccessibility
+import ShowreelGraphics
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire
@@ -31,7 +32,7 @@ public struct Flow: Sendable {
 
 /// One step, where it is written, and how it reads in the report and in captions.
 public struct FlowStep: Sendable {
-    public var location: SourceLocation
+    public var location: FlowLocation
     public var action: Action
     /// The step as written, in short: `tapOn: "Canada"`.
     public var title: String

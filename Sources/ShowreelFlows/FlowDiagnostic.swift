@@ -2,7 +2,7 @@ import Foundation
 
 /// Where something is in a flow file: `path:line:column`, as compilers print it, so editors
 /// and CI logs link straight to it.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct FlowLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file as the user named it (relative paths stay relative).
     public var file: String
     public var line: Int
@@ -19,10 +19,10 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
 /// One problem found in a flow file before anything runs.
 public struct FlowDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
-    public var location: SourceLocation
+    public var location: FlowLocation
     public var message: String
 
-    public init(_ location: SourceLocation, _ message: String) {
+    public init(_ location: FlowLocation, _ message: String) {
         self.location = location
         self.message = message
     }

@@ -43,7 +43,7 @@ public struct FlowParser: Sendable {
     /// `runFlow`s this file is inside.
     func parse(_ url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool,
                budget: YAMLBudget, nesting: Int) -> Flow? {
-        let start = SourceLocation(file: id, line: 1, column: 1)
+        let start = FlowLocation(file: id, line: 1, column: 1)
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             problems.append(FlowDiagnostic(start, "cannot read the flow file (\(ErrorSentence.describe(error)))"))
@@ -64,7 +64,7 @@ public struct FlowParser: Sendable {
         // Aliases and size first: the typed parse below walks every use of an alias.
         for document in documents {
             if let (node, problem) = budget.charge(document) {
-                if let problem { problems.append(FlowDiagnostic(SourceLocation(file: id, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1), problem)) }
+                if let problem { problems.append(FlowDiagnostic(FlowLocation(file: id, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1), problem)) }
                 return nil
             }
         }
@@ -81,11 +81,11 @@ public struct FlowParser: Sendable {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
                  let .composer(context, problem, mark, _):
                 let detail = context.map { "\(problem) \($0.text) (which starts at \(file):\($0.mark.line):\($0.mark.column))" } ?? problem
-                return FlowDiagnostic(SourceLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(detail)")
+                return FlowDiagnostic(FlowLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(detail)")
             default: break
             }
         }
-        return FlowDiagnostic(SourceLocation(file: file, line: 1, column: 1), "invalid YAML: \(error)")
+        return FlowDiagnostic(FlowLocation(file: file, line: 1, column: 1), "invalid YAML: \(error)")
     }
 }
 
@@ -113,7 +113,7 @@ final class FileParser {
     }
 
     func flow(_ documents: [Node], requiresApp: Bool) -> Flow? {
-        let top = SourceLocation(file: id, line: 1, column: 1)
+        let top = FlowLocation(file: id, line: 1, column: 1)
         guard let first = documents.first else {
             fail(top, "the file is empty: write a header (appId: ...), a '---' line, then the steps")
             return nil
@@ -199,12 +199,12 @@ final class FileParser {
 
     // MARK: Typed fields
 
-    func location(_ node: Node) -> SourceLocation {
+    func location(_ node: Node) -> FlowLocation {
         let mark = node.mark
-        return SourceLocation(file: id, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        return FlowLocation(file: id, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
-    func fail(_ location: SourceLocation, _ message: String) {
+    func fail(_ location: FlowLocation, _ message: String) {
         problems.append(FlowDiagnostic(location, message))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelAccessibility
+import ShowreelGraphics
 import ShowreelUI
 import ShowreelWire
 import Yams
@@ -52,7 +53,7 @@ extension FileParser {
         return FlowStep(location: at, action: action, title: Self.title(name, argument))
     }
 
-    private func action(_ name: String, _ argument: Node?, at: SourceLocation) -> FlowStep.Action? {
+    private func action(_ name: String, _ argument: Node?, at: FlowLocation) -> FlowStep.Action? {
         switch name {
         case "launchApp": return launchApp(argument)
         case "tapOn": return tap(argument!, step: name, count: 1, hold: nil)

@@ -25,8 +25,8 @@ public struct DeviceConfiguration: Sendable {
     public var source: Source
     /// In-process devices only: external ones are always driven over HTTP.
     public var transport: Transport
-    /// A screen profile's name: phone, phone-3x, phone-small, tablet.
-    public var profile: String
+    /// The screen: `.phone`, `.phoneLarge`, `.phoneSmall`, `.tablet` (see `DeviceProfile`).
+    public var profile: DeviceProfile
     public var clock: ClockKind
     /// Applied after boot; nil keeps the device's own status bar. The default is the clean
     /// demo bar (9:41, full battery, full bars) so videos look the same every day.
@@ -37,9 +37,9 @@ public struct DeviceConfiguration: Sendable {
     public var apps: [AppDefinition]
 
     public static let cleanStatusBar = StatusBarOverride(
-        time: "9:41", dataNetwork: "wifi", wifiBars: 3, cellularBars: 4, batteryState: "charged", batteryLevel: 100)
+        time: "9:41", dataNetwork: .wifi, wifiBars: 3, cellularBars: 4, batteryState: .charged, batteryLevel: 100)
 
-    public init(_ source: Source = .inProcess, profile: String = "phone", clock: ClockKind = .virtual,
+    public init(_ source: Source = .inProcess, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
                 statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
                 apps: [AppDefinition] = [], transport: Transport = .inProcess) {
         self.source = source

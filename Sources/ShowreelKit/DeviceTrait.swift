@@ -44,7 +44,7 @@ public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == DeviceTrait {
     /// A device for each test: in-process by default (see `DeviceConfiguration`).
-    public static func device(_ source: DeviceConfiguration.Source = .inProcess, profile: String = "phone",
+    public static func device(_ source: DeviceConfiguration.Source = .inProcess, profile: DeviceProfile = .phone,
                               clock: ClockKind = .virtual,
                               statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
                               showsTouches: Bool = true, apps: [AppDefinition] = []) -> DeviceTrait {

@@ -12,8 +12,8 @@ public struct HostRecording: Sendable {
     /// What a recorder prints once it has the first frame: the recording has started.
     public static let readyLine = DisplayStream.recordingStartedLine
 
-    /// Which of the host's APIs runs the recorder.
-    public enum HostAPI: Sendable {
+    /// Which of the host's protocols runs the recorder.
+    public enum HostProtocol: Sendable {
         /// `/v1`: argv, environment, an interrupt that waits for the exit.
         case v1
         /// SBTUITestTunnelHost's `/launch`, `/interrupt` and `/status`, exactly as an iOS
@@ -23,13 +23,13 @@ public struct HostRecording: Sendable {
 
     public let host: TunnelHostClient
     public let id: UUID
-    public let api: HostAPI
+    public let api: HostProtocol
 
     /// Starts `argv` on the host (no shell; `environment` added to the host's, v1 only) and
     /// waits, up to `timeout`, for the recorder to print `readyLine`. A recorder that exits
     /// first, or never gets ready, is stopped and reported with what it printed.
     public static func start(host: TunnelHostClient, argv: [String], environment: [String: String]? = nil,
-                             api: HostAPI = .v1, timeout: Duration = .seconds(30)) async throws -> HostRecording {
+                             api: HostProtocol = .v1, timeout: Duration = .seconds(30)) async throws -> HostRecording {
         let id: UUID
         switch api {
         case .v1: id = try await host.run(argv: argv, environment: environment).id

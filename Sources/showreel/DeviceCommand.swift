@@ -181,11 +181,11 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: "override or clear.")
         var action: String
         @Option var time: String?
-        @Option(help: "hide, wifi, 3g, 4g, lte, 5g") var dataNetwork: String?
+        @Option(help: "hide, wifi, 3g, 4g, lte, 5g") var dataNetwork: StatusBarValues.DataNetwork?
         @Option var wifiBars: Int?
         @Option var cellularBars: Int?
         @Option var operatorName: String?
-        @Option(help: "charging, charged, discharging") var batteryState: String?
+        @Option(help: "charging, charged, discharging") var batteryState: StatusBarValues.BatteryState?
         @Option var batteryLevel: Int?
 
         func run() async throws {
@@ -243,3 +243,6 @@ final class OnceFlag: @unchecked Sendable {
     func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
     func keepAlive(_ object: AnyObject) { lock.withLock { retained.append(object) } }
 }
+
+extension StatusBarValues.DataNetwork: ExpressibleByArgument {}
+extension StatusBarValues.BatteryState: ExpressibleByArgument {}

@@ -110,8 +110,8 @@ struct DeviceProcessTests {
         let info = try #require(try await DeviceClient.named(udid, registry: workspace.registry).perform(.overrideStatusBar(StatusBarOverride())).statusBar)
         #expect(info.time == "10:09" && info.batteryLevel == 55)
         let bad = try await showreel(["device", "status_bar", udid, "override", "--data-network", "6g"], workspace)
-        #expect(bad.process.terminationStatus == 1)
-        #expect(bad.stderr.contains("dataNetwork must be one of"))
+        #expect(bad.process.terminationStatus == 64)
+        #expect(bad.stderr.contains("'6g' is invalid for '--data-network") && bad.stderr.contains("- 5g"), "\(bad.stderr)")
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }

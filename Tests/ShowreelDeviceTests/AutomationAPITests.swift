@@ -158,8 +158,8 @@ struct AutomationAPITests {
     @Test("status bar override and clear, like simctl status_bar")
     func statusBar() async throws {
         try await Harness.with { h in
-            let shown = try #require(try await h.client.perform(.overrideStatusBar(StatusBarOverride(time: "10:10", dataNetwork: "5g", batteryState: "charging", batteryLevel: 42))).statusBar)
-            #expect(shown.time == "10:10" && shown.batteryLevel == 42 && shown.dataNetwork == "5g")
+            let shown = try #require(try await h.client.perform(.overrideStatusBar(StatusBarOverride(time: "10:10", dataNetwork: .fiveG, batteryState: .charging, batteryLevel: 42))).statusBar)
+            #expect(shown.time == "10:10" && shown.batteryLevel == 42 && shown.dataNetwork == .fiveG)
             #expect(await h.device.statusBar.batteryState == .charging)
             let cleared = try #require(try await h.client.perform(.clearStatusBar).statusBar)
             #expect(cleared.time == "9:41" && cleared.batteryLevel == 100)

@@ -211,10 +211,13 @@ struct RecordingTraitTests {
         #expect(error?.callSite?.fileID == "ShowreelKitTests/RecordingTraitTests.swift")
     }
 
-    @Test("an unknown device profile fails at once with the known ones")
-    func unknownProfile() async throws {
-        let error = await #expect(throws: ShowreelKitError.self) { _ = try await TestDevice.boot(DeviceConfiguration(profile: "watch")) }
-        #expect(error?.description.contains("phone, phone-3x, phone-small, tablet") == true)
+    @Test("a device profile is a value: the known ones by name, and a misspelt one is none")
+    func profiles() async throws {
+        #expect(DeviceProfile.named("tablet") == .tablet)
+        #expect(DeviceProfile.named("watch") == nil)
+        let testDevice = try await TestDevice.boot(DeviceConfiguration(profile: .phoneSmall))
+        #expect(testDevice.device?.profile == .phoneSmall)
+        await testDevice.shutdown()
     }
 }
 

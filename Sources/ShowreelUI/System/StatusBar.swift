@@ -1,21 +1,5 @@
 import ShowreelRender
 
-/// What the status bar shows: the values `simctl status_bar override` can set.
-public struct StatusBarValues: Equatable, Sendable, Codable {
-    public enum DataNetwork: String, Codable, Sendable, CaseIterable { case hide, wifi, threeG = "3g", fourG = "4g", lte, fiveG = "5g" }
-    public enum BatteryState: String, Codable, Sendable, CaseIterable { case charging, charged, discharging }
-
-    public var time = "9:41"
-    public var dataNetwork: DataNetwork = .wifi
-    public var wifiBars = 3
-    public var cellularBars = 4
-    public var operatorName = ""
-    public var batteryState: BatteryState = .charged
-    public var batteryLevel = 100
-
-    public init() {}
-}
-
 /// Draws the status bar across the top of the screen, around the sensor housing.
 final class StatusBarView: View {
     var values = StatusBarValues() { didSet { if values != oldValue { setNeedsDisplay() } } }
