@@ -28,45 +28,73 @@ public struct Application: Sendable {
                 + "(import ShowreelKit), subclass ShowreelTestCase in XCTest, or pass device: DeviceClient.named(\"booted\").")
     }
 
-    /// Launches (or relaunches) the app with `launchArguments` and `launchEnvironment`.
-    /// An app that stops with a fatal error throws its message.
+    /// Launches (or relaunches) the app with `launchArguments` and `launchEnvironment`, and
+    /// returns once it is idle on its first screen.
+    ///
+    /// - Parameters: `fileID`, `filePath`, `line`, `column`: where the call is; leave them to
+    ///   their defaults, so a failure is reported at the calling line.
+    /// - Throws: `DeviceClient.Failure` when the app is not installed or stops with a fatal
+    ///   error (the message is its own).
     public func launch(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).launch(bundleIdentifier, arguments: launchArguments, environment: launchEnvironment)
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .launch(bundleIdentifier, arguments: launchArguments, environment: launchEnvironment)
     }
 
+    /// Stops the app, in the foreground or in the background (nothing when it is not running).
+    /// - Throws: `DeviceClient.Failure` when the device cannot be reached.
     public func terminate(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).terminate(bundleIdentifier)
     }
 
+    /// Brings the app to the foreground, launching it when it is not running.
+    /// - Throws: `DeviceClient.Failure` when the app is not installed or cannot start.
     public func activate(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).activate(bundleIdentifier)
     }
 
+    /// The app's state now: not running, in the background, in the foreground, or crashed.
     public var state: AppState { get async throws { try await device.status(of: bundleIdentifier).state } }
 
-    /// Waits on the device clock until the app is in `state`; true if it got there in time.
+    /// Waits on the device clock until the app is in `state`.
+    /// - Parameters:
+    ///   - state: the state to wait for.
+    ///   - timeout: the most device time to wait (at most an hour).
+    /// - Returns: true if the app got there in time.
+    /// - Throws: `DeviceClient.Failure` for a timeout out of range or an unreachable device.
     public func wait(for state: AppState, timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
-        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitForState(bundle: bundleIdentifier, state: state, timeout: timeout)).matched
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .performWait(.waitForState(bundle: bundleIdentifier, state: state, timeout: timeout)).matched
     }
 
-    /// Types on the software keyboard into the focused field, key by key, waiting `keyDelay`
-    /// plus up to `jitter` (seeded: the same run types the same way) between keys.
-    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero,
-                         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.typeText(DeviceAction.TypeText(text, keyDelay: keyDelay, jitter: jitter)))
+    /// Types `text` on the software keyboard into the focused field, key by key.
+    /// - Parameters:
+    ///   - text: at most 1000 characters; ones the keyboard lacks are refused.
+    ///   - keyDelay: time between keys; `jitter`: up to this much more at random (seeded, so the
+    ///     same run types the same way).
+    /// - Throws: `DeviceClient.Failure` when no field has focus or a character has no key.
+    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .perform(.typeText(DeviceAction.TypeText(text, keyDelay: keyDelay, jitter: jitter)))
     }
 
     /// Shakes the device (apps open their debug window on shake).
+    /// - Throws: `DeviceClient.Failure` when no app is running.
     public func shake(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.shake)
     }
 
     /// A hardware-keyboard shortcut, such as Cmd+D (`keyCommand("d")`).
+    /// - Parameters:
+    ///   - key: the key, a character or a name such as "Return".
+    ///   - modifiers: the keys held with it; Command by default.
+    /// - Throws: `DeviceClient.Failure` for a key the keyboard does not have.
     public func keyCommand(_ key: String, modifiers: KeyModifiers = .command, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.keyCommand(DeviceAction.KeyCommand(key, modifiers: modifiers)))
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .perform(.keyCommand(DeviceAction.KeyCommand(key, modifiers: modifiers)))
     }
 
-    /// The screen as PNG bytes.
+    /// The screen as PNG bytes, at the device's pixel size.
+    /// - Throws: `DeviceClient.Failure` when the device cannot be reached.
     public func screenshot(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Data {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).screenshotPNG()
     }
@@ -159,49 +187,64 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     public var isHittable: Bool { get async throws { try await device.elements(query).first?.isHittable ?? false } }
 
     /// Taps the element's centre (the first hittable match), then waits until the app is idle.
+    /// - Throws: `DeviceClient.Failure` when nothing matches (the message says what the screen
+    ///   shows instead) or the element is covered or off screen.
     public func tap(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query))))
     }
 
+    /// Two taps in quick succession.
+    /// - Throws: `DeviceClient.Failure` as `tap()` does.
     public func doubleTap(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query), count: 2)))
     }
 
-    /// Holds a finger on the element for `duration` (a long press).
+    /// Holds a finger on the element for `duration` (a long press, at most a minute).
+    /// - Throws: `DeviceClient.Failure` as `tap()` does, or for a duration out of range.
     public func press(forDuration duration: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query), hold: duration)))
     }
 
-    /// Taps the element to focus it, then types on the software keyboard key by key, waiting
-    /// `keyDelay` plus up to `jitter` (seeded: the same run types the same way) between keys.
-    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero,
-                         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter)))
+    /// Taps the element to focus it, then types `text` on the software keyboard key by key.
+    /// - Parameters:
+    ///   - text: at most 1000 characters.
+    ///   - keyDelay: time between keys; `jitter`: up to this much more at random (seeded).
+    /// - Throws: `DeviceClient.Failure` when the element cannot be tapped or a character has no key.
+    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .perform(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter)))
     }
 
+    /// Swipes from the element's centre upwards (content scrolls up), as XCUITest's `swipeUp()`.
     public func swipeUp(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.up, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
     public func swipeDown(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.down, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
     public func swipeLeft(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.left, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
     public func swipeRight(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.right, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
 
-    private func swipe(_ direction: AutomationAPI.Direction, _ callSite: CallSite) async throws {
+    private func swipe(_ direction: DeviceAction.Direction, _ callSite: CallSite) async throws {
         _ = try await device.at(callSite).perform(.swipe(DeviceAction.Swipe(.element(query, direction))))
     }
 
-    /// Waits on the device clock until the element is on screen; true if it appeared in time.
-    /// An element still sliding in (mid-push) is not there yet.
+    /// Waits on the device clock until the element is on screen (one still sliding in, mid-push,
+    /// is not there yet).
+    /// - Parameter timeout: the most device time to wait (at most an hour).
+    /// - Returns: true if it appeared in time.
     public func waitForExistence(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, timeout: timeout))).matched
     }
 
     /// Waits on the device clock until the element is on screen and can be tapped.
+    /// - Returns: true if it became hittable in time.
     public func waitForHittable(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
-        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, hittable: true, timeout: timeout))).matched
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .performWait(.waitFor(DeviceAction.WaitFor(query, hittable: true, timeout: timeout))).matched
     }
 
-    /// Waits on the device clock until no element matches on screen; true if it went in time.
+    /// Waits on the device clock until no element matches on screen.
+    /// - Returns: true if it went in time.
     public func waitForNonExistence(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
-        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            .performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched
     }
 
     public var children: Elements { Elements(device: device, query: query.children()) }
