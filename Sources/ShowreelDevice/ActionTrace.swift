@@ -13,7 +13,7 @@ import ShowreelWire
 /// steps are coarser than the device's actions (a flow step may wait, then tap) opens an entry
 /// of its own first: the actions inside it give that step its target instead of entries of
 /// their own.
-public final class ActionTrace: @unchecked Sendable {
+package final class ActionTrace: @unchecked Sendable {
     public struct Entry: Sendable {
         public var title: String
         public var start: Duration

@@ -27,7 +27,7 @@ actor ActionQueue {
 
 /// The request context of the automation API: Hummingbird's, plus the connection, so an action
 /// can be cancelled when its client goes away.
-public struct AutomationRequestContext: RequestContext {
+package struct AutomationRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     let channel: any Channel
 

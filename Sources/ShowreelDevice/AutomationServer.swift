@@ -13,7 +13,7 @@ import ShowreelWire
 /// Every call names what it acts on with an `ElementQuery` (or a point), runs on the device
 /// clock, and answers errors as `{"error": "..."}` with a sentence that says what failed
 /// and what the screen had instead.
-public struct AutomationServer: Sendable {
+package struct AutomationServer: Sendable {
     public let device: Device
     let bindAddress: String
     let port: Int

@@ -4,13 +4,13 @@ import ShowreelWire
 
 extension Device {
     /// Starts tracing what the device does into `trace` (nil stops it).
-    public func setActionTrace(_ trace: ActionTrace?) {
+    package func setActionTrace(_ trace: ActionTrace?) {
         actionTrace = trace
     }
 
     /// Opens a trace entry for a step of a front end whose steps span several device actions (a
     /// flow's `tapOn` waits, then taps): those actions give it its target. Nil without a trace.
-    public func beginTracedStep(_ title: String) -> ActionTrace.Handle? {
+    package func beginTracedStep(_ title: String) -> ActionTrace.Handle? {
         guard let trace = actionTrace else { return nil }
         let frame = currentFrame()
         return trace.begin(title, query: nil, target: nil, at: clock.now, screen: { frame },
@@ -18,7 +18,7 @@ extension Device {
     }
 
     /// Closes a step opened with `beginTracedStep`, with why it failed (nil when it passed).
-    public func endTracedStep(_ handle: ActionTrace.Handle?, error: String?, interrupted: Bool = false) {
+    package func endTracedStep(_ handle: ActionTrace.Handle?, error: String?, interrupted: Bool = false) {
         actionTrace?.end(handle, at: clock.now, screen: { currentFrame() }, error: error, interrupted: interrupted)
     }
 

@@ -13,7 +13,7 @@ public actor Device {
     public nonisolated let name: String
     public nonisolated let profile: DeviceProfile
     public nonisolated let clock: DeviceClock
-    public nonisolated let display: DisplayStreamServer
+    package nonisolated let display: DisplayStreamServer
     public nonisolated let registry: DeviceRegistry
 
     let logger: Logger

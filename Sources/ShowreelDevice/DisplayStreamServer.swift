@@ -9,7 +9,7 @@ import Synchronization
 /// Each subscriber gets the current screen at once (stamped with the time it subscribed),
 /// then every changed frame, then an end message with the stop time. A subscriber has its
 /// own thread and a bounded queue, so a slow recorder never stalls the device or the others.
-public final class DisplayStreamServer: Sendable {
+package final class DisplayStreamServer: Sendable {
     /// One recorder's session, kept for inspection (tests compare its span with the video).
     public struct Session: Sendable, Equatable {
         public let id: Int
@@ -307,7 +307,7 @@ final class Subscriber: Sendable {
 }
 
 /// A subscription of a sink in this process; `stop()` ends its stream.
-public final class DisplaySubscription: Sendable {
+package final class DisplaySubscription: Sendable {
     private let stopper: Mutex<(@Sendable () -> Duration)?>
 
     init(stop: @escaping @Sendable () -> Duration) { stopper = Mutex(stop) }

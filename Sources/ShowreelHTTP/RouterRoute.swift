@@ -3,7 +3,7 @@ import Hummingbird
 import ShowreelWire
 
 extension HTTPRequest.Method {
-    public init(_ method: Route.Method) {
+    package init(_ method: Route.Method) {
         switch method {
         case .get: self = .get
         case .post: self = .post
@@ -16,7 +16,7 @@ extension HTTPRequest.Method {
 extension RouterMethods {
     /// Serves a route the clients call by the same definition.
     @discardableResult
-    public func on(_ route: Route, use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator) -> Self {
+    package func on(_ route: Route, use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator) -> Self {
         on(RouterPath(route.template), method: HTTPRequest.Method(route.method), use: handler)
     }
 }

@@ -92,7 +92,7 @@ public final class RecordingSession: DisplayStreamSink {
     ///     finished, so `url` never holds a half-written video (runs and tests, whose manifest
     ///     names it). False writes in place: `recordVideo`'s fragmented file, which a killed
     ///     recorder leaves playable where the user asked for it.
-    public init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
+    package init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
                 framesAreShared: Bool = false, spoolLimit: Int? = nil, staged: Bool = true,
                 onFailure: (@Sendable (RecorderError) -> Void)? = nil,
                 logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
@@ -134,11 +134,11 @@ public final class RecordingSession: DisplayStreamSink {
     /// The device-clock time of the first frame, once there is one.
     public var startTime: Duration? { state.withLock { $0.firstFrameTime } }
     /// Why the stream ended, once it has (nil while recording, or when the device vanished).
-    public var endReason: DisplayStreamEndReason? { state.withLock { $0.endReason } }
+    package var endReason: DisplayStreamEndReason? { state.withLock { $0.endReason } }
     /// The first error the encoder hit, if any (the recording goes on to the end regardless).
     public var failure: RecorderError? { encoder.withLock { $0.failure } }
 
-    public func receive(_ event: DisplayStreamEvent) {
+    package func receive(_ event: DisplayStreamEvent) {
         switch event {
         case let .frame(frame):
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
@@ -188,7 +188,7 @@ public final class RecordingSession: DisplayStreamSink {
     /// Reads `stream` (a device in another process) into this session until it ends, the
     /// connection breaks (thrown), or the device goes away. `onStart` runs once, after the
     /// first frame: the recording has started.
-    public func consume(_ stream: DisplayStreamClient, onStart: () -> Void = {}) throws {
+    package func consume(_ stream: DisplayStreamClient, onStart: () -> Void = {}) throws {
         // A device killed mid-recording sends no stop time; on a real clock the screen stayed as
         // it last was until now, so the video lasts until now, not until its last change.
         defer { if followsWall { holdUntilNowIfVanished() } }

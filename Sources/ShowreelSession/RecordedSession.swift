@@ -35,7 +35,7 @@ public final class RecordedSession: Sendable {
 
     /// Starts recording `device` into `video` (under its partial name until finished) and
     /// tracing its actions when `traces` is on. `sink` wraps the recorder (a flow's captions).
-    public init(device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
+    package init(device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
                 traces: Bool = true, logger: Logger = Logger(label: "showreel.session"),
                 sink: (any DisplayStreamSink) -> any DisplayStreamSink = { $0 }) async throws {
         try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)

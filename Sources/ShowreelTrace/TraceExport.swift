@@ -12,7 +12,7 @@ public enum TraceExport {
     /// The trace of `entries`, with times counted from `videoStart` (the device time of the
     /// video's first frame). Without `pictures` none are encoded: for a recording that is not
     /// kept, only its steps are needed, and JPEG encoding is most of a trace's cost.
-    public static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true) -> RunTrace {
+    package static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true) -> RunTrace {
         var pictures: [String] = []
         var index: [String: Int] = [:]
         // The trace hands the same picture to an action's end and the next one's start: encoded once.

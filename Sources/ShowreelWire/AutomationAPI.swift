@@ -20,7 +20,7 @@ public enum AutomationAPI {
         }
     }
 
-    public struct Launch: AutomationBody, Equatable, Sendable {
+    package struct Launch: AutomationBody, Equatable, Sendable {
         public var arguments: [String]?
         public var environment: [String: String]?
         public init(arguments: [String]? = nil, environment: [String: String]? = nil) {
@@ -28,13 +28,13 @@ public enum AutomationAPI {
         }
     }
 
-    public struct WaitForState: AutomationBody, Equatable, Sendable {
+    package struct WaitForState: AutomationBody, Equatable, Sendable {
         public var state: AppState
         public var timeout: Double
         public init(state: AppState, timeout: Double) { self.state = state; self.timeout = timeout }
     }
 
-    public struct Tap: AutomationBody, Equatable, Sendable {
+    package struct Tap: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery?
         public var point: Point?
         /// 2 for a double tap.
@@ -46,7 +46,7 @@ public enum AutomationAPI {
         }
     }
 
-    public struct TypeText: AutomationBody, Equatable, Sendable {
+    package struct TypeText: AutomationBody, Equatable, Sendable {
         public var text: String
         /// A text field to tap first (to focus it); without it, the focused field gets the text.
         public var query: ElementQuery?
@@ -59,7 +59,7 @@ public enum AutomationAPI {
         }
     }
 
-    public struct Key: AutomationBody, Equatable, Sendable {
+    package struct Key: AutomationBody, Equatable, Sendable {
         /// A key's identifier on the software keyboard: a character, "shift", "more", "space", "delete", "Return".
         public var key: String
         public init(key: String) { self.key = key }
@@ -79,7 +79,7 @@ public enum AutomationAPI {
     }
     public enum Edge: String, Codable, Sendable, CaseIterable { case left, right, top, bottom }
 
-    public struct Swipe: AutomationBody, Equatable, Sendable {
+    package struct Swipe: AutomationBody, Equatable, Sendable {
         /// Swipe on an element (its centre), or from a screen edge, or between two points.
         public var query: ElementQuery?
         public var edge: Edge?
@@ -93,30 +93,30 @@ public enum AutomationAPI {
         }
     }
 
-    public struct KeyCommand: AutomationBody, Equatable, Sendable {
+    package struct KeyCommand: AutomationBody, Equatable, Sendable {
         public var key: String
         /// "command", "shift", "option", "control".
         public var modifiers: [String]
         public init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
     }
 
-    public struct Scroll: AutomationBody, Equatable, Sendable {
+    package struct Scroll: AutomationBody, Equatable, Sendable {
         /// Where the content comes from: `down` brings what is below into view.
         public var direction: Direction
         public init(direction: Direction) { self.direction = direction }
     }
 
-    public struct SetAppearance: AutomationBody, Equatable, Sendable {
+    package struct SetAppearance: AutomationBody, Equatable, Sendable {
         public var appearance: InterfaceStyle
         public init(appearance: InterfaceStyle) { self.appearance = appearance }
     }
 
-    public struct Wait: AutomationBody, Equatable, Sendable {
+    package struct Wait: AutomationBody, Equatable, Sendable {
         public var seconds: Double
         public init(seconds: Double) { self.seconds = seconds }
     }
 
-    public struct WaitFor: AutomationBody, Equatable, Sendable {
+    package struct WaitFor: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         /// false waits for the element to disappear from the screen.
         public var exists: Bool?
@@ -135,27 +135,27 @@ public enum AutomationAPI {
         public init(matched: Bool, waited: Double) { self.matched = matched; self.waited = waited }
     }
 
-    public struct Query: AutomationBody, Equatable, Sendable {
+    package struct Query: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         public init(query: ElementQuery) { self.query = query }
     }
 
-    public struct QueryResult: Codable, Equatable, Sendable {
+    package struct QueryResult: Codable, Equatable, Sendable {
         public var count: Int
         public var elements: [ElementSnapshot]
         public init(count: Int, elements: [ElementSnapshot]) { self.count = count; self.elements = elements }
     }
 
-    public struct Tree: Codable, Equatable, Sendable {
+    package struct Tree: Codable, Equatable, Sendable {
         public var elements: [ElementSnapshot]
         public init(elements: [ElementSnapshot]) { self.elements = elements }
     }
 
     /// Every error: a sentence that says what failed and what the screen had instead.
-    public typealias ErrorBody = ShowreelWire.ErrorBody
+    package typealias ErrorBody = ShowreelWire.ErrorBody
 
     /// An empty success.
-    public struct OK: Codable, Equatable, Sendable {
+    package struct OK: Codable, Equatable, Sendable {
         public var ok: Bool
         public init() { ok = true }
     }
@@ -163,7 +163,7 @@ public enum AutomationAPI {
 
 /// A request body of the automation API: decoded strictly (see `StrictJSON`), then checked
 /// against the limits, so a request never starts hours of work or taps off the screen.
-public protocol AutomationBody: Codable {
+package protocol AutomationBody: Codable {
     func validate(_ limits: AutomationLimits) throws(AutomationInputError)
 }
 
@@ -199,7 +199,7 @@ public struct AutomationLimits: Sendable {
 extension StatusBarOverride: AutomationBody {}
 
 /// Words for a JSON body that did not decode: which field, and what was wrong with it.
-public func describeDecodingError(_ error: any Error) -> String {
+package func describeDecodingError(_ error: any Error) -> String {
     func path(_ codingPath: [any CodingKey]) -> String {
         let names = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
         return names.isEmpty ? "the body" : "'" + names.joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + "'"

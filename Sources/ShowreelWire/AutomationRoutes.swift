@@ -1,37 +1,37 @@
 extension AutomationAPI {
     /// Every endpoint of the automation API: what `AutomationServer` serves and `DeviceClient` calls.
     public enum Routes {
-        public static let device = Route(.get, "/v1/device")
-        public static let tree = Route(.get, "/v1/tree")
-        public static let query = Route(.post, "/v1/query")
-        public static let element = Route(.post, "/v1/element")
+        package static let device = Route(.get, "/v1/device")
+        package static let tree = Route(.get, "/v1/tree")
+        package static let query = Route(.post, "/v1/query")
+        package static let element = Route(.post, "/v1/element")
 
-        public static let launch = Route(.post, "/v1/apps/:bundle/launch")
-        public static let terminate = Route(.post, "/v1/apps/:bundle/terminate")
-        public static let activate = Route(.post, "/v1/apps/:bundle/activate")
-        public static let state = Route(.get, "/v1/apps/:bundle/state")
-        public static let waitForState = Route(.post, "/v1/apps/:bundle/wait-for-state")
-        public static let home = Route(.post, "/v1/home")
+        package static let launch = Route(.post, "/v1/apps/:bundle/launch")
+        package static let terminate = Route(.post, "/v1/apps/:bundle/terminate")
+        package static let activate = Route(.post, "/v1/apps/:bundle/activate")
+        package static let state = Route(.get, "/v1/apps/:bundle/state")
+        package static let waitForState = Route(.post, "/v1/apps/:bundle/wait-for-state")
+        package static let home = Route(.post, "/v1/home")
 
-        public static let tap = Route(.post, "/v1/tap")
-        public static let type = Route(.post, "/v1/type")
-        public static let key = Route(.post, "/v1/key")
-        public static let swipe = Route(.post, "/v1/swipe")
-        public static let shake = Route(.post, "/v1/shake")
-        public static let scroll = Route(.post, "/v1/scroll")
-        public static let appearance = Route(.post, "/v1/appearance")
-        public static let keyCommand = Route(.post, "/v1/key-command")
-        public static let overrideStatusBar = Route(.put, "/v1/status-bar")
-        public static let clearStatusBar = Route(.delete, "/v1/status-bar")
-        public static let screenshot = Route(.get, "/v1/screenshot")
+        package static let tap = Route(.post, "/v1/tap")
+        package static let type = Route(.post, "/v1/type")
+        package static let key = Route(.post, "/v1/key")
+        package static let swipe = Route(.post, "/v1/swipe")
+        package static let shake = Route(.post, "/v1/shake")
+        package static let scroll = Route(.post, "/v1/scroll")
+        package static let appearance = Route(.post, "/v1/appearance")
+        package static let keyCommand = Route(.post, "/v1/key-command")
+        package static let overrideStatusBar = Route(.put, "/v1/status-bar")
+        package static let clearStatusBar = Route(.delete, "/v1/status-bar")
+        package static let screenshot = Route(.get, "/v1/screenshot")
 
-        public static let wait = Route(.post, "/v1/wait")
-        public static let waitFor = Route(.post, "/v1/wait-for")
+        package static let wait = Route(.post, "/v1/wait")
+        package static let waitFor = Route(.post, "/v1/wait-for")
 
         /// The POSTs that only read the screen (everything else but a GET acts on the device).
-        public static let reads: [Route] = [query, element]
+        package static let reads: [Route] = [query, element]
 
-        public static let all: [Route] = [
+        package static let all: [Route] = [
             device, tree, query, element, launch, terminate, activate, state, waitForState, home,
             tap, type, key, swipe, shake, scroll, appearance, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
         ]

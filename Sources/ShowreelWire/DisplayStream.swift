@@ -9,7 +9,7 @@ import ShowreelGraphics
 /// the device closes. Client to device: a single stop byte, answered by the end message,
 /// so the recorder learns the device-clock stop time (which it cannot know itself on a
 /// virtual clock). All integers are little-endian.
-public enum DisplayStream {
+package enum DisplayStream {
     public static let magic: [UInt8] = Array("SRDS".utf8)
     public static let version: UInt32 = 1
     /// What `showreel io … recordVideo` prints once it has the first frame: a client that
@@ -22,7 +22,7 @@ public enum DisplayStream {
 }
 
 /// Who is on the other end of the stream, sent once on connect.
-public struct DisplayInfo: Codable, Equatable, Sendable {
+package struct DisplayInfo: Codable, Equatable, Sendable {
     public var udid: String
     public var deviceName: String
     public var profile: DeviceProfile
@@ -34,20 +34,20 @@ public struct DisplayInfo: Codable, Equatable, Sendable {
 }
 
 /// Why a stream ended.
-public enum DisplayStreamEndReason: UInt8, Sendable {
+package enum DisplayStreamEndReason: UInt8, Sendable {
     /// The subscriber asked to stop (the recorder got SIGINT or SIGTERM).
     case stopRequested = 0
     /// The device shut down while the subscriber was attached.
     case deviceShutdown = 1
 }
 
-public enum DisplayStreamEvent: Sendable {
+package enum DisplayStreamEvent: Sendable {
     case frame(Frame)
     case end(stopTime: Duration, reason: DisplayStreamEndReason)
 }
 
 /// Writes the device side of the protocol.
-public enum DisplayStreamEncoder {
+package enum DisplayStreamEncoder {
     public static func hello(_ info: DisplayInfo) throws -> [UInt8] {
         let json = try JSONEncoder().encode(info)
         return DisplayStream.magic + le(DisplayStream.version) + le(UInt32(json.count)) + Array(json)
@@ -67,7 +67,7 @@ public enum DisplayStreamEncoder {
 }
 
 /// The client side: connect, read the hello, then read events until the end.
-public final class DisplayStreamClient: @unchecked Sendable {
+package final class DisplayStreamClient: @unchecked Sendable {
     public let info: DisplayInfo
     private let socket: UnixSocket
 

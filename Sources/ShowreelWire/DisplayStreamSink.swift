@@ -4,6 +4,6 @@
 ///
 /// `receive` is called on the thread that publishes the frame. A sink on a virtual-clock device
 /// may block there until it has room: device time waits for it, so nothing is dropped.
-public protocol DisplayStreamSink: AnyObject, Sendable {
+package protocol DisplayStreamSink: AnyObject, Sendable {
     func receive(_ event: DisplayStreamEvent)
 }

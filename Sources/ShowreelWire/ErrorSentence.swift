@@ -5,7 +5,7 @@ import Foundation
 /// `Error Domain=NSCocoaErrorDomain Code=4 "..." UserInfo={...}`, which is no message: those
 /// become the file they were about and the system's reason ("/proc/nope: No such file or
 /// directory").
-public enum ErrorSentence {
+package enum ErrorSentence {
     public static func describe(_ error: any Error) -> String {
         if error is CancellationError { return "interrupted" }
         // The dynamic type, not a cast: every Swift error bridges to NSError on a cast.

@@ -8,29 +8,29 @@ public enum HostAPI {
         /// SBTUITestTunnelHost's endpoints: POST with a form whose `command` is base64 of a
         /// command line (exec, launch) or a command id (status, interrupt, terminate).
         public enum Legacy {
-            public static let exec = Route(.post, "/exec")
-            public static let launch = Route(.post, "/launch")
-            public static let status = Route(.post, "/status")
-            public static let interrupt = Route(.post, "/interrupt")
-            public static let terminate = Route(.post, "/terminate")
+            package static let exec = Route(.post, "/exec")
+            package static let launch = Route(.post, "/launch")
+            package static let status = Route(.post, "/status")
+            package static let interrupt = Route(.post, "/interrupt")
+            package static let terminate = Route(.post, "/terminate")
 
-            public static let all: [Route] = [exec, launch, status, interrupt, terminate]
+            package static let all: [Route] = [exec, launch, status, interrupt, terminate]
         }
 
         public enum V1 {
-            public static let health = Route(.get, "/v1/health")
-            public static let commands = Route(.get, "/v1/commands")
-            public static let create = Route(.post, "/v1/commands")
-            public static let command = Route(.get, "/v1/commands/:id")
-            public static let remove = Route(.delete, "/v1/commands/:id")
-            public static let output = Route(.get, "/v1/commands/:id/output")
-            public static let interrupt = Route(.post, "/v1/commands/:id/interrupt")
-            public static let terminate = Route(.post, "/v1/commands/:id/terminate")
+            package static let health = Route(.get, "/v1/health")
+            package static let commands = Route(.get, "/v1/commands")
+            package static let create = Route(.post, "/v1/commands")
+            package static let command = Route(.get, "/v1/commands/:id")
+            package static let remove = Route(.delete, "/v1/commands/:id")
+            package static let output = Route(.get, "/v1/commands/:id/output")
+            package static let interrupt = Route(.post, "/v1/commands/:id/interrupt")
+            package static let terminate = Route(.post, "/v1/commands/:id/terminate")
 
-            public static let all: [Route] = [health, commands, create, command, remove, output, interrupt, terminate]
+            package static let all: [Route] = [health, commands, create, command, remove, output, interrupt, terminate]
         }
 
-        public static let all: [Route] = Legacy.all + V1.all
+        package static let all: [Route] = Legacy.all + V1.all
     }
 
     // MARK: Legacy (SBTUITestTunnelHost) bodies
@@ -145,7 +145,7 @@ public enum HostAPI {
 
     /// The longest a client may ask the host to wait for a command (`timeout` in a v1 body or
     /// query): a day.
-    public static let waitLimit = SecondsLimit(max: 86_400, allowsZero: false)
+    package static let waitLimit = SecondsLimit(max: 86_400, allowsZero: false)
 
     /// One command as the v1 API shows it.
     public struct CommandInfo: Codable, Equatable, Sendable {

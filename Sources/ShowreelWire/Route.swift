@@ -3,7 +3,7 @@ import Foundation
 /// One HTTP endpoint as its server registers it and its clients call it: a method and a path
 /// template whose `:name` segments are parameters (`/v1/commands/:id/interrupt`). Both sides
 /// read the same value, so a path is spelt once.
-public struct Route: Hashable, Sendable, CustomStringConvertible {
+package struct Route: Hashable, Sendable, CustomStringConvertible {
     public enum Method: String, Hashable, Sendable {
         case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
     }

@@ -1,7 +1,7 @@
 /// A number of seconds a client may send: finite and within bounds. Every such number is checked
 /// against one of these before it becomes a `Duration`, whose initialiser traps on infinity, NaN
 /// or more seconds than an Int64 holds, and so would take the whole server down with it.
-public struct SecondsLimit: Sendable, Equatable {
+package struct SecondsLimit: Sendable, Equatable {
     public var max: Double
     public var allowsZero: Bool
 

@@ -8,7 +8,7 @@ import Foundation
 /// passed on literally, because silently running `echo hi > file` as `echo "hi" ">" "file"`
 /// would do something other than what the caller meant. The host splits with it; clients
 /// of the legacy protocol join argv with it, so both sides agree on every quote.
-public enum ShellWords {
+package enum ShellWords {
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }

@@ -1,6 +1,6 @@
 /// The nearest valid spelling of a word, for "did you mean" hints: in flow files, automation
 /// request bodies, and anywhere else a person types a name.
-public enum Spelling {
+package enum Spelling {
     /// The candidate closest to `word` by edit distance (case ignored), if it is close enough
     /// to be a plausible typo: at most a third of the word's length, and at least 2 edits.
     public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {

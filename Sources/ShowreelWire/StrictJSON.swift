@@ -7,7 +7,7 @@ import Foundation
 /// The fields a type has are read from the decoded value itself (a `Mirror` of its stored
 /// properties, which synthesised `Codable` names its keys after), so every body type gets the
 /// check without listing its fields twice.
-public enum StrictJSON {
+package enum StrictJSON {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let value: T
         do { value = try WireJSON.decoder.decode(type, from: data) } catch let DecodingError.keyNotFound(key, context) {

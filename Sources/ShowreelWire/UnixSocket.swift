@@ -8,7 +8,7 @@ import Darwin
 ///
 /// The display stream moves several megabytes per frame between processes on one machine;
 /// a Unix socket with plain `send`/`recv` does that at memory speed without an HTTP stack.
-public final class UnixSocket: @unchecked Sendable {
+package final class UnixSocket: @unchecked Sendable {
     public let descriptor: Int32
     private var isClosed = false
 

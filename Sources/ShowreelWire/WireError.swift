@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A failure on a wire between Showreel processes, worded for the person who has to act.
-public enum WireError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum WireError: Error, CustomStringConvertible, Equatable, Sendable {
     case system(String, Int32)
     case pathTooLong(String, limit: Int)
     case truncated

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the HTTP APIs write and read JSON: sorted keys (stable bytes, readable diffs), slashes
 /// left alone (paths stay as typed), dates as ISO 8601 text.
-public enum WireJSON {
+package enum WireJSON {
     public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

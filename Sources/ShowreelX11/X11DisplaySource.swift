@@ -19,7 +19,7 @@ public final class X11DisplaySource: @unchecked Sendable {
     /// The display name, as `DISPLAY` writes it (`:99`).
     public let display: String
     /// What a display stream's hello would say: the screen's size, a real clock.
-    public let info: DisplayInfo
+    package let info: DisplayInfo
     public let maximumFrameRate: Double
     private let x: X11Connection
     private let image: SharedImage
@@ -79,7 +79,7 @@ public final class X11DisplaySource: @unchecked Sendable {
     /// server goes away; finally an end event (`.stopRequested` or `.deviceShutdown`). Blocks
     /// the calling thread. `onFirstFrame` runs once the first frame is in the sink.
     @discardableResult
-    public func run(into sink: DisplayStreamSink, onFirstFrame: () -> Void = {}) -> End {
+    package func run(into sink: DisplayStreamSink, onFirstFrame: () -> Void = {}) -> End {
         let damage = x.generateID()
         xcb_damage_create(x.connection, damage, x.root, UInt8(XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY.rawValue))
         defer { if !x.isBroken { xcb_damage_destroy(x.connection, damage); x.flush() } }

@@ -2,15 +2,15 @@ import ShowreelGraphics
 
 extension AutomationLimits {
     /// A press, a swipe, a pause between keys.
-    public static let gesture = SecondsLimit(max: maxGestureSeconds)
+    package static let gesture = SecondsLimit(max: maxGestureSeconds)
     /// A swipe must move: zero seconds is no swipe.
-    public static let swipe = SecondsLimit(max: maxGestureSeconds, allowsZero: false)
+    package static let swipe = SecondsLimit(max: maxGestureSeconds, allowsZero: false)
     /// A wait or a timeout.
-    public static let wait = SecondsLimit(max: maxWaitSeconds)
+    package static let wait = SecondsLimit(max: maxWaitSeconds)
 
     /// `seconds` as a `Duration` once it is within `limit` (a `Duration` traps on NaN or
     /// infinity); the error names `field`.
-    public static func duration(_ seconds: Double, _ field: String, _ limit: SecondsLimit) throws(AutomationInputError) -> Duration {
+    package static func duration(_ seconds: Double, _ field: String, _ limit: SecondsLimit) throws(AutomationInputError) -> Duration {
         if let problem = limit.problem(with: seconds) { throw .outOfRange(field: field, message: problem) }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }

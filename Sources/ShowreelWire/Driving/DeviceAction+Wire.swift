@@ -6,7 +6,7 @@ import ShowreelGraphics
 /// body, and how its answer reads back. `DeviceClient` sends actions this way and
 /// `AutomationServer` turns each body back into the same action (`action(bundle:)` below), so
 /// the HTTP transport adds nothing of its own to what an action means.
-public struct ActionRequest: Sendable {
+package struct ActionRequest: Sendable {
     public var route: Route
     public var bundle: String?
     public var body: (any Encodable & Sendable)?
@@ -27,7 +27,7 @@ public struct ActionRequest: Sendable {
 }
 
 extension DeviceAction {
-    public var request: ActionRequest {
+    package var request: ActionRequest {
         typealias Routes = AutomationAPI.Routes
         switch self {
         case let .launch(bundle, arguments, environment):

@@ -39,7 +39,7 @@ extension DeviceDriver {
 }
 
 /// A driver answered an action with the wrong kind of result (a bug in the driver).
-public struct DriverAnswerError: Error, CustomStringConvertible {
+package struct DriverAnswerError: Error, CustomStringConvertible {
     public let action: DeviceAction
     public var description: String { "the device answered \(action) with an unexpected kind of result" }
 }
