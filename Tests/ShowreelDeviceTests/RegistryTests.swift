@@ -60,7 +60,7 @@ struct RegistryTests {
         let me = getpid()
         let record = DeviceRecord(
             udid: "REUSED-0000", name: "Impostor", profile: "phone", state: .booted, clock: .virtual, pid: me,
-            processStartTime: (DeviceRegistry.processStartTime(pid: me) ?? 0) + 1, displaySocket: "/nonexistent",
+            processStartTime: (ProcessStat.read(me)?.startTicks ?? 0) + 1, displaySocket: "/nonexistent",
             automationURL: nil, bootedAt: Date())
         try home.registry.save(record)
         #expect(home.registry.records().first?.state == .shutdown)

@@ -137,10 +137,7 @@ func v1(_ method: String, _ base: URL, _ path: String, json: Any? = nil, headers
 
 /// Whether `pid` is a live process (a zombie or a missing entry counts as gone).
 func isAlive(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return false }
-    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-    return state != "Z" && state != "X"
+    ProcessStat.read(pid).map { !$0.hasExited } ?? false
 }
 
 /// Polls `condition` until it holds or `timeout` passes.
