@@ -150,12 +150,14 @@ final class VideoEncoder {
 
     // MARK: - Pictures
 
-    /// Converts `pixels` (BGRA, prepared for this video) into the current picture and encodes it.
-    func send(converting pixels: PixelBuffer, with converter: PixelConverter, pts: Int64, keyframe: Bool) throws(RecorderError) {
-        guard let avFrame = resources.frame else { return }
+    /// Converts `pixels` (BGRA, prepared for this video) into the current picture and encodes it;
+    /// false when they could not be converted.
+    func send(converting pixels: PixelBuffer, with converter: PixelConverter, pts: Int64, keyframe: Bool) throws(RecorderError) -> Bool {
+        guard let avFrame = resources.frame else { return true }
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
-        guard converter.convert(pixels, into: avFrame, colour: colour) else { throw .conversionFailed(file: url.path, pixels: pixels) }
+        guard converter.convert(pixels, into: avFrame, colour: colour) else { return false }
         try send(avFrame, pts: pts, keyframe: keyframe)
+        return true
     }
 
     /// Encodes the current picture (the last one sent) once more at `pts`: a hold split up, or
@@ -314,13 +316,6 @@ final class VideoEncoder {
         guard result >= 0 else { throw writeError(result, step: "write a video frame") }
         packetsWritten += 1
         unflushedPackets += 1
-    }
-}
-
-extension RecorderError {
-    /// A frame that could not be converted to YUV.
-    static func conversionFailed(file: String, pixels: PixelBuffer) -> RecorderError {
-        .encodeFailed(file: file, message: "could not convert a \(pixels.width)x\(pixels.height) BGRA frame to YUV")
     }
 }
 

@@ -192,7 +192,10 @@ public final class VideoRecorder {
         if let spool {
             try keep(frame, in: spool, at: stamp)
         } else if let encoder {
-            try encoder.send(converting: preparer.prepared(frame.pixels), with: converter, pts: stamp.pts, keyframe: stamp.keyframe)
+            let prepared = preparer.prepared(frame.pixels)
+            guard try encoder.send(converting: prepared, with: converter, pts: stamp.pts, keyframe: stamp.keyframe) else {
+                throw conversionFailed(frame)
+            }
         }
     }
 
@@ -217,7 +220,7 @@ public final class VideoRecorder {
         let pixels = preparer.prepared(frame.pixels)
         let converted = spool.append(pixels, pts: stamp.pts, keyframe: stamp.keyframe, spans: preparer.changedSinceKept)
         preparer.noteKept()
-        guard converted else { throw .conversionFailed(file: url.path, pixels: frame.pixels) }
+        guard converted else { throw conversionFailed(frame) }
         if let spoolLimit, spool.byteCount > spoolLimit {
             logger.debug("spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
             try encodeSpool()
@@ -316,6 +319,10 @@ public final class VideoRecorder {
         encoder?.abandon()
         try? FileManager.default.removeItem(at: url)
         logger.debug("recording discarded", metadata: ["file": "\(url.path)"])
+    }
+
+    private func conversionFailed(_ frame: Frame) -> RecorderError {
+        .encodeFailed(file: url.path, message: "could not convert a \(frame.pixels.width)x\(frame.pixels.height) BGRA frame to YUV")
     }
 
     private func fail(_ error: RecorderError) -> RecorderError {
