@@ -92,7 +92,8 @@ struct FrameTimelineTests {
         _ = timeline.place(.seconds(12))
         #expect(timeline.lastFrameDuration(from: 2 * Self.second, stopTime: .seconds(15)) == 3 * Self.second)
         let repeats = timeline.repeats(until: .seconds(10 + 3 * 3600))
-        #expect(repeats.map(\.pts) == [2 * Self.second + FrameTimeline.maximumHoldTicks, 2 * Self.second + 2 * FrameTimeline.maximumHoldTicks])
+        let hour = FrameTimeline.maximumHoldTicks
+        #expect(repeats.map(\.pts) == [2 * Self.second + hour, 2 * Self.second + 2 * hour])
     }
 
     @Test("a stop before the last frame, or at it, leaves it one 60 Hz frame")
@@ -104,7 +105,8 @@ struct FrameTimelineTests {
         #expect(beforeLast == [])
         #expect(timeline.lastFrameDuration(from: 2 * Self.second, stopTime: .seconds(11)) == FrameTimeline.minimumLastFrameTicks)
         #expect(timeline.lastFrameDuration(from: 2 * Self.second, stopTime: .seconds(12)) == FrameTimeline.minimumLastFrameTicks)
-        #expect(timeline.lastFrameDuration(from: 2 * Self.second, stopTime: .seconds(1)) == FrameTimeline.minimumLastFrameTicks, "before the first frame")
+        let beforeFirst = timeline.lastFrameDuration(from: 2 * Self.second, stopTime: .seconds(1))
+        #expect(beforeFirst == FrameTimeline.minimumLastFrameTicks, "before the first frame")
         #expect(FrameTimeline.minimumLastFrameTicks == 1500)
     }
 

@@ -1,10 +1,11 @@
 import ShowreelAccessibility
-@testable import ShowreelDevice
 import ShowreelGraphics
 import ShowreelReport
 import ShowreelTestSupport
 import ShowreelTrace
 import Testing
+
+@testable import ShowreelDevice
 
 /// What a device traced, as the report's step trace: times in the video's seconds, statuses,
 /// pictures as inline JPEGs (each once), the element tree in the report's terms.
