@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/showreel
 
-.PHONY: demo test build deps bench clean
+.PHONY: demo test build deps bench clean format lint
 
 ## Run the flows in Fixtures/Flows, one in-process device each, into Recordings/
 ## (a video per flow, report.html, junit.xml, manifest.json).
@@ -35,3 +35,11 @@ bench: deps
 	$(SWIFT) build -c release --product showreel
 	$(SWIFT) build -c release --product showreel-bench
 	.build/release/showreel-bench
+
+## Format the sources in place with the toolchain's swift-format (.swift-format: 4 spaces, 140 columns).
+format:
+	$(SWIFT) format -i -r Sources Tests Benchmarks Package.swift
+
+## Check the sources against .swift-format without changing them.
+lint:
+	$(SWIFT) format lint -r Sources Tests Benchmarks Package.swift

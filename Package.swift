@@ -124,25 +124,56 @@ let package = Package(
         .executableTarget(name: "showreel-bench", dependencies: [
             "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
             "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff",
-        ], path: "Sources/ShowreelBenchmarks"),
-        .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
+        ], path: "Benchmarks"),
+        // Helpers the test targets share: temporary folders and workspaces, child processes, build
+        // product paths, `eventually`, synthetic frames, ffprobe, the scene harness, an in-process
+        // host, a test Xvfb. ExternalDeviceTests stays without it: the light client only.
+        .target(name: "ShowreelTestSupport", dependencies: [
+            "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility", "ShowreelRender", "ShowreelUI", "ShowreelHost", "ShowreelX11", "CXCB",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/ShowreelTestSupport"),
+        // One test target per library module, holding that module's tests.
+        .testTarget(name: "ShowreelGraphicsTests", dependencies: ["ShowreelGraphics"]),
+        .testTarget(name: "ShowreelRenderTests", dependencies: ["ShowreelRender", "ShowreelTestSupport"]),
+        .testTarget(name: "ShowreelAccessibilityTests", dependencies: ["ShowreelAccessibility", "ShowreelGraphics"]),
+        .testTarget(name: "ShowreelWireTests", dependencies: ["ShowreelWire"]),
+        .testTarget(name: "ShowreelHTTPTests", dependencies: ["ShowreelHTTP"]),
+        .testTarget(name: "ShowreelReportTests", dependencies: ["ShowreelReport"]),
+        .testTarget(name: "ShowreelUITests", dependencies: [
+            "ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility", "ShowreelTestSupport",
+        ]),
+        .testTarget(name: "ShowcaseAppsTests", dependencies: [
+            "ShowcaseApps", "ShowreelUI", "ShowreelRender", "ShowreelAccessibility", "ShowreelTestSupport",
+        ]),
+        .testTarget(name: "ShowreelX11Tests", dependencies: ["ShowreelX11", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport"]),
+        .testTarget(name: "ShowreelRecorderTests", dependencies: [
+            "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport",
+        ]),
+        .testTarget(name: "ShowreelDeviceTests", dependencies: [
+            "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelRender", "ShowreelTesting", "ShowreelAccessibility",
+            "ShowreelTestSupport",
+        ]),
+        .testTarget(name: "ShowreelHostTests", dependencies: [
+            "ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire", "ShowreelTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "ShowreelTestingTests", dependencies: ["ShowreelTesting", "ShowreelHost", "ShowreelTestSupport"]),
+        .testTarget(name: "ShowreelTraceTests", dependencies: [
+            "ShowreelTrace", "ShowreelDevice", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelTestSupport",
+        ]),
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
             "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
         ]),
-        .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire"]),
-        .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),
-        .testTarget(name: "ShowreelDeviceTests", dependencies: [
-            "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelTesting", "ShowreelAccessibility",
-        ]),
+        .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
         .testTarget(name: "ShowcaseUITests", dependencies: ["ShowreelKit"]),
-        .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender"]),
         // A test that drives a device booted with `showreel device boot`: the light client only.
         .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),
+        // Across modules and processes: the CLI, real signals, real files, a real Xvfb and browser.
         .testTarget(name: "EndToEndTests", dependencies: [
             "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder", "ShowreelAccessibility", "ShowreelReport",
-            "ShowreelX11", "CXCB",
+            "ShowreelX11", "ShowreelWire", "ShowreelRender", "ShowreelGraphics", "ShowreelTestSupport",
         ]),
     ]
 )

@@ -66,7 +66,7 @@ public actor Device {
         let pid = getpid()
         try registry.save(DeviceRecord(
             udid: udid, name: name, profile: profile.name, state: .booted, clock: clock, pid: pid,
-            processStartTime: DeviceRegistry.processStartTime(pid: pid), displaySocket: socketPath,
+            processStartTime: ProcessStat.read(pid)?.startTicks, displaySocket: socketPath,
             automationURL: nil, bootedAt: Date()))
         // First frame: the home screen, so a recorder always has something to show.
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)

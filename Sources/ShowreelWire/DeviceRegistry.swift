@@ -131,9 +131,4 @@ public struct DeviceRegistry: Sendable {
         guard let stat = ProcessStat.read(pid) else { return true }  // no /proc to ask
         return !stat.hasExited && (startTime.map { $0 == stat.startTicks } ?? true)
     }
-
-    /// The process's start time in clock ticks since boot (Linux `/proc/PID/stat`, field 22).
-    public static func processStartTime(pid: Int32) -> UInt64? {
-        ProcessStat.read(pid)?.startTicks
-    }
 }

@@ -16,6 +16,11 @@ package struct ProcessStat: Sendable, Equatable {
     package var session: Int32
     /// When the process started, in clock ticks since boot: with the pid, it names one process.
     package var startTicks: UInt64
+    /// CPU time used so far, user and system, in clock ticks (`ticksPerSecond`).
+    package var cpuTicks: UInt64
+
+    /// The length of a clock tick, in ticks per second (`sysconf(_SC_CLK_TCK)`).
+    package static var ticksPerSecond: Double { Double(sysconf(Int32(_SC_CLK_TCK))) }
 
     /// Exited but not yet reaped (or being removed): no longer runs anything.
     package var hasExited: Bool { state == "Z" || state == "X" }
@@ -26,8 +31,8 @@ package struct ProcessStat: Sendable, Equatable {
         // Fields after the command name (which may hold spaces and parentheses), from field 3 (state).
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 19, let state = fields[0].first, let session = Int32(fields[3]),
-              let start = UInt64(fields[19]) else { return nil }
-        return ProcessStat(state: state, session: session, startTicks: start)
+              let user = UInt64(fields[11]), let system = UInt64(fields[12]), let start = UInt64(fields[19]) else { return nil }
+        return ProcessStat(state: state, session: session, startTicks: start, cpuTicks: user + system)
     }
 
     /// Every process id in /proc, read once.

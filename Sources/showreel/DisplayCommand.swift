@@ -44,7 +44,7 @@ struct DisplayCommand: AsyncParsableCommand {
                 }
                 let record = DeviceRecord(udid: udid, name: server.display, profile: "display \(parts[0])x\(parts[1])x\(depth)",
                                           state: .booted, clock: .real, pid: server.pid,
-                                          processStartTime: DeviceRegistry.processStartTime(pid: server.pid),
+                                          processStartTime: ProcessStat.read(server.pid)?.startTicks,
                                           displaySocket: "", automationURL: nil, bootedAt: Date(), x11Display: server.display)
                 do { try registry.save(record) } catch {
                     server.stop()

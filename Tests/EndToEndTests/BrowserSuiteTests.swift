@@ -5,6 +5,7 @@ import ShowreelRender
 import Testing
 #if canImport(Glibc)
 import Glibc
+import ShowreelTestSupport
 #endif
 
 /// A real headed browser suite recorded per test: Chromium under Selenium on an Xvfb display

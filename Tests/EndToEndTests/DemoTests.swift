@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelRecorder
 import Testing
+import ShowreelTestSupport
 
 /// `showreel demo`: the flows of Fixtures/Flows on one device, each recorded by a recorder
 /// launched and interrupted through the tunnel host.

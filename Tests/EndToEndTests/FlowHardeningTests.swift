@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelRecorder
 import Testing
+import ShowreelTestSupport
 
 /// `showreel run` as a careless user and a hard stop meet it: paths as the shell types them,
 /// an output folder that cannot exist, Ctrl-C in the middle of a flow, and `kill -9` into the

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelRecorder
 import Testing
+import ShowreelTestSupport
 
 /// `showreel run` as CI runs it: the built binary on the repository's Fixtures/Flows.
 @Suite("showreel run")
@@ -81,15 +82,8 @@ struct FlowRunTests {
         // The reel: the videos copied behind title cards, one chapter per flow, in order.
         #expect(run.stdout.contains("\(count) chapters"), "\(run.stdout)")
         #expect(run.stdout.contains("frames copied"))
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-show_chapters", "-of", "json", output.appendingPathComponent("reel.mp4").path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        probe.waitUntilExit()
-        let chapters = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["chapters"] as? [[String: Any]])
+        let probe = try ffprobeJSON(output.appendingPathComponent("reel.mp4"), ["-show_chapters"])
+        let chapters = try #require(probe["chapters"] as? [[String: Any]])
         #expect(chapters.compactMap { ($0["tags"] as? [String: String])?["title"] } == entries.compactMap { $0["name"] as? String })
         #expect(chapters.first.flatMap { ($0["tags"] as? [String: String])?["title"] } == "Countries: Canada's details from the mock data source")
         let reel = try MediaProbe.probe(output.appendingPathComponent("reel.mp4"))

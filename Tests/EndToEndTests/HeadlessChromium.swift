@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelTestSupport
 
 /// Opens a page in Debian's `chromium` (headless) with a probe script injected first in
 /// its head; the probe plays the page's part (waits for every video, clicks, reads state) and

@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelWire
 import Testing
 

@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelTesting
 import Testing
 #if canImport(Glibc)

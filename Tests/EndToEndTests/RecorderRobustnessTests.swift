@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelRecorder
+import ShowreelTestSupport
 import ShowreelTesting
 import Testing
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Foundation
 import ShowreelRecorder
 import ShowreelReport
 import Testing
+import ShowreelTestSupport
 
 /// The step trace as a reader of the report uses it, in real headless Chromium: a click on a
 /// step seeks the video, shows that step's pictures and element tree, and draws the element it

@@ -2,6 +2,7 @@ import Foundation
 import ShowreelRecorder
 import ShowreelReport
 import Testing
+import ShowreelTestSupport
 
 /// `showreel diff` on real runs: the built binary runs the same flows twice (the virtual clock
 /// makes them frame-identical), then once with one flow changed.

@@ -2,6 +2,7 @@ import Foundation
 import ShowreelRecorder
 import ShowreelReport
 import Testing
+import ShowreelTestSupport
 
 /// `showreel run`'s videos carry their steps (chapters, subtitles), a preview each, and the run a summary.md.
 @Suite("showreel run: chapters, subtitles, previews, summary")
@@ -14,18 +15,6 @@ struct StepTracksRunTests {
     - tapOn: {id: tapButton}
     - assertVisible: {text: "Tapped 5 times", timeout: 1}
     """
-
-    func ffprobe(_ url: URL) throws -> [String: Any] {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-show_chapters", "-show_streams", "-of", "json", url.path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        probe.waitUntilExit()
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
 
     @Test("each flow's video has a chapter and a subtitle per step, a preview, and summary.md lists them (run and merge)")
     func stepsPreviewsSummary() async throws {
@@ -50,7 +39,7 @@ struct StepTracksRunTests {
             let marks = entry.steps.map { StepMark(title: $0.title, time: $0.time) }
             let chapters = StepMark.chapters(marks, videoEnd: entry.duration)
             #expect(chapters.count >= 2)
-            let probe = try ffprobe(video)
+            let probe = try ffprobeJSON(video, ["-show_chapters", "-show_streams"])
             let probed = probe["chapters"] as? [[String: Any]] ?? []
             #expect(probed.compactMap { ($0["tags"] as? [String: String])?["title"] } == chapters.map(\.title), "\(entry.id)")
             let streams = probe["streams"] as? [[String: Any]] ?? []

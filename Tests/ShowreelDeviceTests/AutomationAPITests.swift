@@ -2,6 +2,7 @@ import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
 import ShowreelDevice
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelUI
 import ShowreelWire
@@ -15,13 +16,13 @@ import FoundationNetworking
 struct AutomationAPITests {
     /// A booted device with its automation API listening on an ephemeral port.
     final class Harness {
-        let home: TemporaryHome
+        let home: Workspace
         let device: Device
         let client: DeviceClient
         let server: Task<Void, any Error>
 
         private init(extraApps: [AppDefinition]) async throws {
-            home = try TemporaryHome()
+            home = try Workspace()
             device = try Device(apps: ShowcaseCatalog.apps + [EchoApp.definition] + extraApps, registry: home.registry)
             let listening = AsyncStream<Int>.makeStream()
             let device = self.device
@@ -214,7 +215,7 @@ struct AutomationAPITests {
             let crashing = AppDefinition(bundleIdentifier: "dev.showreel.test.crash", displayName: "Crash") { _ in
                 throw AppFatalError("Unknown countries datasource requested: bogus")
             }
-            let home = try TemporaryHome()
+            let home = try Workspace()
             let device = try Device(apps: [crashing], registry: home.registry)
             let listening = AsyncStream<Int>.makeStream()
             let server = Task { try await AutomationServer(device: device).run { listening.continuation.yield($0) } }

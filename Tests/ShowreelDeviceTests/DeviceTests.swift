@@ -3,6 +3,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelUI
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct DeviceTests {
     @Test("tapping a button by identifier changes the screen and the element tree")
     func tapChangesText() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
         try await device.launch(HelloApp.bundleIdentifier)
         let before = await device.screenshot()
@@ -26,11 +27,11 @@ struct DeviceTests {
     @Test("touch indicators: with showsTouches a circle marks the finger while it is down, and only then")
     func touchIndicators() async throws {
         func fingerDown(showsTouches: Bool) async throws -> (down: PixelBuffer, after: PixelBuffer) {
-            let home = try TemporaryHome()
+            let home = try Workspace()
             let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry, showsTouches: showsTouches)
             try await device.launch(HelloApp.bundleIdentifier)
             let collector = try StreamCollector(socketPath: device.display.socketPath)
-            try await eventually { collector.frames.count >= 1 }
+            try await eventually("the first frame", timeout: .seconds(10)) { collector.frames.count >= 1 }
             // A tap on empty space: nothing but the indicator can change the screen.
             try await device.tap(at: Point(x: 195, y: 500))
             try await device.wait(.seconds(2))
@@ -48,7 +49,7 @@ struct DeviceTests {
 
     @Test("a missing element is an error naming the query and what the screen shows")
     func missingElement() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
         try await device.launch(HelloApp.bundleIdentifier)
         await #expect {
@@ -62,7 +63,7 @@ struct DeviceTests {
 
     @Test("an app that stops with a fatal error reports its message")
     func fatalError() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let crashing = AppDefinition(bundleIdentifier: "dev.showreel.crash", displayName: "Crash") { context in
             throw AppFatalError("Unknown countries datasource requested: \(context.arguments.last ?? "")")
         }
@@ -80,7 +81,7 @@ struct DeviceTests {
 
     @Test("the black mask covers the screen's corners and sensor housing, nothing else")
     func screenMask() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
         try await device.launch(HelloApp.bundleIdentifier)
         let pixels = await device.screenshot()

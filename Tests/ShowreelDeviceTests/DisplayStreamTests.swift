@@ -3,6 +3,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelWire
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct DisplayStreamTests {
     @Test("a subscriber gets the current screen, each change, and the stop time")
     func subscribeTapStop() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
         try await device.launch(HelloApp.bundleIdentifier)
         try await device.wait(.seconds(2))
@@ -47,7 +48,7 @@ struct DisplayStreamTests {
 
     @Test("shutting the device down ends every stream with the shutdown reason")
     func shutdownEndsStreams() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
         let a = try DisplayStreamClient(socketPath: device.display.socketPath)
         let b = try DisplayStreamClient(socketPath: device.display.socketPath)
@@ -68,7 +69,7 @@ struct DisplayStreamTests {
     @Test("the same script on the virtual clock gives the same frames and timestamps")
     func deterministic() async throws {
         func run() async throws -> [(UInt64, Duration)] {
-            let home = try TemporaryHome()
+            let home = try Workspace()
             let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
             try await device.launch(HelloApp.bundleIdentifier)
             let client = try DisplayStreamClient(socketPath: device.display.socketPath)

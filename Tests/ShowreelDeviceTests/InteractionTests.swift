@@ -3,6 +3,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelUI
 import ShowreelWire
@@ -16,7 +17,7 @@ struct InteractionTests {
     /// Every frame the display stream sends while `body` runs (after the first, current screen).
     func frames(of device: Device, while body: () async throws -> Void) async throws -> [Frame] {
         let collector = try StreamCollector(socketPath: device.display.socketPath)
-        try await eventually { collector.frames.count >= 1 }
+        try await eventually("the first frame", timeout: .seconds(10)) { collector.frames.count >= 1 }
         try await body()
         return Array(try await collector.stop().dropFirst())
     }
@@ -152,7 +153,7 @@ struct InteractionTests {
 
     @Test("on the real clock, a tap that pushes returns once the push has finished, with its frames rendered on the way")
     func realClockPushSettles() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(clock: .real, apps: ShowcaseCatalog.apps, registry: home.registry)
         // A fixed status bar time: on a real clock the bar's minute can change mid-test.
         await device.overrideStatusBar(StatusBarValues())
@@ -170,14 +171,5 @@ struct InteractionTests {
         #expect(last.pixels.hasSamePixels(as: await device.screenshot()))
         #expect(try await device.element(.staticText("countryName")).isHittable)
         await device.shutdown()
-    }
-}
-
-/// Polls `condition` until it holds, or fails after `timeout`.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw WireError.protocolViolation("timed out waiting") }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

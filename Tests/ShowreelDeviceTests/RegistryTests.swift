@@ -1,6 +1,7 @@
 import Foundation
 import ShowcaseApps
 import ShowreelDevice
+import ShowreelTestSupport
 import ShowreelWire
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct RegistryTests {
     @Test("a booted device is found by udid, name and as `booted`")
     func resolve() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let device = try Device(name: "Resolver", apps: ShowcaseCatalog.apps, registry: home.registry)
         #expect(try home.registry.resolve("booted").udid == device.udid)
         #expect(try home.registry.resolve(device.udid).name == "Resolver")
@@ -21,7 +22,7 @@ struct RegistryTests {
 
     @Test("no device, or several, under `booted` is an error that says what to do")
     func lookupErrors() async throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let error = #expect(throws: DeviceLookupError.self) { try home.registry.resolve("booted") }
         #expect(error?.description.contains("showreel device boot") == true)
         let a = try Device(name: "A", apps: [], registry: home.registry)
@@ -35,7 +36,7 @@ struct RegistryTests {
 
     @Test("a crashed device's entry is detected by its pid and cleaned, never trusted")
     func staleEntry() throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         // A process that has exited: its pid is free (or someone else's, with another start time).
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -56,11 +57,11 @@ struct RegistryTests {
 
     @Test("a reused pid with another start time is not the device")
     func reusedPid() throws {
-        let home = try TemporaryHome()
+        let home = try Workspace()
         let me = getpid()
         let record = DeviceRecord(
             udid: "REUSED-0000", name: "Impostor", profile: "phone", state: .booted, clock: .virtual, pid: me,
-            processStartTime: (DeviceRegistry.processStartTime(pid: me) ?? 0) + 1, displaySocket: "/nonexistent",
+            processStartTime: (ProcessStat.read(me)?.startTicks ?? 0) + 1, displaySocket: "/nonexistent",
             automationURL: nil, bootedAt: Date())
         try home.registry.save(record)
         #expect(home.registry.records().first?.state == .shutdown)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ShowreelHTTP
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing

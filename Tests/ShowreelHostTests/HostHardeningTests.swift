@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ShowreelTestSupport
 import ShowreelTesting
 @testable import ShowreelHost
 #if canImport(Glibc)

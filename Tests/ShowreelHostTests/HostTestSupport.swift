@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import ShowreelHost
+import ShowreelTestSupport
 import ShowreelWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,54 +10,6 @@ import FoundationNetworking
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Quiet logger for in-process hosts (set SHOWREEL_TEST_LOG=debug to see their logs).
-let testLogger: Logger = {
-    if let level = ProcessInfo.processInfo.environment["SHOWREEL_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) {
-        var logger = Logger(label: "showreel.host.test") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = level
-        return logger
-    }
-    return Logger(label: "showreel.host.test") { _ in SwiftLogNoOpLogHandler() }
-}()
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Runs a host in-process on an ephemeral port for the duration of `body`, then cancels it
-/// (which terminates its children).
-func withHost<T>(
-    _ configuration: TunnelHostConfiguration = TunnelHostConfiguration(),
-    _ body: (URL) async throws -> T
-) async throws -> T {
-    var configuration = configuration
-    configuration.port = 0
-    configuration.handlesSignals = false
-    let host = TunnelHost(configuration: configuration, logger: testLogger)
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let task = Task {
-        defer { continuation.finish() }
-        try await host.run { port in continuation.yield(port) }
-    }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else {
-        _ = try await task.value
-        throw TestFailure("the host stopped before listening")
-    }
-    let baseURL = URL(string: "http://127.0.0.1:\(port)")!
-    do {
-        let result = try await body(baseURL)
-        task.cancel()
-        _ = try? await task.value
-        return result
-    } catch {
-        task.cancel()
-        _ = try? await task.value
-        throw error
-    }
-}
 
 struct HTTPResult: Sendable {
     var status: Int
@@ -133,25 +86,6 @@ func v1(_ method: String, _ base: URL, _ path: String, json: Any? = nil, headers
     }
     guard let url = URL(string: path, relativeTo: base) else { throw TestFailure("bad path \(path)") }
     return try await http(method, url, body: body, headers: headers)
-}
-
-/// Whether `pid` is a live process (a zombie or a missing entry counts as gone).
-func isAlive(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return false }
-    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-    return state != "Z" && state != "X"
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
 }
 
 /// Polls legacy /status until the command finished.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ShowreelHost
+import ShowreelTestSupport
 
 /// The SBTUITestTunnelHost wire protocol, byte for byte as the iOS client speaks it.
 @Suite("Legacy SBTUITestTunnelHost protocol", .timeLimit(.minutes(3)))

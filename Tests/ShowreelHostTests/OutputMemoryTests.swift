@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelTestSupport
 import ShowreelWire
 import Testing
 @testable import ShowreelHost

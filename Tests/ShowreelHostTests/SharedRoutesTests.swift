@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing

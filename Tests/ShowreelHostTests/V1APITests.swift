@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ShowreelHost
+import ShowreelTestSupport
 
 @Suite("JSON API /v1", .timeLimit(.minutes(3)))
 struct V1APITests {

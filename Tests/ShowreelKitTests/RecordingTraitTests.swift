@@ -4,6 +4,7 @@ import ShowreelRender
 import ShowreelReport
 import Synchronization
 import Testing
+import ShowreelTestSupport
 
 /// The traits applied by hand around test bodies, so a body can fail (as a known issue) and the
 /// test can look at what the traits left behind: videos decoded with FFmpeg, the manifest.
@@ -240,9 +241,8 @@ struct FixtureRun: Sendable {
 
     init(folder: URL, arguments: [String] = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"],
          fixtures: String = "failing") throws {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: bundle)
+        process.executableURL = URL(fileURLWithPath: BuildProducts.testBundle)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SHOWREEL_FIXTURES"] = fixtures
@@ -265,12 +265,4 @@ struct FixtureRun: Sendable {
 
 func decodePNG(_ url: URL) throws -> PixelBuffer {
     try PixelBuffer(pngData: Array(Data(contentsOf: url)))
-}
-
-/// Runs blocking work (a child process) on a thread of its own: Swift's concurrency pool has
-/// only as many threads as cores, and a test that blocks one for long starves the others.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelKit
 import ShowreelReport
+import ShowreelTestSupport
 import Testing
 
 /// The iOS workflow end to end: a real `showreel host` process launches the recorder
@@ -10,9 +11,11 @@ struct TunnelHostRecordingTests {
     @Test("a test recorded via .tunnelHost gets a complete video made by a recorder the host ran")
     func recordsThroughTheHost() async throws {
         let folder = RecordingTraitTests.Folder()
-        let host = try HostProcess()
+        let workspace = try Workspace()
+        let host = try ChildProcess(try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
+                                    in: workspace, name: "host")
         defer { host.stop() }
-        let url = try await host.url()
+        let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let test = try #require(Test.current)
         let configuration = RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url)
         try await DeviceTrait.device().provideScope(for: test, testCase: nil) {
@@ -34,38 +37,5 @@ struct TunnelHostRecordingTests {
         #expect(commands.count == 1)
         #expect(commands.first?.argv.contains("recordVideo") == true)
         #expect(commands.first?.exitCode == 0)
-    }
-}
-
-/// `showreel host --port 0`, its port read from what it prints.
-final class HostProcess: @unchecked Sendable {
-    let process = Process()
-    let log = URL(fileURLWithPath: "/tmp").appendingPathComponent("srh-\(UUID().uuidString.prefix(8)).log")
-
-    init() throws {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        process.executableURL = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("showreel")
-        process.arguments = ["host", "--port", "0"]
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-    }
-
-    func url() async throws -> URL {
-        for _ in 0..<200 {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let port = HostAPI.ListeningLine.port(in: text) { return URL(string: "http://127.0.0.1:\(port)")! }
-            guard process.isRunning else { throw ShowreelKitError("showreel host exited: \(text)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ShowreelKitError("showreel host did not say where it listens within 10 s")
-    }
-
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: log)
     }
 }

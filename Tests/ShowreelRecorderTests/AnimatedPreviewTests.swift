@@ -4,6 +4,7 @@ import ShowreelRender
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 @Suite("Animated previews")
 struct AnimatedPreviewTests {

@@ -3,6 +3,7 @@ import ShowreelRender
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 /// A recorder with a spool limit keeps converted frames in memory and encodes them only when
 /// it must: these read the files back to check that waiting changes nothing in the video.

@@ -3,6 +3,7 @@ import ShowreelRender
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 @Suite("FrameQueueRecorder")
 struct FrameQueueRecorderTests {

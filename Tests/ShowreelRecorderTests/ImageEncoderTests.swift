@@ -3,6 +3,7 @@ import ShowreelRender
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 @Suite("ImageEncoder and MediaProbe")
 struct ImageEncoderTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 /// A screen held for longer than a mov or mp4 sample can last (32 bits of the 90 kHz time
 /// scale: 6.6 hours) still makes a video of the whole time, in every container and with a

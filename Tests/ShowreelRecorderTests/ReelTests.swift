@@ -3,6 +3,7 @@ import ShowreelRender
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 @Suite("Demo reel")
 struct ReelTests {
@@ -27,8 +28,7 @@ struct ReelTests {
     }
 
     func chapterTitles(_ url: URL) throws -> [String] {
-        let data = try run("/usr/bin/ffprobe", ["-v", "error", "-show_chapters", "-of", "json", url.path])
-        let chapters = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["chapters"] as? [[String: Any]] ?? []
+        let chapters = try ffprobeJSON(url, ["-show_chapters"])["chapters"] as? [[String: Any]] ?? []
         return chapters.compactMap { ($0["tags"] as? [String: String])?["title"] }
     }
 

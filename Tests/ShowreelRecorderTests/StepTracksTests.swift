@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelGraphics
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelWire
 import Testing
 
@@ -42,7 +43,7 @@ struct StepTracksTests {
     }
 
     func ffprobeStepTracks(_ url: URL) throws -> Probe {
-        let data = try run(ffprobePath, ["-v", "error", "-show_chapters", "-show_streams", "-of", "json", url.path])
+        let data = try runTool(ffprobePath, ["-v", "error", "-show_chapters", "-show_streams", "-of", "json", url.path])
         return try JSONDecoder().decode(Probe.self, from: data)
     }
 

@@ -3,6 +3,7 @@ import ShowreelRender
 import Testing
 
 @testable import ShowreelRecorder
+import ShowreelTestSupport
 
 /// One way of writing a file: codec, container extension, fragmentation (nil = default).
 struct Variant: CustomTestStringConvertible, Sendable {

@@ -3,6 +3,7 @@ import ShowreelAccessibility
 import ShowreelRender
 @testable import ShowreelUI
 import Testing
+import ShowreelTestSupport
 
 @Suite("Controls and lists")
 struct ControlsTests {

@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelRender
 @testable import ShowreelUI
 import Testing
+import ShowreelTestSupport
 
 /// One golden image per sample screen, rendered at the phone-small profile and halved
 /// (375x667 PNGs in Fixtures/Goldens/). A mismatch explains itself (how many pixels, where, by how
@@ -134,35 +135,5 @@ struct GoldenTests {
     static var sourceGoldens: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/Goldens")
-    }
-}
-
-@Suite("Image support")
-struct ImageSupportTests {
-    @Test("PNG bytes read back into the same pixels")
-    func pngRoundTrip() throws {
-        let h = try SceneHarness(profile: .phoneSmall, app: HelloApp.definition)
-        let pixels = h.render()
-        let decoded = try PixelBuffer(pngData: pixels.pngData())
-        #expect(decoded.width == pixels.width && decoded.height == pixels.height)
-        #expect(decoded.difference(from: pixels) == nil)
-        #expect(throws: PNGDecodingError.self) { try PixelBuffer(pngData: [1, 2, 3]) }
-    }
-
-    @Test("a difference names its pixel count, bounding box and largest channel delta")
-    func explainedDifference() throws {
-        let a = PixelBuffer(width: 10, height: 10), b = PixelBuffer(width: 10, height: 10)
-        b.withUnsafeMutableBytes { bytes in
-            bytes[(3 * 10 + 2) * 4 + 2] = 200
-            bytes[(5 * 10 + 6) * 4 + 0] = 17
-        }
-        let difference = try #require(b.difference(from: a))
-        #expect(difference.differingPixels == 2)
-        #expect(difference.boundingBox.x == 2 && difference.boundingBox.y == 3)
-        #expect(difference.boundingBox.width == 5 && difference.boundingBox.height == 3)
-        #expect(difference.maxChannelDelta == 200)
-        #expect(difference.description.contains("2 of 100 pixels differ"))
-        #expect(b.difference(from: a, tolerance: 200) == nil)
-        #expect(PixelBuffer(width: 4, height: 4).difference(from: a)?.sizeMismatch != nil)
     }
 }

@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelRender
 @testable import ShowreelUI
 import Testing
+import ShowreelTestSupport
 
 @Suite("Navigation, presentation and alerts")
 struct NavigationTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ShowreelTestSupport
 
 /// Debug aids are absent from release builds: every type in a `*ForDebug*` file is inside
 /// `#if DEBUG`, and a release build of the sample apps (and the toolkit under them) has none
@@ -99,13 +100,5 @@ struct ReleaseBuildTests {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// Runs blocking work (a child process) on a thread of its own: Swift's concurrency pool has
-/// only as many threads as cores, and a test that blocks one for long starves the others.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelRender
 @testable import ShowreelUI
 import Testing
+import ShowreelTestSupport
 
 @Suite("Scene: dirty tracking, determinism, status bar, accessibility, events")
 struct SceneTests {

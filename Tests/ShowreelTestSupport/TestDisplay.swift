@@ -4,18 +4,18 @@ import ShowreelGraphics
 import ShowreelX11
 
 /// A test's own Xvfb, stopped when the test lets go of it.
-final class TestDisplay: @unchecked Sendable {
-    let server: XvfbServer
-    var name: String { server.display }
+public final class TestDisplay: @unchecked Sendable {
+    public let server: XvfbServer
+    public var name: String { server.display }
 
-    init(width: Int = 320, height: Int = 240) throws {
+    public init(width: Int = 320, height: Int = 240) throws {
         server = try XvfbServer.start(width: width, height: height)
     }
 
     deinit { server.stop() }
 
     /// Fills the whole screen with one colour (an X client drawing on the root window: damage).
-    func fill(red: UInt8, green: UInt8, blue: UInt8) throws {
+    public func fill(red: UInt8, green: UInt8, blue: UInt8) throws {
         try draw { connection, root, context, width, height in
             var values: [UInt32] = [UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)]
             xcb_change_gc(connection, context, XCB_GC_FOREGROUND.rawValue, &values)
@@ -25,7 +25,7 @@ final class TestDisplay: @unchecked Sendable {
     }
 
     /// Covers the screen with small squares of random colours: frames that compress badly.
-    func scribble() throws {
+    public func scribble() throws {
         try draw { connection, root, context, width, height in
             for _ in 0..<2000 {
                 var values: [UInt32] = [UInt32.random(in: 0...0xFF_FFFF)]
@@ -57,7 +57,7 @@ final class TestDisplay: @unchecked Sendable {
 }
 
 /// Whether a decoded or captured pixel is near a colour (video compression shifts it a little).
-func pixel(_ buffer: PixelBuffer, isNear red: Int, _ green: Int, _ blue: Int, x: Int? = nil, y: Int? = nil) -> Bool {
+public func pixel(_ buffer: PixelBuffer, isNear red: Int, _ green: Int, _ blue: Int, x: Int? = nil, y: Int? = nil) -> Bool {
     let pixel = buffer.pixel(x: x ?? buffer.width / 2, y: y ?? buffer.height / 2)
     return abs(Int(pixel.red) - red) < 24 && abs(Int(pixel.green) - green) < 24 && abs(Int(pixel.blue) - blue) < 24
 }

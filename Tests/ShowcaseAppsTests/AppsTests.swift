@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelRender
 @testable import ShowreelUI
 import Testing
+import ShowreelTestSupport
 
 @Suite("Sample apps")
 struct AppsTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 import ShowreelX11
 #if canImport(Glibc)
 import Glibc
@@ -106,11 +107,8 @@ enum X11Benchmark {
 
     /// A process's CPU seconds so far (/proc/PID/stat utime + stime).
     private static func processCPUSeconds(_ pid: pid_t) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard let stat = ProcessStat.read(pid) else { return 0 }
+        return Double(stat.cpuTicks) / ProcessStat.ticksPerSecond
     }
 
     private static func fileSize(_ url: URL) -> Int {

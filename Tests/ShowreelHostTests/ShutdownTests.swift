@@ -1,0 +1,56 @@
+import Foundation
+import ShowreelTestSupport
+import ShowreelTesting
+import Testing
+@testable import ShowreelHost
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Shutdown leaves no orphans", .timeLimit(.minutes(3)))
+struct ShutdownTests {
+    @Test("cancelling an in-process host terminates its children and their process groups")
+    func inProcess() async throws {
+        var pids: [Int32] = []
+        try await withHost(TunnelHostConfiguration(gracePeriod: .seconds(2))) { base in
+            let client = TunnelHostClient(baseURL: base)
+            let a = try await client.run(argv: ["sleep", "30"])
+            // Ignores SIGTERM: needs the SIGKILL after the grace period.
+            let b = try await client.run(argv: ["sh", "-c", "trap '' TERM; sleep 30 & echo $!; wait"])
+            pids = [a.pid!, b.pid!]
+            #expect(await eventually { ((try? await client.output(b.id)) ?? "").hasSuffix("\n") })
+            let grandchild = Int32(try await client.output(b.id).trimmingCharacters(in: .whitespacesAndNewlines))!
+            pids.append(grandchild)
+            #expect(pids.allSatisfy(isAlive))
+        }
+        // withHost returns after the host's run() returned, which waits for the children.
+        #expect(await eventually(timeout: .seconds(15)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
+    }
+
+    // Runs whenever the suite runs: `make test` builds the binary first, and a missing one
+    // is a failure that says how to build it, never a silent skip.
+    @Test("showreel host exits 0 on SIGTERM and ends the commands it launched")
+    func binary() async throws {
+        let host = try await HostProcess.start(["--grace", "2"])
+        let process = host.process
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(host.listeningLine.hasPrefix("Tunnel host listening on http://127.0.0.1:"))
+        let client = TunnelHostClient(baseURL: host.baseURL)
+
+        let id = try await client.launch("sleep 30")
+        guard case .running(let pid) = try await client.status(id) else {
+            Issue.record("sleep is not running")
+            return
+        }
+        #expect(isAlive(pid))
+
+        kill(process.processIdentifier, SIGTERM)
+        let exited = await eventually(timeout: .seconds(15)) { !process.isRunning }
+        #expect(exited, "showreel host did not exit within 15 s of SIGTERM")
+        if exited {
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(await eventually(timeout: .seconds(15)) { !isAlive(pid) }, "sleep (pid \(pid)) outlived the host")
+    }
+}

@@ -1,0 +1,16 @@
+/// Polls `condition` until it holds or `timeout` passes, and says whether it held. The timeout
+/// is a safety net for a loaded machine, never a measurement.
+public func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
+
+/// Polls `condition` until it holds, or throws a `TestFailure` naming `what` after `timeout`.
+public func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+    guard try await eventually(timeout: timeout, condition) else { throw TestFailure("timed out waiting for \(what)") }
+}
