@@ -91,6 +91,16 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
+        // `showreel webdriver`: an Appium-compatible W3C WebDriver server. Requests become the
+        // actions of an in-process Device, or of a booted one through DeviceClient.
+        .target(name: "ShowreelWebDriver", dependencies: [
+            "ShowreelDevice", "ShowreelTesting", "ShowreelHTTP", "ShowreelRecorder", "ShowreelRender", "ShowreelReport",
+            "ShowreelAccessibility", "ShowreelWire", "ShowreelUI",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "ShowreelKit", dependencies: [
             "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
         ]),
@@ -109,7 +119,7 @@ let package = Package(
         ]),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11",
+            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -7,11 +7,13 @@ import ShowreelWire
 /// requests arrived. The device's events await time passing, and two taps interleaved there
 /// would land one finger on top of the other: the second was acknowledged and lost. Queued,
 /// every acknowledged action has happened when its response is sent.
-actor ActionQueue {
+public actor ActionQueue {
+    public init() {}
+
     private var running = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
         if running {
             await withCheckedContinuation { waiting.append($0) }
         } else {
