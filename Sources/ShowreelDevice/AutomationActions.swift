@@ -3,10 +3,8 @@ import NIOCore
 import ShowreelHTTP
 import ShowreelWire
 
-/// Actions on the device (taps, typing, waits, launches) run one at a time, in the order their
-/// requests arrived. The device's events await time passing, and two taps interleaved there
-/// would land one finger on top of the other: the second was acknowledged and lost. Queued,
-/// every acknowledged action has happened when its response is sent.
+/// Runs work one piece at a time, in the order it was asked for: the device's action queue (and
+/// a WebDriver session's command queue).
 public actor ActionQueue {
     public init() {}
 
@@ -20,7 +18,7 @@ public actor ActionQueue {
             running = true
         }
         defer { startNext() }
-        // A client that hung up while waiting its turn gets nothing done.
+        // A caller cancelled while waiting its turn (a client that hung up) gets nothing done.
         try Task.checkCancellation()
         return try await action()
     }
@@ -57,24 +55,22 @@ final class ClosesOnHangUp: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// Every request that acts on the device (anything but a read: GET, `/v1/query`,
-/// `/v1/element`) waits its turn in the action queue, and is cancelled when its client's
-/// connection closes, whether it is waiting or running.
+/// `/v1/element`) is cancelled when its client's connection closes, whether it is waiting its
+/// turn in the device's action queue or running.
 struct ActionMiddleware: RouterMiddleware {
     typealias Context = AutomationRequestContext
-    let actions: ActionQueue
 
     static let reads = Set(AutomationAPI.Routes.reads.map(\.template))
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .get, !Self.reads.contains(request.uri.path) else { return try await next(request, context) }
-        let actions = self.actions
         let channel = context.channel
         return try await withoutActuallyEscaping(next) { next in
             // Safe to send: the group below ends before this closure returns.
             nonisolated(unsafe) let next = next
             return try await withThrowingTaskGroup(of: Response?.self) { group in
-                group.addTask { try await actions.run { try await next(request, context) } }
+                group.addTask { try await next(request, context) }
                 group.addTask { await hangUp(channel); return nil }
                 let first = try await group.next() ?? nil
                 group.cancelAll()

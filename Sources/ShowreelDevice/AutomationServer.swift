@@ -18,8 +18,6 @@ public struct AutomationServer: Sendable {
     let bindAddress: String
     let port: Int
     let logger: Logger
-    let limits: AutomationLimits
-    let actions = ActionQueue()
 
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible, Equatable {
@@ -39,7 +37,6 @@ public struct AutomationServer: Sendable {
         self.bindAddress = bindAddress
         self.port = port
         self.logger = logger
-        limits = AutomationLimits(screen: device.profile.pointSize)
     }
 
     /// Serves until the task is cancelled; `onListening` gets the bound port (useful with port 0).
@@ -47,7 +44,7 @@ public struct AutomationServer: Sendable {
         let router = Router(context: AutomationRequestContext.self)
         // A web page must not tap the device: the tunnel host's Origin and loopback Host rules.
         router.add(middleware: LoopbackGuard.Middleware(loopbackOnly: LoopbackGuard.isLoopbackAddress(bindAddress), server: "device's automation API"))
-        router.add(middleware: ActionMiddleware(actions: actions))
+        router.add(middleware: ActionMiddleware())
         register(on: router)
         let fallback = port
         let app = Application(
@@ -63,104 +60,24 @@ public struct AutomationServer: Sendable {
         }
     }
 
+    /// Every route: reads answer from the device; actions decode their body into a
+    /// `DeviceAction` and the device performs it (decode, validate, perform).
     private func register(on router: Router<AutomationRequestContext>) {
         typealias Routes = AutomationAPI.Routes
         let device = self.device
-        let limits = self.limits
-        router.on(Routes.device) { _, _ in
-            await respond {
-                AutomationAPI.DeviceInfo(
-                    udid: device.udid, name: device.name, profile: device.profile.name, clock: device.clock.kind,
-                    time: device.clock.now.seconds, installedApps: await device.installedApps,
-                    foregroundApp: await device.foregroundApp)
-            }
-        }
+        router.on(Routes.device) { _, _ in await respond { try await device.info() } }
         router.on(Routes.tree) { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
         router.on(Routes.query) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.Query.self) { body in
+            await respond(request, as: AutomationAPI.Query.self) { body in
                 let found = await device.elements(body.query)
                 return AutomationAPI.QueryResult(count: found.count, elements: found)
             }
         }
         router.on(Routes.element) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
-        }
-
-        // Apps.
-        router.on(Routes.launch) { request, context in
-            await respond(request, limits: limits, as: AutomationAPI.Launch.self, emptyBody: AutomationAPI.Launch()) { body in
-                let bundle = try Self.bundle(context)
-                return try await device.launch(bundle, context: .init(arguments: body.arguments ?? [], environment: body.environment ?? [:]))
-            }
-        }
-        router.on(Routes.terminate) { _, context in
-            await respond {
-                let bundle = try Self.bundle(context)
-                await device.terminate(bundle)
-                return await device.status(of: bundle)
-            }
-        }
-        router.on(Routes.activate) { _, context in
-            await respond {
-                let bundle = try Self.bundle(context)
-                try await device.activate(bundle)
-                return await device.status(of: bundle)
-            }
+            await respond(request, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
         }
         router.on(Routes.state) { _, context in
             await respond { await device.status(of: try Self.bundle(context)) }
-        }
-        router.on(Routes.waitForState) { request, context in
-            await respond(request, limits: limits, as: AutomationAPI.WaitForState.self) { body in
-                let bundle = try Self.bundle(context)
-                let start = device.clock.now
-                let matched = try await device.wait(for: body.state, of: bundle, timeout: try Self.seconds(body.timeout, "timeout"))
-                return AutomationAPI.WaitResult(matched: matched, waited: (device.clock.now - start).seconds)
-            }
-        }
-        router.on(Routes.home) { _, _ in await respond { await device.pressHome(); return AutomationAPI.OK() } }
-
-        // Events.
-        router.on(Routes.tap) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.Tap.self) { body in
-                let hold = try body.duration.map { try Self.seconds($0, "duration") } ?? Device.tapDuration
-                switch (body.query, body.point) {
-                case let (query?, nil):
-                    if hold != Device.tapDuration { try await device.press(query, duration: hold) }
-                    else { try await device.tap(query, count: body.count ?? 1) }
-                case let (nil, point?):
-                    for _ in 0..<max(body.count ?? 1, 1) { try await device.tap(at: point, hold: hold) }
-                default:
-                    throw DeviceError.invalidRequest("POST /v1/tap needs either 'query' or 'point', not both or neither")
-                }
-                return AutomationAPI.OK()
-            }
-        }
-        router.on(Routes.type) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.TypeText.self) { body in
-                try await device.typeText(body.text, into: body.query,
-                                          keyDelay: try Self.seconds(body.keyDelay ?? 0, "keyDelay"),
-                                          jitter: try Self.seconds(body.jitter ?? 0, "jitter"), seed: body.seed ?? 1)
-                return AutomationAPI.OK()
-            }
-        }
-        router.on(Routes.key) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.Key.self) { body in
-                try await device.tapKey(body.key)
-                return AutomationAPI.OK()
-            }
-        }
-        registerGestures(on: router)
-        router.on(Routes.overrideStatusBar) { request, _ in
-            await respond(request, limits: limits, as: StatusBarOverride.self) { body in
-                var values = await device.statusBar
-                try body.apply(to: &values)
-                await device.overrideStatusBar(values)
-                return StatusBarOverride(values)
-            }
-        }
-        router.on(Routes.clearStatusBar) { _, _ in
-            await respond { await device.clearStatusBarOverrides(); return StatusBarOverride(await device.statusBar) }
         }
         router.on(Routes.screenshot) { _, _ in
             let png = await device.screenshot().pngData()
@@ -169,21 +86,51 @@ public struct AutomationServer: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
         }
 
+        // Apps.
+        act(router, Routes.launch, AutomationAPI.Launch.self, emptyBody: AutomationAPI.Launch()) { body, context in
+            body.action(bundle: try Self.bundle(context))
+        }
+        act(router, Routes.terminate) { context in .terminate(bundle: try Self.bundle(context)) }
+        act(router, Routes.activate) { context in .activate(bundle: try Self.bundle(context)) }
+        act(router, Routes.waitForState, AutomationAPI.WaitForState.self) { body, context in try body.action(bundle: try Self.bundle(context)) }
+        act(router, Routes.home) { _ in .pressHome }
+
+        // Events.
+        act(router, Routes.tap, AutomationAPI.Tap.self) { body, _ in try body.action() }
+        act(router, Routes.type, AutomationAPI.TypeText.self) { body, _ in try body.action() }
+        act(router, Routes.key, AutomationAPI.Key.self) { body, _ in .pressKey(body.key) }
+        act(router, Routes.swipe, AutomationAPI.Swipe.self) { body, _ in try body.action() }
+        act(router, Routes.scroll, AutomationAPI.Scroll.self) { body, _ in .scroll(body.direction) }
+        act(router, Routes.shake) { _ in .shake }
+        act(router, Routes.keyCommand, AutomationAPI.KeyCommand.self) { body, _ in try body.action() }
+        act(router, Routes.overrideStatusBar, StatusBarOverride.self) { body, _ in .overrideStatusBar(body) }
+        act(router, Routes.clearStatusBar) { _ in .clearStatusBar }
+        act(router, Routes.appearance, AutomationAPI.SetAppearance.self) { body, _ in .setInterfaceStyle(body.appearance) }
+
         // Time.
-        router.on(Routes.wait) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.Wait.self) { body in
-                try await device.wait(try Self.seconds(body.seconds, "seconds"))
-                return AutomationAPI.OK()
+        act(router, Routes.wait, AutomationAPI.Wait.self) { body, _ in try body.action() }
+        act(router, Routes.waitFor, AutomationAPI.WaitFor.self) { body, _ in try body.action() }
+    }
+
+    /// An action route with a JSON body: the body becomes the action, the device performs it.
+    private func act<Body: AutomationBody & Sendable>(_ router: Router<AutomationRequestContext>, _ route: Route, _ type: Body.Type, emptyBody: Body? = nil,
+                                           _ action: @escaping @Sendable (Body, AutomationRequestContext) throws -> DeviceAction) {
+        let device = self.device
+        router.on(route) { request, context in
+            await respond(request, as: Body.self, emptyBody: emptyBody) { body in
+                let value: DeviceAction
+                do { value = try action(body, context) } catch let error as AutomationInputError { throw request.badBody("\(error)") }
+                do { try value.validate(device.limits) } catch { throw request.badBody("\(error)") }
+                return try await device.perform(value).answer
             }
         }
-        router.on(Routes.waitFor) { request, _ in
-            await respond(request, limits: limits, as: AutomationAPI.WaitFor.self) { body in
-                let start = device.clock.now
-                let matched = try await device.waitFor(body.query, exists: body.exists ?? true, hittable: body.hittable ?? false,
-                                                       timeout: try Self.seconds(body.timeout, "timeout"))
-                return AutomationAPI.WaitResult(matched: matched, waited: (device.clock.now - start).seconds)
-            }
-        }
+    }
+
+    /// An action route without a body (what the path names is the whole request).
+    private func act(_ router: Router<AutomationRequestContext>, _ route: Route,
+                     _ action: @escaping @Sendable (AutomationRequestContext) throws -> DeviceAction) {
+        let device = self.device
+        router.on(route) { _, context in await respond { try await device.perform(try action(context)).answer } }
     }
 
     // MARK: Helpers
@@ -194,17 +141,22 @@ public struct AutomationServer: Sendable {
         }
         return bundle
     }
+}
 
-    static func seconds(_ value: Double, _ field: String) throws -> Duration {
-        guard value.isFinite, value >= 0, value <= 3600 else {
-            throw DeviceError.invalidRequest("'\(field)' must be a number of seconds from 0 to 3600, got \(value)")
+extension ActionResult {
+    /// The JSON an action's route answers with.
+    var answer: any Encodable {
+        switch self {
+        case .done: AutomationAPI.OK()
+        case let .app(status): status
+        case let .waited(result): result
+        case let .statusBar(values): values
         }
-        return .nanoseconds(Int64(value * 1e9))
     }
 }
 
 /// Runs a handler and turns its result or error into a JSON response.
-func respond(_ body: () async throws -> some Encodable) async -> Response {
+func respond(_ body: () async throws -> any Encodable) async -> Response {
     do {
         return .json(try await body())
     } catch {
@@ -212,13 +164,11 @@ func respond(_ body: () async throws -> some Encodable) async -> Response {
     }
 }
 
-/// Decodes the request's JSON body (naming the field that is wrong), checks it against the
-/// limits, then runs the handler.
-func respond<Body: AutomationBody>(_ request: Request, limits: AutomationLimits, as type: Body.Type, emptyBody: Body? = nil,
-                                   _ handler: (Body) async throws -> some Encodable) async -> Response {
+/// Decodes the request's JSON body (naming the field that is wrong), then runs the handler.
+func respond<Body: AutomationBody>(_ request: Request, as type: Body.Type, emptyBody: Body? = nil,
+                                   _ handler: (Body) async throws -> any Encodable) async -> Response {
     do {
         let body = try await request.decodeJSON(Body.self, empty: emptyBody)
-        do { try body.validate(limits) } catch { throw request.badBody("\(error)") }
         return .json(try await handler(body))
     } catch {
         return apiError(for: error).response
@@ -228,14 +178,6 @@ func respond<Body: AutomationBody>(_ request: Request, limits: AutomationLimits,
 /// The one place the automation API decides which status an error is.
 func apiError(for error: any Error) -> APIError {
     if let error = error as? APIError { return error }
-    let status: HTTPResponse.Status
-    switch error as? DeviceError {
-    case .elementNotFound?, .unknownApp?: status = .notFound
-    case .elementNotHittable?, .appNotRunning?: status = .conflict
-    case .appCrashed?: status = .unprocessableContent
-    case .invalidRequest?: status = .badRequest
-    case .shutDown?: status = .serviceUnavailable
-    case nil: status = .internalServerError
-    }
+    let status = HTTPResponse.Status(code: (error as? any HTTPStatusError)?.httpStatus ?? 500)
     return APIError(status, String(describing: error))
 }

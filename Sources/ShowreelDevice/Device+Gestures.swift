@@ -4,37 +4,51 @@ import ShowreelUI
 import ShowreelWire
 
 extension Device {
-    /// Where a swipe goes.
-    public enum Swipe: Sendable, Equatable {
-        /// From an element's centre towards a direction, as XCUITest's `swipeUp()` and friends.
-        case element(ElementQuery, AutomationAPI.Direction)
-        /// In from a screen edge (the back swipe, the debug window's edge swipe).
-        case edge(AutomationAPI.Edge)
-        /// Between two points: a drag.
-        case points(from: Point, to: Point)
-    }
-
     /// A swipe on an element, in from a screen edge, or between two points. The finger moves
     /// in steps on the device clock, so the recording shows the drag and any scrolling it causes.
-    public func swipe(_ swipe: Swipe, duration: Duration = .milliseconds(300)) async throws {
+    public func swipe(_ swipe: DeviceAction.Swipe) async throws {
         try ensureRunning()
-        let query: ElementQuery? = if case let .element(query, _) = swipe { query } else { nil }
-        try await traced("swipe \(Self.describe(swipe))", query: query) {
-            let (from, to) = try path(of: swipe)
-            try await drag(from: from, to: to, duration: duration)
+        let query: ElementQuery? = if case let .element(query, _) = swipe.path { query } else { nil }
+        try await traced("swipe \(Self.describe(swipe.path))", query: query) {
+            let (from, to) = try path(of: swipe.path)
+            try await dragUntraced(from: from, to: to, duration: swipe.duration)
         }
     }
 
-    private static func describe(_ swipe: Swipe) -> String {
-        switch swipe {
+    /// Scrolls the content `direction` into view: the finger drags the other way, from a little
+    /// past the screen's centre to a little before it.
+    public func scroll(_ direction: DeviceAction.Direction) async throws {
+        try ensureRunning()
+        try await traced("scroll \(direction.rawValue)") {
+            let centre = scene.bounds.center
+            let fraction = DeviceAction.Defaults.scrollFraction
+            try await dragUntraced(from: offset(centre, direction, by: fraction), to: offset(centre, direction.opposite, by: fraction),
+                                   duration: DeviceAction.Defaults.scrollDuration)
+        }
+    }
+
+    private static func describe(_ path: DeviceAction.Swipe.Path) -> String {
+        switch path {
         case let .element(query, direction): "\(direction.rawValue) on \(query)"
         case let .edge(edge): "in from the \(edge.rawValue) edge"
+        case let .from(point, direction): "\(direction.rawValue) from (\(Int(point.x)), \(Int(point.y)))"
         case let .points(from, to): "from (\(Int(from.x)), \(Int(from.y))) to (\(Int(to.x)), \(Int(to.y)))"
         }
     }
 
+    /// `point` moved `fraction` of the screen towards `direction`, kept a point inside it.
+    private func offset(_ point: Point, _ direction: DeviceAction.Direction, by fraction: Double) -> Point {
+        let screen = scene.bounds
+        switch direction {
+        case .up: return Point(x: point.x, y: max(1, point.y - screen.height * fraction))
+        case .down: return Point(x: point.x, y: min(screen.height - 1, point.y + screen.height * fraction))
+        case .left: return Point(x: max(1, point.x - screen.width * fraction), y: point.y)
+        case .right: return Point(x: min(screen.width - 1, point.x + screen.width * fraction), y: point.y)
+        }
+    }
+
     /// Finger down at `from`, moved to `to` over `duration`, then lifted.
-    public func drag(from: Point, to: Point, duration: Duration = .milliseconds(300)) async throws {
+    public func drag(from: Point, to: Point, duration: Duration = DeviceAction.Defaults.swipeDuration) async throws {
         try await traced("drag from (\(Int(from.x)), \(Int(from.y))) to (\(Int(to.x)), \(Int(to.y)))", point: from) {
             try await dragUntraced(from: from, to: to, duration: duration)
         }
@@ -71,12 +85,13 @@ extension Device {
     }
 
     /// A hardware-keyboard shortcut such as Cmd+D.
-    public func keyCommand(_ key: String, modifiers: [String]) async throws {
+    public func keyCommand(_ command: DeviceAction.KeyCommand) async throws {
         try ensureRunning()
-        guard let input = KeyInput(parsing: (modifiers + [key]).joined(separator: "+")) else {
-            throw DeviceError.invalidRequest("Unknown key command \((modifiers + [key]).joined(separator: "+")): modifiers are command, shift, option, control.")
+        let shortcut = (command.modifiers.names + [command.key]).joined(separator: "+")
+        guard let input = KeyInput(parsing: shortcut) else {
+            throw DeviceError.invalidRequest("Unknown key command \(shortcut): modifiers are command, shift, option, control.")
         }
-        try await traced("key command \((modifiers + [key]).joined(separator: "+"))") {
+        try await traced("key command \(shortcut)") {
             syncSceneTime()
             _ = scene.keyCommand(input)
             renderIfNeeded()
@@ -85,10 +100,11 @@ extension Device {
         }
     }
 
-    private func path(of swipe: Swipe) throws -> (Point, Point) {
+    private func path(of path: DeviceAction.Swipe.Path) throws -> (Point, Point) {
         let screen = scene.bounds
-        switch swipe {
+        switch path {
         case let .points(from, to): return (from, to)
+        case let .from(point, direction): return (point, offset(point, direction, by: DeviceAction.Defaults.swipeFraction))
         case let .edge(edge):
             let y = screen.midY, x = screen.midX
             switch edge {

@@ -26,6 +26,8 @@ public actor Device {
     private var latestFrame: Frame?
     private var isShutDown = false
     private var displayLink: Task<Void, Never>?
+    /// Actions run one at a time, in the order they were asked for (see `perform(_:)`).
+    let actionQueue = ActionQueue()
     /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
     var actionTrace: ActionTrace?
     /// Light or dark, for every app and the system screens (`simctl ui appearance`).
@@ -34,8 +36,6 @@ public actor Device {
     /// preferred first; empty means each app's source language.
     public nonisolated let languages: [String]
 
-    /// How long a tap keeps the finger down: it shows the highlight on the virtual clock too.
-    public static let tapDuration: Duration = .milliseconds(100)
     /// The step at which time advances while something moves on screen (60 frames a second).
     public static let frameInterval = Frame.refreshInterval
 
@@ -267,7 +267,7 @@ public actor Device {
     }
 
     /// A tap at `point` (held for `hold`), then waits until the app is idle again.
-    public func tap(at point: Point, hold: Duration = Device.tapDuration) async throws {
+    public func tap(at point: Point, hold: Duration = DeviceAction.Defaults.tapHold) async throws {
         try await traced("tap at (\(Int(point.x)), \(Int(point.y)))", point: point) {
             try await touch(at: point, hold: hold)
             try await settle()
@@ -283,7 +283,7 @@ public actor Device {
 
     /// A finger down at `point`, held for `tapDuration` (or `hold`), then lifted: the
     /// recording shows the highlight while the finger is down.
-    func touch(at point: Point, hold: Duration = Device.tapDuration) async throws {
+    func touch(at point: Point, hold: Duration = DeviceAction.Defaults.tapHold) async throws {
         try ensureRunning()
         syncSceneTime()
         scene.touchDown(at: point)

@@ -1,3 +1,4 @@
+import ShowreelWire
 /// What went wrong when driving a device, worded so a test log explains itself.
 public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownApp(String, installed: [String])
@@ -25,6 +26,19 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
             return what
         case .shutDown:
             return "The device is shut down."
+        }
+    }
+}
+
+/// The one place that decides which HTTP status each device error answers as.
+extension DeviceError: HTTPStatusError {
+    public var httpStatus: Int {
+        switch self {
+        case .elementNotFound, .unknownApp: 404
+        case .elementNotHittable, .appNotRunning: 409
+        case .appCrashed: 422
+        case .invalidRequest: 400
+        case .shutDown: 503
         }
     }
 }

@@ -98,7 +98,7 @@ public struct FlowStep: Sendable {
         case scrollUntilVisible(Target, direction: Direction, timeout: Duration)
         case back
         case shake
-        case keyCommand(key: String, modifiers: [String])
+        case keyCommand(DeviceAction.KeyCommand)
         case assertVisible(Target, timeout: Duration)
         case assertNotVisible(Target, timeout: Duration)
         case waitFor(Target, timeout: Duration)

@@ -1,3 +1,4 @@
+import ShowreelWire
 import Yams
 
 /// How big a flow may be, defined once: the parser enforces these before anything runs
@@ -16,8 +17,8 @@ public enum FlowLimits {
     public static let maximumYAMLDepth = 100
     /// A `repeat`'s `times`.
     public static let repeatTimes = 1...1000
-    /// A `wait`, a timeout or a duration, in seconds.
-    public static let maximumSeconds = 3600.0
+    /// A `wait`, a timeout or a duration, in seconds: the device's own limit on one wait.
+    public static let maximumSeconds = AutomationLimits.maxWaitSeconds
 }
 
 /// The YAML nodes one flow's parse may still look at: shared by the files `runFlow` pulls in,

@@ -285,41 +285,31 @@ final class FlowExecution: @unchecked Sendable {
 
     // MARK: Steps
 
+    /// Performs a step: a device action (or a few, for `scrollUntilVisible`), or the runner's
+    /// own work (screenshots, captions, sub-flows). The device settles after each action itself.
     private func perform(_ step: FlowStep) async throws {
         switch step.action {
         case let .launchApp(app, arguments, environment, clearState):
             guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to launch: name one with appId") }
             if clearState { try? FileManager.default.removeItem(at: device.dataContainer(for: app)) }
-            let context = LaunchContext(arguments: arguments ?? flow.arguments,
-                                        environment: flow.environment.merging(environment ?? [:]) { $1 })
-            try await device.launch(app, context: context)
-            try await settle()
+            try await act(.launch(bundle: app, arguments: arguments ?? flow.arguments,
+                                  environment: flow.environment.merging(environment ?? [:]) { $1 }))
         case let .tap(target, count, hold):
-            switch target {
-            case let .element(spec):
-                let query = Self.query(spec)
-                _ = try await device.waitFor(query, timeout: .seconds(5))
-                if let hold { try await device.press(query, duration: hold) } else { try await device.tap(query, count: count) }
-            case .point:
-                let point = try await self.point(target)
-                for _ in 0..<count { try await device.tap(at: point, hold: hold ?? Device.tapDuration) }
-            }
-            try await settle()
+            // As Maestro does, a tap on an element waits (up to 5 s) for it to be there.
+            if case let .element(spec) = target { try await act(.waitFor(DeviceAction.WaitFor(Self.query(spec), timeout: .seconds(5)))) }
+            try await act(.tap(DeviceAction.Tap(try await touchTarget(target), count: count, hold: hold ?? DeviceAction.Defaults.tapHold)))
         case let .inputText(text, into, keyDelay, jitter, seed):
             var query: ElementQuery?
             if let into {
-                if case let .element(spec) = into { query = Self.query(spec) } else { try await device.tap(at: try await point(into)) }
+                if case let .element(spec) = into { query = Self.query(spec) } else { try await act(.tap(DeviceAction.Tap(try await touchTarget(into)))) }
             }
-            try await device.typeText(text, into: query, keyDelay: keyDelay, jitter: jitter, seed: seed)
+            try await act(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter, seed: seed)))
         case let .pressKey(key):
-            if key == "Home" { await device.pressHome() } else { try await device.tapKey(key) }
-            try await settle()
+            try await act(key == "Home" ? .pressHome : .pressKey(key))
         case let .swipe(swipe):
-            try await perform(swipe)
-            try await settle()
+            try await act(.swipe(DeviceAction.Swipe(try await path(of: swipe), duration: swipe.duration)))
         case let .scroll(direction):
-            try await scroll(direction)
-            try await settle()
+            try await act(.scroll(direction))
         case let .scrollUntilVisible(target, direction, timeout):
             try await scrollUntilVisible(target, direction: direction, timeout: timeout)
         case .back:
@@ -327,26 +317,23 @@ final class FlowExecution: @unchecked Sendable {
             guard await !device.elements(back).isEmpty else {
                 throw StepFailure(message: "there is no back button on this screen")
             }
-            try await device.tap(back)
-            try await settle()
+            try await act(.tap(DeviceAction.Tap(.element(back))))
         case .shake:
-            try await device.shake()
-            try await settle()
-        case let .keyCommand(key, modifiers):
-            try await device.keyCommand(key, modifiers: modifiers)
-            try await settle()
+            try await act(.shake)
+        case let .keyCommand(command):
+            try await act(.keyCommand(command))
         case let .assertVisible(target, timeout), let .waitFor(target, timeout):
             let query = try Self.query(target)
-            if try await !device.waitFor(query, timeout: timeout) {
+            if try await !device.performWait(.waitFor(DeviceAction.WaitFor(query, timeout: timeout))).matched {
                 _ = try await device.element(query)  // throws with what the screen shows instead
             }
         case let .assertNotVisible(target, timeout):
             let query = try Self.query(target)
-            if try await !device.waitFor(query, exists: false, timeout: timeout) {
+            if try await !device.performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched {
                 throw StepFailure(message: "\(query) is still visible after \(timeout.seconds.formatted()) s")
             }
         case let .wait(duration):
-            try await device.wait(duration)
+            try await act(.wait(duration))
         case let .screenshot(name):
             let file = "\(screenshotPrefix)-\(name).png"
             try await writeScreenshot(file)
@@ -362,6 +349,10 @@ final class FlowExecution: @unchecked Sendable {
         }
     }
 
+    private func act(_ action: DeviceAction) async throws {
+        _ = try await device.perform(action)
+    }
+
     /// Captions the video from now on, above the keyboard when one is showing.
     private func showCaption(_ text: String) async {
         guard let sink else { return }
@@ -369,42 +360,18 @@ final class FlowExecution: @unchecked Sendable {
         sink.setCaption(text, at: device.clock.now, above: keyboard)
     }
 
-    /// Lets what the last step started (a push, an alert) finish, at most a second.
-    private func settle() async throws {
-        var budget = Duration.seconds(1)
-        while await device.isAnimating, budget > .zero {
-            try await device.wait(Device.frameInterval)
-            budget -= Device.frameInterval
-        }
-    }
-
-    private func perform(_ swipe: FlowStep.Swipe) async throws {
-        if let edge = swipe.edge {
-            try await device.swipe(.edge(edge), duration: swipe.duration)
-            return
-        }
+    /// The device's swipe for a flow's: on an element, from an edge, from a point (or the
+    /// screen's centre) in a direction, or between two targets.
+    private func path(of swipe: FlowStep.Swipe) async throws -> DeviceAction.Swipe.Path {
+        if let edge = swipe.edge { return .edge(edge) }
         if let direction = swipe.direction {
-            if case let .element(spec) = swipe.from {
-                try await device.swipe(.element(Self.query(spec), direction), duration: swipe.duration)
-                return
-            }
+            if case let .element(spec) = swipe.from { return .element(Self.query(spec), direction) }
             let screen = device.profile.pointSize
-            var from = Point(x: screen.width / 2, y: screen.height / 2)
-            if let start = swipe.from { from = try await point(start) }
-            try await device.drag(from: from, to: Self.offset(from, direction, by: 0.4, of: screen), duration: swipe.duration)
-            return
+            let from = try await swipe.from.asyncMap { try await point($0) } ?? Point(x: screen.width / 2, y: screen.height / 2)
+            return .from(from, direction)
         }
-        guard let from = swipe.from, let to = swipe.to else { return }
-        try await device.drag(from: try await point(from), to: try await point(to), duration: swipe.duration)
-    }
-
-    /// Scrolling `direction` moves the content that way into view: the finger goes the other way.
-    private func scroll(_ direction: FlowStep.Direction) async throws {
-        let screen = device.profile.pointSize
-        let centre = Point(x: screen.width / 2, y: screen.height / 2)
-        let opposite: [FlowStep.Direction: FlowStep.Direction] = [.up: .down, .down: .up, .left: .right, .right: .left]
-        let from = Self.offset(centre, direction, by: 0.2, of: screen)
-        try await device.drag(from: from, to: Self.offset(centre, opposite[direction]!, by: 0.2, of: screen), duration: .milliseconds(400))
+        guard let from = swipe.from, let to = swipe.to else { throw StepFailure(message: "a swipe needs a direction, an edge, or from and to") }
+        return .points(from: try await point(from), to: try await point(to))
     }
 
     private func scrollUntilVisible(_ target: FlowStep.Target, direction: FlowStep.Direction, timeout: Duration) async throws {
@@ -417,18 +384,14 @@ final class FlowExecution: @unchecked Sendable {
             guard device.clock.now < deadline else {
                 throw StepFailure(message: "\(query) did not come into view after scrolling \(direction.rawValue) for \(timeout.seconds.formatted()) s")
             }
-            try await scroll(direction)
-            try await settle()
+            try await act(.scroll(direction))
         }
     }
 
-    private static func offset(_ point: Point, _ direction: FlowStep.Direction, by fraction: Double, of screen: Size) -> Point {
-        switch direction {
-        case .up: Point(x: point.x, y: max(1, point.y - screen.height * fraction))
-        case .down: Point(x: point.x, y: min(screen.height - 1, point.y + screen.height * fraction))
-        case .left: Point(x: max(1, point.x - screen.width * fraction), y: point.y)
-        case .right: Point(x: min(screen.width - 1, point.x + screen.width * fraction), y: point.y)
-        }
+    /// Where a tap goes: the element (the device finds its hittable centre) or the point.
+    private func touchTarget(_ target: FlowStep.Target) async throws -> DeviceAction.Target {
+        if case let .element(spec) = target { return .element(Self.query(spec)) }
+        return .point(try await point(target))
     }
 
     /// A target's point on screen: the element's centre, or the point resolved on this screen.
@@ -449,6 +412,13 @@ final class FlowExecution: @unchecked Sendable {
     static func query(_ target: FlowStep.Target) throws -> ElementQuery {
         guard case let .element(spec) = target else { throw StepFailure(message: "a point cannot be checked for visibility: name an element") }
         return query(spec)
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }
 

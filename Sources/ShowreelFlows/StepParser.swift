@@ -201,10 +201,10 @@ extension FileParser {
     private func swipe(_ node: Node) -> FlowStep.Swipe? {
         if case .scalar = node {
             let direction: FlowStep.Direction? = choice(node, field: "swipe")
-            return direction.map { FlowStep.Swipe(direction: $0, duration: .milliseconds(300)) }
+            return direction.map { FlowStep.Swipe(direction: $0, duration: DeviceAction.Defaults.swipeDuration) }
         }
         guard let fields = mapping(node, field: "swipe", allowed: ["direction", "from", "to", "edge", "duration"]) else { return nil }
-        var swipe = FlowStep.Swipe(duration: .milliseconds(300))
+        var swipe = FlowStep.Swipe(duration: DeviceAction.Defaults.swipeDuration)
         if let value = fields["direction"] { swipe.direction = choice(value, field: "direction") ?? swipe.direction }
         if let value = fields["edge"] { swipe.edge = choice(value, field: "edge") }
         if let value = fields["from"] { swipe.from = target(value, step: "from")?.0 }
@@ -240,10 +240,8 @@ extension FileParser {
             fail(location(node), "'\(text)' is not a key command: write modifiers and a key joined by '+', e.g. cmd+d (modifiers: cmd, shift, alt, ctrl)")
             return nil
         }
-        let modifiers = input.description.split(separator: "+").dropLast().map { name in
-            ["cmd": "command", "alt": "option", "ctrl": "control"][String(name)] ?? String(name)
-        }
-        return .keyCommand(key: input.key, modifiers: modifiers)
+        let names = input.description.split(separator: "+").dropLast().map(String.init)
+        return .keyCommand(DeviceAction.KeyCommand(input.key, modifiers: KeyModifiers(names: names) ?? []))
     }
 
     private func screenshotName(_ node: Node) -> String? {

@@ -13,7 +13,7 @@ extension FlowStep {
         case let .scrollUntilVisible(target, _, _): "Scroll to \(Self.quoted(target))"
         case .back: "Go back"
         case .shake: "Shake the device"
-        case let .keyCommand(key, modifiers): "Press \((modifiers + [key]).joined(separator: "+"))"
+        case let .keyCommand(command): "Press \((command.modifiers.names + [command.key]).joined(separator: "+"))"
         case let .assertVisible(target, _): "\(Self.quoted(target)) is visible"
         case let .assertNotVisible(target, _): "\(Self.quoted(target)) is not visible"
         case let .waitFor(target, _): "Wait for \(Self.quoted(target))"

@@ -13,7 +13,18 @@ public struct DeviceConfiguration: Sendable {
         case external(String)
     }
 
+    /// How a test's actions reach an in-process device.
+    public enum Transport: Sendable, Equatable {
+        /// Straight to the device's actor: the fastest way, and the default.
+        case inProcess
+        /// Through the device's automation API on a loopback port, as an external device is
+        /// driven: the same actions over HTTP (run a suite both ways to check the wire).
+        case http
+    }
+
     public var source: Source
+    /// In-process devices only: external ones are always driven over HTTP.
+    public var transport: Transport
     /// A screen profile's name: phone, phone-3x, phone-small, tablet.
     public var profile: String
     public var clock: ClockKind
@@ -30,8 +41,9 @@ public struct DeviceConfiguration: Sendable {
 
     public init(_ source: Source = .inProcess, profile: String = "phone", clock: ClockKind = .virtual,
                 statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
-                apps: [AppDefinition] = []) {
+                apps: [AppDefinition] = [], transport: Transport = .inProcess) {
         self.source = source
+        self.transport = transport
         self.profile = profile
         self.clock = clock
         self.statusBar = statusBar

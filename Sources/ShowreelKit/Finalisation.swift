@@ -31,8 +31,8 @@ enum Finalisation {
         if keep {
             // The end state, held long enough to see; and the last screen as a picture.
             let tail = configuration.tail.seconds
-            if tail > 0 { try? await testDevice.client.wait(seconds: tail) }
-            do { try await testDevice.client.screenshot().write(to: screenshot, options: .atomic) } catch {
+            if tail > 0 { _ = try? await testDevice.client.perform(.wait(configuration.tail)) }
+            do { try await testDevice.client.screenshotPNG().write(to: screenshot, options: .atomic) } catch {
                 problems.append("the last screen could not be captured (\(ErrorSentence.describe(error)))")
             }
         }

@@ -71,7 +71,7 @@ open class ShowreelTestCase: XCTestCase {
         guard let testDevice, let artifacts else {
             throw ShowreelKitError("attachScreenshot(named:) works inside a test, after ShowreelTestCase.setUp().")
         }
-        try artifacts.keepScreenshot(try await testDevice.client.screenshot(), named: name, lifetime: lifetime)
+        try artifacts.keepScreenshot(try await testDevice.client.screenshotPNG(), named: name, lifetime: lifetime)
     }
 
     open override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,

@@ -3,8 +3,9 @@ import ShowcaseApps
 import ShowreelDevice
 import ShowreelTesting
 
-/// The device one test runs on: booted in the test process for that test (a private registry,
-/// an automation API on a free loopback port), or a running device it borrows.
+/// The device one test runs on: booted in the test process for that test (a private registry;
+/// driven directly, or through an automation API on a free loopback port), or a running device
+/// it borrows (over its automation API).
 public final class TestDevice: Sendable {
     /// The current test's device, set by the `.device()` trait and by `ShowreelTestCase`.
     @TaskLocal public static var current: TestDevice?
@@ -42,7 +43,7 @@ public final class TestDevice: Sendable {
         case let .external(name): testDevice = try external(name)
         }
         if let statusBar = configuration.statusBar {
-            do { try await testDevice.client.overrideStatusBar(statusBar) } catch {
+            do { _ = try await testDevice.client.perform(.overrideStatusBar(statusBar)) } catch {
                 await testDevice.shutdown()
                 throw error
             }
@@ -66,6 +67,11 @@ public final class TestDevice: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: home)
             throw ShowreelKitError("Could not boot an in-process device: \(ErrorSentence.describe(error))")
+        }
+        guard configuration.transport == .http else {
+            let record = try registry.resolve(device.udid)
+            return TestDevice(client: DeviceClient(.inProcess(device)), record: record, device: device, registry: registry, server: nil,
+                              ownsRegistry: true)
         }
         let listening = AsyncStream<Int>.makeStream()
         let server = Task {

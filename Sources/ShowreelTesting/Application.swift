@@ -43,29 +43,33 @@ public struct Application: Sendable {
         try await device.at(sourceLocation).activate(bundleIdentifier)
     }
 
-    public var state: AppState { get async throws { try await device.state(of: bundleIdentifier).state } }
+    public var state: AppState { get async throws { try await device.status(of: bundleIdentifier).state } }
 
-    public func wait(for state: AppState, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).wait(for: state, of: bundleIdentifier, timeout: timeout)
+    /// Waits on the device clock until the app is in `state`; true if it got there in time.
+    public func wait(for state: AppState, timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).performWait(.waitForState(bundle: bundleIdentifier, state: state, timeout: timeout)).matched
     }
 
-    /// Types on the software keyboard into the focused field, key by key.
-    public func typeText(_ text: String, keyDelay: Double = 0, jitter: Double = 0,
+    /// Types on the software keyboard into the focused field, key by key, waiting `keyDelay`
+    /// plus up to `jitter` (seeded: the same run types the same way) between keys.
+    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero,
                          sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).typeText(AutomationAPI.TypeText(text: text, keyDelay: keyDelay, jitter: jitter))
+        _ = try await device.at(sourceLocation).perform(.typeText(DeviceAction.TypeText(text, keyDelay: keyDelay, jitter: jitter)))
     }
 
+    /// Shakes the device (apps open their debug window on shake).
     public func shake(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).shake()
+        _ = try await device.at(sourceLocation).perform(.shake)
     }
 
-    public func keyCommand(_ key: String, modifiers: [String] = ["command"], sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).keyCommand(key, modifiers: modifiers)
+    /// A hardware-keyboard shortcut, such as Cmd+D (`keyCommand("d")`).
+    public func keyCommand(_ key: String, modifiers: KeyModifiers = .command, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        _ = try await device.at(sourceLocation).perform(.keyCommand(DeviceAction.KeyCommand(key, modifiers: modifiers)))
     }
 
     /// The screen as PNG bytes.
     public func screenshot(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Data {
-        try await device.at(sourceLocation).screenshot()
+        try await device.at(sourceLocation).screenshotPNG()
     }
 }
 
@@ -155,23 +159,25 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     public var frame: Rect { get async throws { try await snapshot.frame } }
     public var isHittable: Bool { get async throws { try await device.elements(query).first?.isHittable ?? false } }
 
+    /// Taps the element's centre (the first hittable match), then waits until the app is idle.
     public func tap(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).tap(AutomationAPI.Tap(query: query))
+        _ = try await device.at(sourceLocation).perform(.tap(DeviceAction.Tap(.element(query))))
     }
 
     public func doubleTap(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).tap(AutomationAPI.Tap(query: query, count: 2))
+        _ = try await device.at(sourceLocation).perform(.tap(DeviceAction.Tap(.element(query), count: 2)))
     }
 
-    public func press(forDuration seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).tap(AutomationAPI.Tap(query: query, duration: seconds))
+    /// Holds a finger on the element for `duration` (a long press).
+    public func press(forDuration duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        _ = try await device.at(sourceLocation).perform(.tap(DeviceAction.Tap(.element(query), hold: duration)))
     }
 
     /// Taps the element to focus it, then types on the software keyboard key by key, waiting
-    /// `keyDelay` plus up to `jitter` seconds (seeded: the same run types the same way) between keys.
-    public func typeText(_ text: String, keyDelay: Double = 0, jitter: Double = 0,
+    /// `keyDelay` plus up to `jitter` (seeded: the same run types the same way) between keys.
+    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero,
                          sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).typeText(AutomationAPI.TypeText(text: text, query: query, keyDelay: keyDelay, jitter: jitter))
+        _ = try await device.at(sourceLocation).perform(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter)))
     }
 
     public func swipeUp(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.up, sourceLocation) }
@@ -180,22 +186,23 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     public func swipeRight(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.right, sourceLocation) }
 
     private func swipe(_ direction: AutomationAPI.Direction, _ sourceLocation: SourceLocation) async throws {
-        try await device.at(sourceLocation).swipe(AutomationAPI.Swipe(query: query, direction: direction))
+        _ = try await device.at(sourceLocation).perform(.swipe(DeviceAction.Swipe(.element(query, direction))))
     }
 
     /// Waits on the device clock until the element is on screen; true if it appeared in time.
     /// An element still sliding in (mid-push) is not there yet.
-    public func waitForExistence(timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).waitFor(query, timeout: timeout)
+    public func waitForExistence(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).performWait(.waitFor(DeviceAction.WaitFor(query, timeout: timeout))).matched
     }
 
     /// Waits on the device clock until the element is on screen and can be tapped.
-    public func waitForHittable(timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).waitFor(query, hittable: true, timeout: timeout)
+    public func waitForHittable(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).performWait(.waitFor(DeviceAction.WaitFor(query, hittable: true, timeout: timeout))).matched
     }
 
-    public func waitForNonExistence(timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).waitFor(query, exists: false, timeout: timeout)
+    /// Waits on the device clock until no element matches on screen; true if it went in time.
+    public func waitForNonExistence(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        try await device.at(sourceLocation).performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched
     }
 
     public var children: Elements { Elements(device: device, query: query.children()) }

@@ -8,9 +8,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Talks to a device's automation API over HTTP: what `Application` and `Element` use, and
-/// what a test can call directly for anything they do not cover.
-public struct DeviceClient: Sendable {
+/// Drives a device for a test: what `Application` and `Element` use, and what a test can call
+/// directly for anything they do not cover. The same actions reach an in-process device
+/// directly (`.inProcess`) or an external one over its automation API (`.http`).
+public struct DeviceClient: DeviceDriver {
     /// A failed call: the HTTP status (0 when the device did not answer), its sentence, and
     /// the test's line that made the call (the recording traits report the issue there).
     public struct Failure: Error, Sendable, CustomStringConvertible, Equatable {
@@ -26,13 +27,25 @@ public struct DeviceClient: Sendable {
         }
     }
 
-    public let baseURL: URL
+    /// How calls reach the device.
+    public enum Transport: Sendable {
+        /// Straight to a driver in this process (the in-process `Device`): no sockets, no JSON.
+        case inProcess(any DeviceDriver)
+        /// Over the device's automation API (a device booted with `showreel device boot`).
+        case http(URL)
+    }
+
+    public let transport: Transport
     /// Why this client cannot reach a device (see `unavailable(_:)`); every call throws it.
     private var unavailableReason: String?
     /// The call site failures are reported at (see `at(_:)`).
     private var sourceLocation: SourceLocation?
 
-    public init(baseURL: URL) { self.baseURL = baseURL }
+    public init(_ transport: Transport) { self.transport = transport }
+    public init(baseURL: URL) { self.init(.http(baseURL)) }
+
+    /// The automation API's address, for a client over HTTP.
+    public var baseURL: URL? { if case let .http(url) = transport { url } else { nil } }
 
     /// The current test's device, set by the `.device()` trait (ShowreelKit) or an XCTest case
     /// for the test's task: what `Application("id")` drives when given no device.
@@ -49,7 +62,7 @@ public struct DeviceClient: Sendable {
 
     /// A client for no device: every call throws `reason`, a sentence saying how to get one.
     public static func unavailable(_ reason: String) -> DeviceClient {
-        var client = DeviceClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+        var client = DeviceClient(.http(URL(string: "http://127.0.0.1:9")!))
         client.unavailableReason = reason
         return client
     }
@@ -72,80 +85,78 @@ public struct DeviceClient: Sendable {
 
     // MARK: Device and apps
 
-    public func info() async throws -> AutomationAPI.DeviceInfo { try await call(Routes.device) }
-    public func tree() async throws -> [ElementSnapshot] { try await (call(Routes.tree) as AutomationAPI.Tree).elements }
+    public func info() async throws -> AutomationAPI.DeviceInfo {
+        try await through { try await $0.info() } http: { try await $0.call(Routes.device) }
+    }
+
+    public func tree() async throws -> [ElementSnapshot] {
+        try await through { try await $0.tree() } http: { try await ($0.call(Routes.tree) as AutomationAPI.Tree).elements }
+    }
 
     @discardableResult
     public func launch(_ bundleIdentifier: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> AppStatus {
-        try await call(Routes.launch, bundleIdentifier, body: AutomationAPI.Launch(arguments: arguments, environment: environment))
+        try await performForApp(.launch(bundle: bundleIdentifier, arguments: arguments, environment: environment))
     }
 
     @discardableResult
-    public func terminate(_ bundleIdentifier: String) async throws -> AppStatus {
-        try await call(Routes.terminate, bundleIdentifier, body: AutomationAPI.OK())
-    }
+    public func terminate(_ bundleIdentifier: String) async throws -> AppStatus { try await performForApp(.terminate(bundle: bundleIdentifier)) }
 
     @discardableResult
-    public func activate(_ bundleIdentifier: String) async throws -> AppStatus {
-        try await call(Routes.activate, bundleIdentifier, body: AutomationAPI.OK())
+    public func activate(_ bundleIdentifier: String) async throws -> AppStatus { try await performForApp(.activate(bundle: bundleIdentifier)) }
+
+    public func status(of bundleIdentifier: String) async throws -> AppStatus {
+        try await through { try await $0.status(of: bundleIdentifier) } http: { try await $0.call(Routes.state, bundleIdentifier) }
     }
-
-    public func state(of bundleIdentifier: String) async throws -> AppStatus { try await call(Routes.state, bundleIdentifier) }
-
-    public func wait(for state: AppState, of bundleIdentifier: String, timeout: Double) async throws -> Bool {
-        let result: AutomationAPI.WaitResult = try await call(Routes.waitForState, bundleIdentifier,
-                                                              body: AutomationAPI.WaitForState(state: state, timeout: timeout))
-        return result.matched
-    }
-
-    public func pressHome() async throws { let _: AutomationAPI.OK = try await call(Routes.home, body: AutomationAPI.OK()) }
 
     // MARK: Queries
 
     public func elements(_ query: ElementQuery) async throws -> [ElementSnapshot] {
-        try await (call(Routes.query, body: AutomationAPI.Query(query: query)) as AutomationAPI.QueryResult).elements
+        try await through { try await $0.elements(query) } http: {
+            try await ($0.call(Routes.query, body: AutomationAPI.Query(query: query)) as AutomationAPI.QueryResult).elements
+        }
     }
 
     public func element(_ query: ElementQuery) async throws -> ElementSnapshot {
-        try await call(Routes.element, body: AutomationAPI.Query(query: query))
+        try await through { try await $0.element(query) } http: { try await $0.call(Routes.element, body: AutomationAPI.Query(query: query)) }
     }
-
-    /// Waits on the device clock for an element to be on screen (`exists: false`: gone from it;
-    /// `hittable`: on screen and hittable). True when it happened before the timeout.
-    public func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Double) async throws -> Bool {
-        let body = AutomationAPI.WaitFor(query: query, exists: exists, hittable: hittable ? true : nil, timeout: timeout)
-        let result: AutomationAPI.WaitResult = try await call(Routes.waitFor, body: body)
-        return result.matched
-    }
-
-    // MARK: Events
-
-    public func tap(_ request: AutomationAPI.Tap) async throws { let _: AutomationAPI.OK = try await call(Routes.tap, body: request) }
-    public func typeText(_ request: AutomationAPI.TypeText) async throws { let _: AutomationAPI.OK = try await call(Routes.type, body: request) }
-    public func tapKey(_ key: String) async throws { let _: AutomationAPI.OK = try await call(Routes.key, body: AutomationAPI.Key(key: key)) }
-    public func swipe(_ request: AutomationAPI.Swipe) async throws { let _: AutomationAPI.OK = try await call(Routes.swipe, body: request) }
-    public func shake() async throws { let _: AutomationAPI.OK = try await call(Routes.shake, body: AutomationAPI.OK()) }
-    public func keyCommand(_ key: String, modifiers: [String]) async throws {
-        let _: AutomationAPI.OK = try await call(Routes.keyCommand, body: AutomationAPI.KeyCommand(key: key, modifiers: modifiers))
-    }
-
-    @discardableResult
-    public func overrideStatusBar(_ values: StatusBarOverride) async throws -> StatusBarOverride {
-        try await call(Routes.overrideStatusBar, body: values)
-    }
-
-    @discardableResult
-    public func clearStatusBar() async throws -> StatusBarOverride { try await call(Routes.clearStatusBar) }
 
     /// The screen as PNG bytes.
-    public func screenshot() async throws -> Data { try await raw(Routes.screenshot, body: nil) }
+    public func screenshotPNG() async throws -> Data {
+        try await through { try await $0.screenshotPNG() } http: { try await $0.raw(Routes.screenshot, body: nil) }
+    }
 
-    /// Lets device time pass (instant on a virtual clock).
-    public func wait(seconds: Double) async throws { let _: AutomationAPI.OK = try await call(Routes.wait, body: AutomationAPI.Wait(seconds: seconds)) }
+    // MARK: Actions
+
+    /// Performs `action` on the device, in process or over HTTP: the same action either way.
+    public func perform(_ action: DeviceAction) async throws -> ActionResult {
+        let request = action.request
+        return try await through { try await $0.perform(action) } http: { client in
+            let data = try await client.raw(request.route, request.bundle.map { [$0] } ?? [],
+                                            body: try request.body.map { try WireJSON.encoder.encode($0) })
+            do { return try request.result(from: data) } catch {
+                throw Failure(statusCode: 200, message: "\(request.route.method.rawValue) \(request.route.path(request.bundle.map { [$0] } ?? [])): "
+                              + "unexpected answer (\(describeDecodingError(error)))", sourceLocation: client.sourceLocation)
+            }
+        }
+    }
 
     // MARK: Transport
 
     private typealias Routes = AutomationAPI.Routes
+
+    /// Runs `inProcess` on the driver, or `http` over the automation API; a failure either way
+    /// is a `Failure` at the caller's line, with the status an HTTP answer would have had.
+    private func through<T>(_ inProcess: (any DeviceDriver) async throws -> T, http: (DeviceClient) async throws -> T) async throws -> T {
+        if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, sourceLocation: sourceLocation) }
+        switch transport {
+        case let .inProcess(driver):
+            do { return try await inProcess(driver) } catch let error as Failure { throw error } catch {
+                throw Failure(statusCode: (error as? any HTTPStatusError)?.httpStatus ?? 500, message: String(describing: error),
+                              sourceLocation: sourceLocation)
+            }
+        case .http: return try await http(self)
+        }
+    }
 
     /// Calls `route` (its parameters filled with `parameters`) with a JSON body, or none.
     private func call<T: Decodable, B: Encodable>(_ route: Route, _ parameters: String..., body: B? = Optional<AutomationAPI.OK>.none) async throws -> T {
@@ -158,6 +169,7 @@ public struct DeviceClient: Sendable {
 
     private func raw(_ route: Route, _ parameters: [String] = [], body: Data?) async throws -> Data {
         if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, sourceLocation: sourceLocation) }
+        guard let baseURL else { throw Failure(statusCode: 0, message: "an in-process device has no HTTP API", sourceLocation: sourceLocation) }
         let name = "\(route.method.rawValue) \(route.path(parameters))"
         guard let url = route.url(relativeTo: baseURL, parameters) else {
             throw Failure(statusCode: 0, message: "The device URL \(baseURL.absoluteString) cannot take \(name)", sourceLocation: sourceLocation)

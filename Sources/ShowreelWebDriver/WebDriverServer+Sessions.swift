@@ -37,7 +37,8 @@ extension WebDriverServer {
         } catch {
             throw WebDriverError(.sessionNotCreated, "The session's device could not boot: \(ErrorSentence.describe(error))")
         }
-        return WebDriverSession(id: id, capabilities: capabilities, device: InProcessSessionDevice(device: device), ownedDevice: device, udid: device.udid)
+        return WebDriverSession(id: id, capabilities: capabilities, device: SessionDevice(driver: device, profile: device.profile),
+                                ownedDevice: device, udid: device.udid)
     }
 
     private func attach(_ udid: String, id: String, capabilities: SessionCapabilities) throws(WebDriverError) -> WebDriverSession {
@@ -53,7 +54,7 @@ extension WebDriverServer {
             throw .invalidArgument("appium:udid '\(udid)': \(ErrorSentence.describe(error)) Boot one with `showreel device boot`; `showreel device list` lists them.")
         }
         let profile = DeviceProfile.named(record.profile) ?? .phone
-        return WebDriverSession(id: id, capabilities: capabilities, device: AttachedSessionDevice(client: client, profile: profile),
+        return WebDriverSession(id: id, capabilities: capabilities, device: SessionDevice(driver: client, profile: profile),
                                 ownedDevice: nil, udid: record.udid)
     }
 

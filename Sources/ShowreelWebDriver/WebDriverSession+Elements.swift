@@ -80,8 +80,8 @@ extension WebDriverSession {
 
     /// The screen as PNG, or the element's part of it.
     func screenshotPNG(of id: String? = nil) async throws(WebDriverError) -> [UInt8] {
+        guard let id else { return try await device.screenshotPNG() }
         let pixels = try await device.screenshot()
-        guard let id else { return pixels.pngData() }
         let (tree, index) = try await resolve(id)
         let scale = Double(device.profile.scale)
         let frame = tree.nodes[index].snapshot.frame

@@ -60,7 +60,7 @@ extension WebDriverSession {
                 if moved {
                     try await device.drag(from: start, to: position, duration: max(held, .milliseconds(50)))
                 } else {
-                    try await device.tap(at: start, hold: held > .zero ? held : Device.tapDuration)
+                    try await device.tap(at: start, hold: held > .zero ? held : DeviceAction.Defaults.tapHold)
                 }
                 downAt = nil
             case "pointerCancel":
@@ -124,27 +124,13 @@ extension WebDriverSession {
         }
     }
 
-    /// A WebDriver duration in milliseconds (absent: zero), at most a minute.
+    /// A WebDriver duration in milliseconds (absent: zero); the device checks how long a gesture may be.
     static func milliseconds(_ value: JSONValue?, _ name: String) throws(WebDriverError) -> Duration {
         guard let value, !value.isNull else { return .zero }
-        guard let number = value.number, number.isFinite, number >= 0, number <= 60_000 else {
-            throw .invalidArgument("'\(name)' must be a number of milliseconds from 0 to 60000, got \(value.kind == "a number" ? "\(value.number!)" : value.kind).")
+        guard let number = value.number, number.isFinite, number >= 0, number < 1e12 else {
+            throw .invalidArgument("'\(name)' must be a number of milliseconds, 0 or more, got \(value.kind == "a number" ? "\(value.number!)" : value.kind).")
         }
         return .milliseconds(Int64(number))
-    }
-
-    /// Swipes the screen (no element) from its centre a quarter of its size `direction`.
-    func swipeScreen(_ direction: AutomationAPI.Direction, duration: Duration = .milliseconds(300)) async throws(WebDriverError) {
-        let screen = device.profile.pointSize
-        let centre = Point(x: screen.width / 2, y: screen.height / 2)
-        let dx = screen.width / 4, dy = screen.height / 4
-        let end: Point = switch direction {
-        case .up: Point(x: centre.x, y: centre.y - dy)
-        case .down: Point(x: centre.x, y: centre.y + dy)
-        case .left: Point(x: centre.x - dx, y: centre.y)
-        case .right: Point(x: centre.x + dx, y: centre.y)
-        }
-        try await device.drag(from: centre, to: end, duration: duration)
     }
 
     /// The navigation bar's back button, when the screen has one (as XCUITest's driver does).
@@ -152,6 +138,6 @@ extension WebDriverSession {
         let tree = try await page()
         let backButton = ElementQuery.button("BackButton")
         guard !backButton.evaluate(in: tree.roots).isEmpty else { return }
-        try await device.tap(backButton, count: 1)
+        try await device.tap(backButton)
     }
 }

@@ -22,24 +22,22 @@ extension WebDriverSession {
         switch canonical {
         case "mobile: tap", "mobile: doubleTap", "mobile: touchAndHold":
             let point = try await point(args)
-            let hold: Duration = canonical == "mobile: touchAndHold" ? .milliseconds(Int64(try number(args, "duration", default: 1) * 1000)) : .milliseconds(100)
-            for _ in 0..<(canonical == "mobile: doubleTap" ? 2 : 1) { try await device.tap(at: point, hold: hold) }
+            let hold = canonical == "mobile: touchAndHold" ? try seconds(args, "duration", default: 1) : DeviceAction.Defaults.tapHold
+            try await device.tap(at: point, count: canonical == "mobile: doubleTap" ? 2 : 1, hold: hold)
         case "mobile: swipe":
             let direction = try self.direction(args)
             if let id = elementID(args) {
                 let (tree, index) = try await resolve(id)
                 try await device.swipe(try actionQuery(index, in: tree), direction)
             } else {
-                try await swipeScreen(direction)
+                try await device.swipeScreen(direction)
             }
         case "mobile: scroll":
             try await scroll(args)
         case "mobile: dragFromToForDuration":
             let from = Point(x: try number(args, "fromX"), y: try number(args, "fromY"))
             let to = Point(x: try number(args, "toX"), y: try number(args, "toY"))
-            let seconds = try number(args, "duration", default: 0.5)
-            guard seconds > 0, seconds <= 60 else { throw .invalidArgument("mobile: dragFromToForDuration's duration must be from 0 to 60 seconds.") }
-            try await device.drag(from: from, to: to, duration: .milliseconds(Int64(seconds * 1000)))
+            try await device.drag(from: from, to: to, duration: try seconds(args, "duration", default: 0.5))
         case "mobile: shake":
             try await device.shake()
         case "mobile: keys":
@@ -96,6 +94,13 @@ extension WebDriverSession {
         throw .invalidArgument("'\(key)' must be a number.")
     }
 
+    /// A number of seconds as a duration; the device checks how long a gesture may be.
+    private func seconds(_ args: [String: JSONValue], _ key: String, default fallback: Double) throws(WebDriverError) -> Duration {
+        let value = try number(args, key, default: fallback)
+        guard value >= 0, value < 1e9 else { throw .invalidArgument("'\(key)' must be a number of seconds, 0 or more.") }
+        return .milliseconds(Int64(value * 1000))
+    }
+
     private func bundleID(_ args: [String: JSONValue]) throws(WebDriverError) -> String {
         guard let bundle = (args["bundleId"] ?? args["appId"])?.string, !bundle.isEmpty else {
             throw .invalidArgument("The script needs 'bundleId', an app's bundle identifier.")
@@ -103,8 +108,8 @@ extension WebDriverSession {
         return bundle
     }
 
-    private func direction(_ args: [String: JSONValue]) throws(WebDriverError) -> AutomationAPI.Direction {
-        guard let text = args["direction"]?.string, let direction = AutomationAPI.Direction(rawValue: text.lowercased()) else {
+    private func direction(_ args: [String: JSONValue]) throws(WebDriverError) -> DeviceAction.Direction {
+        guard let text = args["direction"]?.string, let direction = DeviceAction.Direction(rawValue: text.lowercased()) else {
             throw .invalidArgument("'direction' must be up, down, left or right.")
         }
         return direction
@@ -124,19 +129,18 @@ extension WebDriverSession {
     /// Scrolls the content `direction` (the finger goes the other way), or until an element
     /// named `name` (or matching `predicateString`) is on screen, at most ten swipes.
     private func scroll(_ args: [String: JSONValue]) async throws(WebDriverError) {
-        let opposite: [AutomationAPI.Direction: AutomationAPI.Direction] = [.up: .down, .down: .up, .left: .right, .right: .left]
         var target: Locator?
         if let name = args["name"]?.string { target = .name(name) }
         if let predicate = args["predicateString"]?.string { target = .predicate(try IOSPredicate(predicate)) }
         let direction = try args["direction"] == nil && target != nil ? .down : self.direction(args)
         guard let target else {
-            try await swipeScreen(opposite[direction]!)
+            try await device.scroll(direction)
             return
         }
         for _ in 0..<10 {
             let tree = try await page()
             if try target.select(in: tree, from: tree.root).contains(where: { tree.isVisible($0) && tree.nodes[$0].snapshot.isHittable }) { return }
-            try await swipeScreen(opposite[direction]!)
+            try await device.scroll(direction)
         }
         let tree = try await page()
         throw WebDriverError(.noSuchElement, "Scrolled \(direction.rawValue) ten times and no element matches \(args["name"]?.string ?? args["predicateString"]?.string ?? ""). \(tree.summary())")

@@ -10,7 +10,7 @@ import ShowreelReport
 actor WebDriverSession {
     nonisolated let id: String
     nonisolated let capabilities: SessionCapabilities
-    nonisolated let device: any SessionDevice
+    nonisolated let device: SessionDevice
     /// The device this session booted and shuts down when it ends (nil when attached).
     nonisolated let ownedDevice: Device?
     /// The udid reported in the session's capabilities.
@@ -30,7 +30,7 @@ actor WebDriverSession {
     /// The key W3C clients read an element id from, and the one older JSON-wire clients read.
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
-    init(id: String, capabilities: SessionCapabilities, device: any SessionDevice, ownedDevice: Device?, udid: String) {
+    init(id: String, capabilities: SessionCapabilities, device: SessionDevice, ownedDevice: Device?, udid: String) {
         self.id = id
         self.capabilities = capabilities
         self.device = device

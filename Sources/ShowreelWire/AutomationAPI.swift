@@ -65,7 +65,18 @@ public enum AutomationAPI {
         public init(key: String) { self.key = key }
     }
 
-    public enum Direction: String, Codable, Sendable, CaseIterable { case up, down, left, right }
+    public enum Direction: String, Codable, Sendable, CaseIterable {
+        case up, down, left, right
+
+        public var opposite: Direction {
+            switch self {
+            case .up: .down
+            case .down: .up
+            case .left: .right
+            case .right: .left
+            }
+        }
+    }
     public enum Edge: String, Codable, Sendable, CaseIterable { case left, right, top, bottom }
 
     public struct Swipe: AutomationBody, Equatable, Sendable {
@@ -87,6 +98,17 @@ public enum AutomationAPI {
         /// "command", "shift", "option", "control".
         public var modifiers: [String]
         public init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
+    }
+
+    public struct Scroll: AutomationBody, Equatable, Sendable {
+        /// Where the content comes from: `down` brings what is below into view.
+        public var direction: Direction
+        public init(direction: Direction) { self.direction = direction }
+    }
+
+    public struct SetAppearance: AutomationBody, Equatable, Sendable {
+        public var appearance: InterfaceStyle
+        public init(appearance: InterfaceStyle) { self.appearance = appearance }
     }
 
     public struct Wait: AutomationBody, Equatable, Sendable {
@@ -166,62 +188,11 @@ public struct AutomationLimits: Sendable {
 
     public init(screen: Size) { self.screen = screen }
 
-    func seconds(_ value: Double?, _ field: String, max: Double, allowsZero: Bool = true) throws(AutomationInputError) {
-        guard let value, let problem = SecondsLimit(max: max, allowsZero: allowsZero).problem(with: value) else { return }
-        throw .outOfRange(field: field, message: problem)
-    }
-
     func onScreen(_ point: Point?, _ field: String) throws(AutomationInputError) {
         guard let point else { return }
         guard point.x.isFinite, point.y.isFinite, (0...screen.width).contains(point.x), (0...screen.height).contains(point.y) else {
             throw .outOfRange(field: field, message: "must be on the screen: x from 0 to \(Int(screen.width)) and y from 0 to \(Int(screen.height)) points, got (\(point.x), \(point.y))")
         }
-    }
-}
-
-extension AutomationAPI.Tap {
-    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-        if let count, !(1...AutomationLimits.maxCount).contains(count) {
-            throw .outOfRange(field: "count", message: "must be from 1 to \(AutomationLimits.maxCount) taps, got \(count)")
-        }
-        try limits.seconds(duration, "duration", max: AutomationLimits.maxGestureSeconds)
-        try limits.onScreen(point, "point")
-    }
-}
-
-extension AutomationAPI.TypeText {
-    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-        guard text.count <= AutomationLimits.maxTextLength else {
-            throw .outOfRange(field: "text", message: "must be at most \(AutomationLimits.maxTextLength) characters, got \(text.count): send it in parts")
-        }
-        try limits.seconds(keyDelay, "keyDelay", max: AutomationLimits.maxGestureSeconds)
-        try limits.seconds(jitter, "jitter", max: AutomationLimits.maxGestureSeconds)
-    }
-}
-
-extension AutomationAPI.Swipe {
-    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-        try limits.seconds(duration, "duration", max: AutomationLimits.maxGestureSeconds, allowsZero: false)
-        try limits.onScreen(from, "from")
-        try limits.onScreen(to, "to")
-    }
-}
-
-extension AutomationAPI.Wait {
-    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-        try limits.seconds(seconds, "seconds", max: AutomationLimits.maxWaitSeconds)
-    }
-}
-
-extension AutomationAPI.WaitFor {
-    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-        try limits.seconds(timeout, "timeout", max: AutomationLimits.maxWaitSeconds)
-    }
-}
-
-extension AutomationAPI.WaitForState {
-    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-        try limits.seconds(timeout, "timeout", max: AutomationLimits.maxWaitSeconds)
     }
 }
 

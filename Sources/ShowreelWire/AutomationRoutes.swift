@@ -18,6 +18,8 @@ extension AutomationAPI {
         public static let key = Route(.post, "/v1/key")
         public static let swipe = Route(.post, "/v1/swipe")
         public static let shake = Route(.post, "/v1/shake")
+        public static let scroll = Route(.post, "/v1/scroll")
+        public static let appearance = Route(.post, "/v1/appearance")
         public static let keyCommand = Route(.post, "/v1/key-command")
         public static let overrideStatusBar = Route(.put, "/v1/status-bar")
         public static let clearStatusBar = Route(.delete, "/v1/status-bar")
@@ -31,7 +33,7 @@ extension AutomationAPI {
 
         public static let all: [Route] = [
             device, tree, query, element, launch, terminate, activate, state, waitForState, home,
-            tap, type, key, swipe, shake, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
+            tap, type, key, swipe, shake, scroll, appearance, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
         ]
     }
 }

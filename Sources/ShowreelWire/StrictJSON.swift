@@ -67,6 +67,8 @@ public enum StrictJSON {
 public enum AutomationInputError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownField(path: [String], suggestion: String?, valid: [String])
     case outOfRange(field: String, message: String)
+    /// Fields that do not go together (a tap with both a query and a point): the sentence says which do.
+    case invalidShape(String)
 
     public var description: String {
         switch self {
@@ -77,6 +79,8 @@ public enum AutomationInputError: Error, CustomStringConvertible, Equatable, Sen
             return "unknown field '\(name)'.\(hint)\(fields)"
         case let .outOfRange(field, message):
             return "'\(field)' \(message)"
+        case let .invalidShape(message):
+            return message
         }
     }
 }

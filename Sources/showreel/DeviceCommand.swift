@@ -194,9 +194,9 @@ struct DeviceCommand: AsyncParsableCommand {
                 case "override":
                     let values = StatusBarOverride(time: time, dataNetwork: dataNetwork, wifiBars: wifiBars, cellularBars: cellularBars,
                                                    operatorName: operatorName, batteryState: batteryState, batteryLevel: batteryLevel)
-                    _ = try await automation(device) { try await $0.overrideStatusBar(values) }
+                    _ = try await automation(device) { try await $0.perform(.overrideStatusBar(values)) }
                 case "clear":
-                    _ = try await automation(device) { try await $0.clearStatusBar() }
+                    _ = try await automation(device) { try await $0.perform(.clearStatusBar) }
                 default:
                     throw CLIFailure(message: "Unknown status_bar action '\(action)'. Use override or clear.", exitCode: CLIFailure.Code.usage)
                 }

@@ -42,7 +42,7 @@ struct DeviceProcessTests {
         #expect(unknown.stderr.contains("No app with bundle identifier 'dev.showreel.nope'"))
 
         #expect(try await showreel(["device", "terminate", "booted", "dev.showreel.hello"], workspace).process.terminationStatus == 0)
-        #expect(try await client.state(of: "dev.showreel.hello").state == .notRunning)
+        #expect(try await client.status(of: "dev.showreel.hello").state == .notRunning)
 
         let erasingBooted = try await showreel(["device", "erase", udid], workspace)
         #expect(erasingBooted.process.terminationStatus == 64)
@@ -107,7 +107,7 @@ struct DeviceProcessTests {
         let (device, udid) = try await bootDevice(workspace)
         let set = try await showreel(["device", "status_bar", udid, "override", "--time", "10:09", "--battery-level", "55"], workspace)
         #expect(set.process.terminationStatus == 0)
-        let info = try await DeviceClient.named(udid, registry: workspace.registry).overrideStatusBar(StatusBarOverride())
+        let info = try #require(try await DeviceClient.named(udid, registry: workspace.registry).perform(.overrideStatusBar(StatusBarOverride())).statusBar)
         #expect(info.time == "10:09" && info.batteryLevel == 55)
         let bad = try await showreel(["device", "status_bar", udid, "override", "--data-network", "6g"], workspace)
         #expect(bad.process.terminationStatus == 1)

@@ -64,7 +64,9 @@ struct RunDiffTests {
         #expect(byName["Title"]?.outcome == .identical)
         let changed = try #require(byName["Taps"])
         #expect(changed.outcome == .changed)
-        #expect(changed.stepIndex == 3 && changed.step == "doubleTapOn: {id: tapButton}" && changed.baselineStep == "tapOn: {id: tapButton}",
+        // The double tap's first tap is the baseline's tap; its second comes as the baseline's tap
+        // has returned (the app is idle), so the baseline is in its next step by then.
+        #expect(changed.stepIndex == 3 && changed.step == "doubleTapOn: {id: tapButton}" && changed.baselineStep == "wait: 0.5",
                 "\(changed)")
         let manifest = try RunManifest.load(from: workspace.file("tapped/manifest.json"))
         let steps = try #require(manifest.entries.first { $0.name == "Taps" }?.steps)

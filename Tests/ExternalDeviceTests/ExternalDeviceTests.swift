@@ -15,7 +15,7 @@ struct ExternalDeviceTests {
         try await app.launch()
         try await app.cells["Canada"].tap()
         #expect(try await app.staticTexts["countryName"].label == "Canada")
-        #expect(try await app.staticTexts["countryName"].waitForHittable(timeout: 0))
+        #expect(try await app.staticTexts["countryName"].waitForHittable(timeout: .seconds(0)))
         #expect(try await app.state == .runningForeground)
         let png = try await app.screenshot()
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

@@ -11,7 +11,7 @@ struct CountriesUITests {
 
         try await app.cells["Canada"].tap()
         // The tap returned once the push finished: the details are on screen, not sliding in.
-        #expect(try await app.staticTexts["countryName"].waitForHittable(timeout: 0))
+        #expect(try await app.staticTexts["countryName"].waitForHittable(timeout: .seconds(0)))
         #expect(try await app.staticTexts["countryName"].label == "Canada")
         #expect(try await app.staticTexts["countryRegion"].label == "Northern America, Americas")
         #expect(try await app.staticTexts["countryPopulation"].label == "36155487 people")

@@ -26,6 +26,6 @@ func typeKeyByKey(_ text: String, on app: Application, using random: inout Seede
         if needsSymbols { try await app.keys["more"].tap() }
         try await app.keys[String(character)].tap()
         if needsSymbols { try await app.keys["more"].tap() }
-        try await app.device.wait(seconds: Double.random(in: 0...0.15, using: &random))
+        _ = try await app.device.perform(.wait(.milliseconds(Int64.random(in: 0...150, using: &random))))
     }
 }

@@ -28,7 +28,7 @@ struct AutomationAPITests {
             server = Task { try await AutomationServer(device: device).run { listening.continuation.yield($0) } }
             let port = try #require(await listening.stream.first(where: { _ in true }))
             client = DeviceClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
-            try await device.publishAutomationURL(client.baseURL.absoluteString)
+            try await device.publishAutomationURL(client.baseURL!.absoluteString)
         }
 
         private func close() async {
@@ -84,16 +84,16 @@ struct AutomationAPITests {
             try await app.launch()
             #expect(try await app.state == .runningForeground)
             try await app.buttons["tapButton"].tap()
-            try await h.client.pressHome()
+            _ = try await h.client.perform(.pressHome)
             #expect(try await app.state == .runningBackground)
             #expect(try await app.buttons["tapButton"].exists == false)
             try await app.activate()
             #expect(try await app.staticTexts["tapCount"].label == "Tapped 1 time")
-            #expect(try await app.wait(for: .runningForeground, timeout: 1))
+            #expect(try await app.wait(for: .runningForeground, timeout: .seconds(1)))
             try await app.terminate()
             #expect(try await app.state == .notRunning)
             let before = await h.device.currentTime
-            #expect(try await app.wait(for: .runningForeground, timeout: 2) == false)
+            #expect(try await app.wait(for: .runningForeground, timeout: .seconds(2)) == false)
             #expect(await h.device.currentTime - before == .seconds(2))
         }
     }
@@ -130,10 +130,10 @@ struct AutomationAPITests {
             try await app.buttons["tapButton"].doubleTap()
             #expect(try await app.staticTexts["tapCount"].label == "Tapped 2 times")
             let centre = try await app.buttons["tapButton"].snapshot.frame.center
-            try await h.client.tap(AutomationAPI.Tap(point: centre))
+            _ = try await h.client.perform(.tap(DeviceAction.Tap(.point(centre))))
             #expect(try await app.staticTexts["tapCount"].label == "Tapped 3 times")
             let before = await h.device.currentTime
-            try await app.buttons["tapButton"].press(forDuration: 1.5)
+            try await app.buttons["tapButton"].press(forDuration: .milliseconds(1500))
             #expect(await h.device.currentTime - before == .milliseconds(1500))
             #expect(try await app.staticTexts["tapCount"].label == "Tapped 4 times")
         }
@@ -144,13 +144,13 @@ struct AutomationAPITests {
         try await Harness.with { h in
             let app = Application(HelloApp.bundleIdentifier, device: h.client)
             try await app.launch()
-            #expect(try await app.buttons["tapButton"].waitForExistence(timeout: 5))
+            #expect(try await app.buttons["tapButton"].waitForExistence(timeout: .seconds(5)))
             let before = await h.device.currentTime
             // (How fast that is in wall time is for the bench, not a test on a shared machine.)
-            #expect(try await app.buttons["Sign in"].waitForExistence(timeout: 30) == false)
+            #expect(try await app.buttons["Sign in"].waitForExistence(timeout: .seconds(30)) == false)
             #expect(await h.device.currentTime - before == .seconds(30))
-            #expect(try await app.buttons["Sign in"].waitForNonExistence(timeout: 1))
-            try await h.client.wait(seconds: 2.5)
+            #expect(try await app.buttons["Sign in"].waitForNonExistence(timeout: .seconds(1)))
+            _ = try await h.client.perform(.wait(.milliseconds(2500)))
             #expect(await h.device.currentTime - before == .milliseconds(32_500))
         }
     }
@@ -158,13 +158,13 @@ struct AutomationAPITests {
     @Test("status bar override and clear, like simctl status_bar")
     func statusBar() async throws {
         try await Harness.with { h in
-            let shown = try await h.client.overrideStatusBar(StatusBarOverride(time: "10:10", dataNetwork: "5g", batteryState: "charging", batteryLevel: 42))
+            let shown = try #require(try await h.client.perform(.overrideStatusBar(StatusBarOverride(time: "10:10", dataNetwork: "5g", batteryState: "charging", batteryLevel: 42))).statusBar)
             #expect(shown.time == "10:10" && shown.batteryLevel == 42 && shown.dataNetwork == "5g")
             #expect(await h.device.statusBar.batteryState == .charging)
-            let cleared = try await h.client.clearStatusBar()
+            let cleared = try #require(try await h.client.perform(.clearStatusBar).statusBar)
             #expect(cleared.time == "9:41" && cleared.batteryLevel == 100)
             await #expect(throws: DeviceClient.Failure.self) {
-                try await h.client.overrideStatusBar(StatusBarOverride(batteryLevel: 140))
+                _ = try await h.client.perform(.overrideStatusBar(StatusBarOverride(batteryLevel: 140)))
             }
         }
     }
@@ -173,7 +173,7 @@ struct AutomationAPITests {
     func screenshot() async throws {
         try await Harness.with { h in
             try await h.client.launch(HelloApp.bundleIdentifier)
-            let png = try await h.client.screenshot()
+            let png = try await h.client.screenshotPNG()
             #expect(png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
             // IHDR: width and height, big-endian, at bytes 16...23.
             let bytes = [UInt8](png)
@@ -197,7 +197,7 @@ struct AutomationAPITests {
                 #expect(failure.message.contains("'Tap me'"))
             }
             // A malformed body names the field.
-            var request = URLRequest(url: h.client.baseURL.appendingPathComponent("v1/wait-for"))
+            var request = URLRequest(url: h.client.baseURL!.appendingPathComponent("v1/wait-for"))
             request.httpMethod = "POST"
             request.httpBody = Data(#"{"query": {"steps": []}}"#.utf8)
             let (data, response) = try await URLSession.shared.data(for: request)
@@ -227,8 +227,8 @@ struct AutomationAPITests {
                 #expect(failure.statusCode == 422)
                 #expect(failure.message.contains("Unknown countries datasource requested: bogus"))
             }
-            #expect(try await client.state(of: "dev.showreel.test.crash").state == .crashed)
-            #expect(try await client.state(of: "dev.showreel.test.crash").message == "Unknown countries datasource requested: bogus")
+            #expect(try await client.status(of: "dev.showreel.test.crash").state == .crashed)
+            #expect(try await client.status(of: "dev.showreel.test.crash").message == "Unknown countries datasource requested: bogus")
             server.cancel()
             await device.shutdown()
         }

@@ -17,7 +17,7 @@ struct AutomationRequestTests {
     typealias Harness = AutomationAPITests.Harness
 
     func post(_ h: Harness, _ path: String, _ json: String, timeout: TimeInterval = 60) async throws -> (Int, String) {
-        try await Self.post(h.client.baseURL, path, json, timeout: timeout)
+        try await Self.post(h.client.baseURL!, path, json, timeout: timeout)
     }
 
     static func post(_ base: URL, _ path: String, _ json: String, timeout: TimeInterval = 60) async throws -> (Int, String) {
@@ -39,7 +39,7 @@ struct AutomationRequestTests {
             let app = Application(HelloApp.bundleIdentifier, device: h.client)
             try await app.launch()
             let tap = #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#
-            let base = h.client.baseURL
+            let base = h.client.baseURL!
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 // Each waits for the taps queued before it: on a loaded machine the last one's
                 // answer comes long after it was sent, and that is no hang.
@@ -56,7 +56,7 @@ struct AutomationRequestTests {
         try await Harness.with { h in
             let app = Application(HelloApp.bundleIdentifier, device: h.client)
             try await app.launch()
-            let base = h.client.baseURL
+            let base = h.client.baseURL!
             async let long = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]},"count":30}"#)
             async let short = Self.post(base, "v1/tap", #"{"query":{"steps":[{"axis":"descendants","identifier":"tapButton"}]}}"#)
             let (first, second) = try await (long, short)
@@ -75,6 +75,8 @@ struct AutomationRequestTests {
               (#"{"point":{"x":10,"y":10},"duration":86400}"#, "v1/tap", "'duration' must be a number of seconds from 0 to 60"),
               (#"{"from":{"x":10,"y":10},"to":{"x":10,"y":5000}}"#, "v1/swipe", "'to' must be on the screen"),
               (#"{"seconds":99999}"#, "v1/wait", "'seconds' must be a number of seconds from 0 to 3600"),
+              (#"{"key":"d","modifiers":["hyper"]}"#, "v1/key-command", "'modifiers' must name command, shift, option or control"),
+              (#"{"point":{"x":10,"y":10},"query":{"steps":[]}}"#, "v1/tap", "needs either 'query' or 'point', not both or neither"),
           ])
     func bounds(body: String, path: String, message: String) async throws {
         try await Harness.with { h in
@@ -136,7 +138,7 @@ struct AutomationRequestTests {
             #expect(stopped, "typing went on after the client left: \(typed.count) characters")
             #expect(typed.count < 1000)
             // The queue is free: a new action runs at once.
-            try await h.client.tap(AutomationAPI.Tap(point: Point(x: 10, y: 10)))
+            _ = try await h.client.perform(.tap(DeviceAction.Tap(.point(Point(x: 10, y: 10)))))
         }
     }
 }

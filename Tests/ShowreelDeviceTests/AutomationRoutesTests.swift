@@ -14,7 +14,7 @@ struct AutomationRoutesTests {
         try await AutomationAPITests.Harness.with { h in
             for route in AutomationAPI.Routes.all {
                 let path = route.path(route.parameters.map { _ in "dev.showreel.nope" })
-                var request = URLRequest(url: URL(string: h.client.baseURL.absoluteString + path)!)
+                var request = URLRequest(url: URL(string: h.client.baseURL!.absoluteString + path)!)
                 request.httpMethod = route.method.rawValue
                 if route.method != .get {
                     request.httpBody = Data("{}".utf8)
@@ -42,7 +42,7 @@ struct AutomationRoutesTests {
             let tap = Data(#"{"query":{"steps":[{"axis":"descendants","key":"tapButton"}]}}"#.utf8)
             for (name, value) in [("Origin", "http://evil.example"), ("Origin", "null"), ("Sec-Fetch-Site", "cross-site"),
                                   ("Host", "evil.example"), ("Host", "127.evil.example")] {
-                var request = URLRequest(url: URL(string: h.client.baseURL.absoluteString + AutomationAPI.Routes.tap.path())!)
+                var request = URLRequest(url: URL(string: h.client.baseURL!.absoluteString + AutomationAPI.Routes.tap.path())!)
                 request.httpMethod = "POST"
                 request.httpBody = tap
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -28,7 +28,7 @@ struct DisplayStreamTests {
         let tapped = try #require(try frame(client.next()))
         // Touch-down happened at the instant of the first frame, which was already sent: 1 ms later.
         #expect(highlighted.presentationTime == .seconds(2) + .milliseconds(1))
-        #expect(tapped.presentationTime == .seconds(2) + Device.tapDuration)
+        #expect(tapped.presentationTime == .seconds(2) + DeviceAction.Defaults.tapHold)
         #expect(!tapped.pixels.hasSamePixels(as: first.pixels))
 
         try await device.wait(.seconds(1))

@@ -28,7 +28,7 @@ struct InteractionTests {
             try await app.launch()
             let recorded = try await frames(of: h.device) {
                 try await app.cells["Canada"].tap()
-                try await h.client.wait(seconds: 1)
+                _ = try await h.client.perform(.wait(.seconds(1)))
             }
             #expect(try await app.staticTexts["countryName"].label == "Canada")
             #expect(try await app.staticTexts["countryRegion"].label == "Northern America, Americas")
@@ -39,9 +39,9 @@ struct InteractionTests {
             let gaps = zip(recorded, recorded.dropFirst()).map { ($1.presentationTime - $0.presentationTime) }
             #expect(gaps.allSatisfy { $0 > .zero && $0 <= .milliseconds(120) })
             // Back with a swipe in from the left edge.
-            try await h.client.swipe(AutomationAPI.Swipe(edge: .left))
-            try await h.client.wait(seconds: 1)
-            #expect(try await app.cells["Canada"].waitForExistence(timeout: 1))
+            _ = try await h.client.perform(.swipe(DeviceAction.Swipe(.edge(.left))))
+            _ = try await h.client.perform(.wait(.seconds(1)))
+            #expect(try await app.cells["Canada"].waitForExistence(timeout: .seconds(1)))
             #expect(try await app.staticTexts["countryName"].exists == false)
         }
     }
@@ -54,13 +54,13 @@ struct InteractionTests {
             let byPlaceholder = Elements(device: h.client, query: ElementQuery.descendants(type: .textField).refined { $0.placeholder = "Email" })
             #expect(try await byPlaceholder.firstMatch.identifier == "email")
             let before = await h.device.currentTime
-            try await app.textFields["email"].typeText("UITestExample@example.com", keyDelay: 0.05, jitter: 0.05)
+            try await app.textFields["email"].typeText("UITestExample@example.com", keyDelay: .milliseconds(50), jitter: .milliseconds(50))
             #expect(try await app.textFields["email"].value == "UITestExample@example.com")
             // 25 characters, plus shift for U, I, T, E and a plane switch each way around "@" and ".".
             let elapsed = await h.device.currentTime - before
             #expect(elapsed > .seconds(2) && elapsed < .seconds(8), "typing took \(elapsed) of device time")
             try await app.keys["Return"].tap()
-            #expect(try await app.staticTexts["result"].waitForExistence(timeout: 2))
+            #expect(try await app.staticTexts["result"].waitForExistence(timeout: .seconds(2)))
             #expect(try await app.staticTexts["result"].label.contains("UITestExample@example.com"))
         }
     }
@@ -72,8 +72,8 @@ struct InteractionTests {
             try await Harness.with { h in
                 try await h.client.launch("dev.showreel.signup")
                 let recorded = try await frames(of: h.device) {
-                    try await h.client.typeText(AutomationAPI.TypeText(text: "Hi@x.io", query: .textField("email"),
-                                                                       keyDelay: 0.04, jitter: 0.08, seed: 7))
+                    _ = try await h.client.perform(.typeText(DeviceAction.TypeText("Hi@x.io", into: .textField("email"),
+                                                                                 keyDelay: .milliseconds(40), jitter: .milliseconds(80), seed: 7)))
                 }
                 let sessions = h.device.display.sessions
                 #expect(sessions.allSatisfy { $0.framesDropped == 0 }, "sessions: \(sessions)")
@@ -100,11 +100,11 @@ struct InteractionTests {
             let signup = Application("dev.showreel.signup", device: h.client)
             try await signup.launch()
             try await signup.textFields["email"].tap()
-            for key in ["shift", "H", "i"] { try await h.client.tapKey(key) }
+            for key in ["shift", "H", "i"] { _ = try await h.client.perform(.pressKey(key)) }
             #expect(try await signup.textFields["email"].value == "Hi")
-            try await h.client.tapKey("delete")
+            _ = try await h.client.perform(.pressKey("delete"))
             #expect(try await signup.textFields["email"].value == "H")
-            await #expect { try await h.client.tapKey("€") } throws: { error in
+            await #expect { _ = try await h.client.perform(.pressKey("€")) } throws: { error in
                 (error as? DeviceClient.Failure)?.statusCode == 404
             }
         }
@@ -118,7 +118,7 @@ struct InteractionTests {
             let first = try #require(try await app.cells.all.first)
             let before = first.frame.minY
             try await app.tables["countries"].swipeUp()
-            try await h.client.wait(seconds: 2)
+            _ = try await h.client.perform(.wait(.seconds(2)))
             let after = try #require(try await app.cells.all.first(where: { $0.identifier == first.identifier })?.frame.minY
                 ?? Optional(-1000))
             #expect(after < before - 50, "the first cell moved from \(before) to \(after)")
@@ -132,8 +132,8 @@ struct InteractionTests {
             let app = Application("dev.showreel.countries", device: h.client)
             try await app.launch()
             let canada = try await app.cells["Canada"].snapshot.frame.minY
-            try await h.client.swipe(AutomationAPI.Swipe(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400), duration: 5.0))
-            try await h.client.wait(seconds: 1)
+            _ = try await h.client.perform(.swipe(DeviceAction.Swipe(.points(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400)), duration: .seconds(5))))
+            _ = try await h.client.perform(.wait(.seconds(1)))
             let moved = try await app.cells["Canada"].snapshot.frame.minY
             #expect(abs((canada - moved) - 200) < 30, "Canada moved from \(canada) to \(moved)")
         }
@@ -145,11 +145,8 @@ struct InteractionTests {
             let app = Application(MotionApp.bundleIdentifier, device: h.client)
             try await app.launch()
             try await app.shake()
-            try await app.keyCommand("d", modifiers: ["command"])
+            try await app.keyCommand("d", modifiers: .command)
             #expect(try await app.staticTexts["events"].label == "shake,cmd+d")
-            await #expect { try await app.keyCommand("d", modifiers: ["hyper"]) } throws: { error in
-                String(describing: error).contains("modifiers are command, shift, option, control")
-            }
         }
     }
 

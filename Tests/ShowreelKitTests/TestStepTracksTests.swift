@@ -16,7 +16,7 @@ struct TestStepTracksTests {
                     let app = Application("dev.showreel.countries", launchArguments: ["--countries-datasource", "local-mock"])
                     try await app.launch()
                     try await app.cells["Canada"].tap()
-                    _ = try await app.staticTexts["countryName"].waitForExistence(timeout: 5)
+                    _ = try await app.staticTexts["countryName"].waitForExistence(timeout: .seconds(5))
                     // Reads are no actions.
                     _ = try await app.staticTexts["countryName"].label
                 }

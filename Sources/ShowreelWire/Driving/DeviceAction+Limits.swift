@@ -1,0 +1,57 @@
+import ShowreelGraphics
+
+extension AutomationLimits {
+    /// A press, a swipe, a pause between keys.
+    public static let gesture = SecondsLimit(max: maxGestureSeconds)
+    /// A swipe must move: zero seconds is no swipe.
+    public static let swipe = SecondsLimit(max: maxGestureSeconds, allowsZero: false)
+    /// A wait or a timeout.
+    public static let wait = SecondsLimit(max: maxWaitSeconds)
+
+    /// `seconds` as a `Duration` once it is within `limit` (a `Duration` traps on NaN or
+    /// infinity); the error names `field`.
+    public static func duration(_ seconds: Double, _ field: String, _ limit: SecondsLimit) throws(AutomationInputError) -> Duration {
+        if let problem = limit.problem(with: seconds) { throw .outOfRange(field: field, message: problem) }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
+    func check(_ duration: Duration, _ field: String, _ limit: SecondsLimit) throws(AutomationInputError) {
+        if let problem = limit.problem(with: duration.seconds) { throw .outOfRange(field: field, message: problem) }
+    }
+}
+
+extension DeviceAction {
+    /// Checks the action against the limits: counts, text lengths, times and points on the
+    /// screen. The error names the field as the automation API spells it.
+    public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        switch self {
+        case let .tap(tap):
+            guard (1...AutomationLimits.maxCount).contains(tap.count) else {
+                throw .outOfRange(field: "count", message: "must be from 1 to \(AutomationLimits.maxCount) taps, got \(tap.count)")
+            }
+            try limits.check(tap.hold, "duration", AutomationLimits.gesture)
+            if case let .point(point) = tap.target { try limits.onScreen(point, "point") }
+        case let .typeText(typing):
+            guard typing.text.count <= AutomationLimits.maxTextLength else {
+                throw .outOfRange(field: "text", message: "must be at most \(AutomationLimits.maxTextLength) characters, got \(typing.text.count): send it in parts")
+            }
+            try limits.check(typing.keyDelay, "keyDelay", AutomationLimits.gesture)
+            try limits.check(typing.jitter, "jitter", AutomationLimits.gesture)
+        case let .swipe(swipe):
+            try limits.check(swipe.duration, "duration", AutomationLimits.swipe)
+            switch swipe.path {
+            case let .points(from, to):
+                try limits.onScreen(from, "from")
+                try limits.onScreen(to, "to")
+            case let .from(point, _): try limits.onScreen(point, "from")
+            case .element, .edge: break
+            }
+        case let .wait(duration): try limits.check(duration, "seconds", AutomationLimits.wait)
+        case let .waitFor(wait): try limits.check(wait.timeout, "timeout", AutomationLimits.wait)
+        case let .waitForState(_, _, timeout): try limits.check(timeout, "timeout", AutomationLimits.wait)
+        case .launch, .terminate, .activate, .pressHome, .pressKey, .keyCommand, .scroll, .shake, .overrideStatusBar,
+             .clearStatusBar, .setInterfaceStyle:
+            break
+        }
+    }
+}
