@@ -141,6 +141,7 @@ let package = Package(
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
         .testTarget(name: "ShowcaseUITests", dependencies: ["ShowreelKit"]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender"]),
+        .testTarget(name: "ShowreelWebDriverTests", dependencies: ["ShowreelWebDriver", "ShowreelAccessibility", "ShowreelGraphics"]),
         // A test that drives a device booted with `showreel device boot`: the light client only.
         .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: [
