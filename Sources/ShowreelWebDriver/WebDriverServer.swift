@@ -22,10 +22,12 @@ public struct WebDriverConfiguration: Sendable {
     public var outputPathPrefix: String
     /// Where `appium:udid` devices are looked up.
     public var registry: DeviceRegistry
+    /// Answers web pages with CORS headers (`--allow-cors`, for Appium Inspector); refused otherwise.
+    public var allowsCORS: Bool
     public var logger: Logger
 
     public init(host: String = "127.0.0.1", port: Int = 4723, apps: [AppDefinition], output: URL,
-                outputPathPrefix: String? = nil, registry: DeviceRegistry = DeviceRegistry(),
+                outputPathPrefix: String? = nil, registry: DeviceRegistry = DeviceRegistry(), allowsCORS: Bool = false,
                 logger: Logger = Logger(label: "showreel.webdriver", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.host = host
         self.port = port
@@ -33,6 +35,7 @@ public struct WebDriverConfiguration: Sendable {
         self.output = output
         self.outputPathPrefix = outputPathPrefix ?? output.path
         self.registry = registry
+        self.allowsCORS = allowsCORS
         self.logger = logger
     }
 }
@@ -61,7 +64,8 @@ public final class WebDriverServer: Sendable {
     /// their recordings finished). `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
-        router.add(middleware: LoopbackGuard.Middleware(loopbackOnly: LoopbackGuard.isLoopbackAddress(configuration.host), server: "WebDriver server"))
+        router.add(middleware: WebDriverGuard(allowsCORS: configuration.allowsCORS,
+                                              loopbackOnly: LoopbackGuard.isLoopbackAddress(configuration.host)))
         router.add(middleware: WebDriverResponder(server: self))
         let fallback = configuration.port
         let app = Application(

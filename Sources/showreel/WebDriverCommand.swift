@@ -27,6 +27,9 @@ struct WebDriverCommand: AsyncParsableCommand {
     @Option(help: "Where showreel:record writes videos, manifest.json, report.html and junit.xml.")
     var output = "Recordings"
 
+    @Flag(name: .customLong("allow-cors"), help: "Answer web pages (Appium Inspector) with CORS headers; without it requests that carry an Origin are refused.")
+    var allowCORS = false
+
     @Flag(name: .shortAndLong, help: "Log sessions and requests to stderr.")
     var verbose = false
 
@@ -41,7 +44,8 @@ struct WebDriverCommand: AsyncParsableCommand {
             logger.logLevel = verbose ? .info : .warning
             let folder = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
             let server = WebDriverServer(configuration: WebDriverConfiguration(
-                host: host, port: port, apps: ShowcaseCatalog.apps, output: folder, outputPathPrefix: output, logger: logger))
+                host: host, port: port, apps: ShowcaseCatalog.apps, output: folder, outputPathPrefix: output,
+                allowsCORS: allowCORS, logger: logger))
             let display = host.contains(":") ? "[\(host)]" : host
             let serving = Task {
                 try await server.run { bound in

@@ -22,9 +22,9 @@ struct WebDriverSuiteTests {
         let url: String
         let output: URL
 
-        static func start(_ workspace: Workspace) async throws -> Server {
+        static func start(_ workspace: Workspace, _ extra: [String] = []) async throws -> Server {
             let output = workspace.file("out")
-            let process = try ChildProcess(try BuildProducts.showreel, ["webdriver", "--port", "0", "--output", output.path],
+            let process = try ChildProcess(try BuildProducts.showreel, ["webdriver", "--port", "0", "--output", output.path] + extra,
                                            environment: workspace.environment, in: workspace, name: "webdriver")
             let prefix = "WebDriver server listening on http://127.0.0.1:"
             let deadline = ContinuousClock.now + .seconds(60)
@@ -47,8 +47,9 @@ struct WebDriverSuiteTests {
             #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "stderr: \(process.stderr)")
         }
 
-        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> (Int, [String: Any]) {
+        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:]) async throws -> (Int, [String: Any]) {
             var request = URLRequest(url: URL(string: url + path)!)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             request.httpMethod = method
             request.timeoutInterval = 120
             if let body {
@@ -141,6 +142,22 @@ struct WebDriverSuiteTests {
         _ = try await server.value("DELETE", "/session/\(session)")
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         #expect(try await client.info().foregroundApp == "dev.showreel.countries", "the attached device is still running its app")
+        try await server.stop()
+    }
+
+    @Test("--allow-cors answers Appium Inspector's web page: preflight and CORS headers")
+    func allowCORS() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace, ["--allow-cors"])
+        var preflight = URLRequest(url: URL(string: server.url + "/session")!)
+        preflight.httpMethod = "OPTIONS"
+        preflight.setValue("http://localhost:1234", forHTTPHeaderField: "Origin")
+        let (_, response) = try await URLSession.shared.data(for: preflight)
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 204)
+        #expect(http.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "http://localhost:1234")
+        let (status, body) = try await server.call("GET", "/status", headers: ["Origin": "http://localhost:1234"])
+        #expect(status == 200, "\(body)")
         try await server.stop()
     }
 }

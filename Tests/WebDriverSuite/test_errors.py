@@ -98,3 +98,13 @@ def test_invalid_argument_in_a_command(countries):
     assert "direction" in raised.value.msg
     with pytest.raises(InvalidArgumentException):
         countries.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").send_keys("\ue00c")  # Escape: no such key
+
+
+def test_web_pages_are_refused_without_allow_cors(server_url):
+    request = urllib.request.Request(server_url + "/status", headers={"Origin": "https://evil.example"})
+    try:
+        urllib.request.urlopen(request)
+        raise AssertionError("a request with an Origin was answered")
+    except urllib.error.HTTPError as error:
+        assert error.code == 403
+        assert "--allow-cors" in json.loads(error.read())["value"]["message"]
