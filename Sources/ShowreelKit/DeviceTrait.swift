@@ -21,25 +21,21 @@ public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// True inside a recording trait that booted this test's device itself (it was listed
-    /// first): the device is there already.
-    @TaskLocal static var isProvided = false
-
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        if Self.isProvided { return try await function() }
-        try await Self.withDevice(configuration) { _ in try await CallSite.reportingFailures(function) }
+        // Inside a recording trait that booted this test's device itself (it was listed first).
+        if RecordedTestContext.recorded?.deviceProvidedByRecording == true { return try await function() }
+        try await Self.withDevice(configuration) { _ in try await CallSiteReporting.reportingFailures(function) }
     }
 
     /// Boots the device `configuration` describes, makes it the current one for `body`, and
     /// shuts it down afterwards, even when the test was cancelled or timed out: in a task of its
     /// own, so the cancellation does not cut the shutdown short.
-    static func withDevice(_ configuration: DeviceConfiguration,
+    static func withDevice(_ configuration: DeviceConfiguration, providedByRecording: Bool = false,
                            _ body: @Sendable (TestDevice) async throws -> Void) async throws {
         let testDevice = try await TestDevice.boot(configuration)
+        let context = RecordedTestContext(testDevice, deviceProvidedByRecording: providedByRecording)
         let outcome = await Result {
-            try await DeviceClient.$current.withValue(testDevice.client) {
-                try await TestDevice.$current.withValue(testDevice) { try await body(testDevice) }
-            }
+            try await TestContext.$current.withValue(context) { try await body(testDevice) }
         }
         await Task { await testDevice.shutdown() }.value
         try outcome.get()
@@ -61,20 +57,5 @@ extension Result where Failure == any Error {
     /// The outcome of `body`, caught so that cleanup can run before it is rethrown.
     init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
-    }
-}
-
-/// Where a failed device call is reported.
-enum CallSite {
-    /// Runs `body`; a device call that throws is reported as an issue at the test's line that
-    /// made the call (not at the `@Test` line) and ends the test there.
-    static func reportingFailures(_ body: @Sendable () async throws -> Void) async throws {
-        do { try await body() } catch let failure as DeviceClient.Failure {
-            if let location = failure.sourceLocation {
-                Issue.record(failure, sourceLocation: location)
-            } else {
-                throw failure
-            }
-        }
     }
 }

@@ -4,7 +4,6 @@ import ShowreelRecorder
 import ShowreelReport
 import ShowreelTesting
 import Testing
-import _Testing_Foundation
 
 /// Records each test into `Recordings/<Suite>/<test>.mov`: started before the test body (with
 /// the first frame in), stopped and finalised after it whatever happened (pass, failure,
@@ -29,20 +28,19 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         let configuration = try configuration.resolved()
         let policy = configuration.policy
         guard policy != .off else { return try await function() }
-        guard let testDevice = TestDevice.current else {
+        guard let context = RecordedTestContext.recorded else {
             // Listed before `.device(...)`, or alone: boot the device here, and record on it.
             let deviceTrait = test.traits.compactMap { $0 as? DeviceTrait }.first ?? .device()
-            return try await DeviceTrait.withDevice(deviceTrait.configuration) { testDevice in
-                try await DeviceTrait.$isProvided.withValue(true) {
-                    try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
-                }
+            return try await DeviceTrait.withDevice(deviceTrait.configuration, providedByRecording: true) { _ in
+                try await record(RecordedTestContext.recorded!, configuration: configuration, test: test, testCase: testCase, function)
             }
         }
-        try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
+        try await record(context, configuration: configuration, test: test, testCase: testCase, function)
     }
 
-    private func record(_ testDevice: TestDevice, configuration: RecordingConfiguration, test: Test, testCase: Test.Case?,
+    private func record(_ context: RecordedTestContext, configuration: RecordingConfiguration, test: Test, testCase: Test.Case?,
                         _ function: @Sendable () async throws -> Void) async throws {
+        let testDevice = context.testDevice
         let artifacts = TestArtifacts(identity: TestIdentity(test: test, testCase: testCase), root: configuration.folder)
         let video = artifacts.file("." + configuration.container.fileExtension)
         let recording: TestRecording
@@ -51,16 +49,16 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
             recording = try await TestRecording.start(testDevice, to: video, configuration: configuration)
         } catch {
             Issue.record("The recording of \(artifacts.identity.id) could not start: \(ErrorSentence.describe(error))")
-            return try await TestArtifacts.$current.withValue(artifacts) { try await function() }
+            return try await TestContext.$current.withValue(context.with(artifacts: artifacts)) { try await function() }
         }
         let issues = IssueLog(clock: testDevice.device?.clock)
         let outcome = await Result {
-            try await TestArtifacts.$current.withValue(artifacts) {
+            try await TestContext.$current.withValue(context.with(artifacts: artifacts)) {
                 try await IssueHandlingTrait.compactMapIssues { issue in
                     issues.note(issue)
                     return issue
                 }.provideScope(for: test, testCase: testCase) {
-                    try await CallSite.reportingFailures(function)
+                    try await CallSiteReporting.reportingFailures(function)
                 }
             }
         }
@@ -73,7 +71,7 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         }.value
         if let problem = result.problem { Issue.record(Comment(rawValue: problem)) }
         for file in result.attachments {
-            if let attachment = try? await Attachment(contentsOf: file) { Attachment.record(attachment) }
+            Attachment.record(FileAttachment(source: .file(file)), named: file.lastPathComponent)
         }
         try outcome.get()
     }

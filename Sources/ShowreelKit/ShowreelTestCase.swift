@@ -29,10 +29,10 @@ open class ShowreelTestCase: XCTestCase {
         try await super.setUp()
         let testDevice = try await TestDevice.boot(deviceConfiguration)
         self.testDevice = testDevice
-        DeviceClient.testCaseDevice = testDevice.client
         let configuration = try recordingConfiguration.resolved()
         let artifacts = TestArtifacts(identity: identity, root: configuration.folder)
         self.artifacts = artifacts
+        TestContext.testCase = RecordedTestContext(testDevice, artifacts: artifacts)
         let issues = IssueLog(clock: testDevice.device?.clock)
         self.issues = issues
         let recording = configuration.policy == .off ? nil : await startRecording(testDevice, artifacts: artifacts, configuration: configuration)
@@ -45,7 +45,7 @@ open class ShowreelTestCase: XCTestCase {
                 _ = artifacts.settleScreenshots(passed: issues.isEmpty)
             }
             await testDevice.shutdown()
-            DeviceClient.testCaseDevice = nil
+            TestContext.testCase = nil
         }
     }
 
@@ -74,8 +74,14 @@ open class ShowreelTestCase: XCTestCase {
         try artifacts.keepScreenshot(try await testDevice.client.screenshotPNG(), named: name, lifetime: lifetime)
     }
 
+    /// A thrown device failure is reported at the test's line that made the call, as the
+    /// Swift Testing traits do; every failure goes into the manifest.
     open override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
                                      expected: Bool) {
+        var (description, filePath, lineNumber) = (description, filePath, lineNumber)
+        if let site = CallSiteReporting.callSite(for: description, thrown: TestContext.testCase?.lastFailure) {
+            (description, filePath, lineNumber) = (TestContext.testCase?.lastFailure?.message ?? description, site.filePath, site.line)
+        }
         issues?.note(message: description, file: URL(fileURLWithPath: filePath).lastPathComponent, line: lineNumber)
         super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }

@@ -2,7 +2,6 @@ import Foundation
 import ShowreelTesting
 import Synchronization
 import Testing
-import _Testing_Foundation
 
 /// How long a screenshot kept with a test lives (XCTAttachment's lifetimes).
 public enum AttachmentLifetime: Sendable {
@@ -15,7 +14,7 @@ public enum AttachmentLifetime: Sendable {
 /// screenshots it attached, each named after the test (`<test>[ <arguments>]`).
 public final class TestArtifacts: Sendable {
     /// The running test's files, set by the recording trait and by `ShowreelTestCase`.
-    @TaskLocal public static var current: TestArtifacts?
+    public static var current: TestArtifacts? { RecordedTestContext.recorded?.artifacts }
 
     public let identity: TestIdentity
     /// The suite's folder.
@@ -59,13 +58,14 @@ public final class TestArtifacts: Sendable {
 ///
 ///     try await attachScreenshot(of: app, named: "CountryDetails", lifetime: .keepAlways)
 public func attachScreenshot(of app: Application, named name: String, lifetime: AttachmentLifetime = .deleteOnSuccess,
-                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let png = try await app.screenshot(sourceLocation: sourceLocation)
+                             fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+    let png = try await app.screenshot(fileID: fileID, filePath: filePath, line: line, column: column)
+    let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     if let artifacts = TestArtifacts.current {
         try artifacts.keepScreenshot(png, named: name, lifetime: lifetime)
     }
     if Test.current != nil {
-        Attachment.record(png, named: name + ".png", sourceLocation: sourceLocation)
+        Attachment.record(FileAttachment(source: .bytes(png)), named: name + ".png", sourceLocation: sourceLocation)
     }
 }
 

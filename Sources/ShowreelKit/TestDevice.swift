@@ -7,8 +7,8 @@ import ShowreelTesting
 /// driven directly, or through an automation API on a free loopback port), or a running device
 /// it borrows (over its automation API).
 public final class TestDevice: Sendable {
-    /// The current test's device, set by the `.device()` trait and by `ShowreelTestCase`.
-    @TaskLocal public static var current: TestDevice?
+    /// The current test's device, set up by the `.device()` trait and by `ShowreelTestCase`.
+    public static var current: TestDevice? { RecordedTestContext.recorded?.testDevice }
 
     /// The automation API client that `Application` uses.
     public let client: DeviceClient

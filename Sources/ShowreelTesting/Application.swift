@@ -1,7 +1,6 @@
 import Foundation
 import ShowreelAccessibility
 import ShowreelWire
-import Testing
 
 /// An app on a device, as a test drives it: XCUIApplication's shape, over the automation API.
 ///
@@ -24,52 +23,52 @@ public struct Application: Sendable {
         self.bundleIdentifier = bundleIdentifier
         self.launchArguments = launchArguments
         self.launchEnvironment = launchEnvironment
-        self.device = device ?? DeviceClient.current ?? DeviceClient.testCaseDevice ?? .unavailable(
+        self.device = device ?? TestContext.active?.device ?? .unavailable(
             "Application(\"\(bundleIdentifier)\") has no device: add the .device() trait to the test or its suite "
                 + "(import ShowreelKit), subclass ShowreelTestCase in XCTest, or pass device: DeviceClient.named(\"booted\").")
     }
 
     /// Launches (or relaunches) the app with `launchArguments` and `launchEnvironment`.
     /// An app that stops with a fatal error throws its message.
-    public func launch(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).launch(bundleIdentifier, arguments: launchArguments, environment: launchEnvironment)
+    public func launch(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).launch(bundleIdentifier, arguments: launchArguments, environment: launchEnvironment)
     }
 
-    public func terminate(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).terminate(bundleIdentifier)
+    public func terminate(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).terminate(bundleIdentifier)
     }
 
-    public func activate(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await device.at(sourceLocation).activate(bundleIdentifier)
+    public func activate(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).activate(bundleIdentifier)
     }
 
     public var state: AppState { get async throws { try await device.status(of: bundleIdentifier).state } }
 
     /// Waits on the device clock until the app is in `state`; true if it got there in time.
-    public func wait(for state: AppState, timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).performWait(.waitForState(bundle: bundleIdentifier, state: state, timeout: timeout)).matched
+    public func wait(for state: AppState, timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitForState(bundle: bundleIdentifier, state: state, timeout: timeout)).matched
     }
 
     /// Types on the software keyboard into the focused field, key by key, waiting `keyDelay`
     /// plus up to `jitter` (seeded: the same run types the same way) between keys.
     public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero,
-                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.typeText(DeviceAction.TypeText(text, keyDelay: keyDelay, jitter: jitter)))
+                         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.typeText(DeviceAction.TypeText(text, keyDelay: keyDelay, jitter: jitter)))
     }
 
     /// Shakes the device (apps open their debug window on shake).
-    public func shake(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.shake)
+    public func shake(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.shake)
     }
 
     /// A hardware-keyboard shortcut, such as Cmd+D (`keyCommand("d")`).
-    public func keyCommand(_ key: String, modifiers: KeyModifiers = .command, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.keyCommand(DeviceAction.KeyCommand(key, modifiers: modifiers)))
+    public func keyCommand(_ key: String, modifiers: KeyModifiers = .command, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.keyCommand(DeviceAction.KeyCommand(key, modifiers: modifiers)))
     }
 
     /// The screen as PNG bytes.
-    public func screenshot(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Data {
-        try await device.at(sourceLocation).screenshotPNG()
+    public func screenshot(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Data {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).screenshotPNG()
     }
 }
 
@@ -160,49 +159,49 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     public var isHittable: Bool { get async throws { try await device.elements(query).first?.isHittable ?? false } }
 
     /// Taps the element's centre (the first hittable match), then waits until the app is idle.
-    public func tap(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.tap(DeviceAction.Tap(.element(query))))
+    public func tap(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query))))
     }
 
-    public func doubleTap(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.tap(DeviceAction.Tap(.element(query), count: 2)))
+    public func doubleTap(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query), count: 2)))
     }
 
     /// Holds a finger on the element for `duration` (a long press).
-    public func press(forDuration duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.tap(DeviceAction.Tap(.element(query), hold: duration)))
+    public func press(forDuration duration: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query), hold: duration)))
     }
 
     /// Taps the element to focus it, then types on the software keyboard key by key, waiting
     /// `keyDelay` plus up to `jitter` (seeded: the same run types the same way) between keys.
     public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero,
-                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter)))
+                         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter)))
     }
 
-    public func swipeUp(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.up, sourceLocation) }
-    public func swipeDown(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.down, sourceLocation) }
-    public func swipeLeft(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.left, sourceLocation) }
-    public func swipeRight(sourceLocation: SourceLocation = #_sourceLocation) async throws { try await swipe(.right, sourceLocation) }
+    public func swipeUp(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.up, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
+    public func swipeDown(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.down, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
+    public func swipeLeft(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.left, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
+    public func swipeRight(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.right, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
 
-    private func swipe(_ direction: AutomationAPI.Direction, _ sourceLocation: SourceLocation) async throws {
-        _ = try await device.at(sourceLocation).perform(.swipe(DeviceAction.Swipe(.element(query, direction))))
+    private func swipe(_ direction: AutomationAPI.Direction, _ callSite: CallSite) async throws {
+        _ = try await device.at(callSite).perform(.swipe(DeviceAction.Swipe(.element(query, direction))))
     }
 
     /// Waits on the device clock until the element is on screen; true if it appeared in time.
     /// An element still sliding in (mid-push) is not there yet.
-    public func waitForExistence(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).performWait(.waitFor(DeviceAction.WaitFor(query, timeout: timeout))).matched
+    public func waitForExistence(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, timeout: timeout))).matched
     }
 
     /// Waits on the device clock until the element is on screen and can be tapped.
-    public func waitForHittable(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).performWait(.waitFor(DeviceAction.WaitFor(query, hittable: true, timeout: timeout))).matched
+    public func waitForHittable(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, hittable: true, timeout: timeout))).matched
     }
 
     /// Waits on the device clock until no element matches on screen; true if it went in time.
-    public func waitForNonExistence(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        try await device.at(sourceLocation).performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched
+    public func waitForNonExistence(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched
     }
 
     public var children: Elements { Elements(device: device, query: query.children()) }

@@ -2,8 +2,6 @@ import Foundation
 import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelWire
-import Synchronization
-import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,17 +11,17 @@ import FoundationNetworking
 /// directly (`.inProcess`) or an external one over its automation API (`.http`).
 public struct DeviceClient: DeviceDriver {
     /// A failed call: the HTTP status (0 when the device did not answer), its sentence, and
-    /// the test's line that made the call (the recording traits report the issue there).
+    /// the test's line that made the call (ShowreelKit reports the issue there).
     public struct Failure: Error, Sendable, CustomStringConvertible, Equatable {
         public var statusCode: Int
         public var message: String
-        public var sourceLocation: SourceLocation?
+        public var callSite: CallSite?
         public var description: String { message }
 
-        public init(statusCode: Int, message: String, sourceLocation: SourceLocation? = nil) {
+        public init(statusCode: Int, message: String, callSite: CallSite? = nil) {
             self.statusCode = statusCode
             self.message = message
-            self.sourceLocation = sourceLocation
+            self.callSite = callSite
         }
     }
 
@@ -39,26 +37,13 @@ public struct DeviceClient: DeviceDriver {
     /// Why this client cannot reach a device (see `unavailable(_:)`); every call throws it.
     private var unavailableReason: String?
     /// The call site failures are reported at (see `at(_:)`).
-    private var sourceLocation: SourceLocation?
+    private var callSite: CallSite?
 
     public init(_ transport: Transport) { self.transport = transport }
     public init(baseURL: URL) { self.init(.http(baseURL)) }
 
     /// The automation API's address, for a client over HTTP.
     public var baseURL: URL? { if case let .http(url) = transport { url } else { nil } }
-
-    /// The current test's device, set by the `.device()` trait (ShowreelKit) or an XCTest case
-    /// for the test's task: what `Application("id")` drives when given no device.
-    @TaskLocal public static var current: DeviceClient?
-
-    /// The device of the XCTest case running now (`ShowreelTestCase` sets it): XCTest runs one
-    /// test at a time, and its test methods do not inherit task-local values from `setUp`.
-    public static var testCaseDevice: DeviceClient? {
-        get { testCaseDeviceStorage.withLock { $0 } }
-        set { testCaseDeviceStorage.withLock { $0 = newValue } }
-    }
-
-    private static let testCaseDeviceStorage = Mutex<DeviceClient?>(nil)
 
     /// A client for no device: every call throws `reason`, a sentence saying how to get one.
     public static func unavailable(_ reason: String) -> DeviceClient {
@@ -67,10 +52,10 @@ public struct DeviceClient: DeviceDriver {
         return client
     }
 
-    /// This client, with failures reported at `sourceLocation` (the test's line, not the library's).
-    public func at(_ sourceLocation: SourceLocation) -> DeviceClient {
+    /// This client, with failures reported at `callSite` (the test's line, not the library's).
+    public func at(_ callSite: CallSite) -> DeviceClient {
         var client = self
-        client.sourceLocation = sourceLocation
+        client.callSite = callSite
         return client
     }
 
@@ -135,7 +120,7 @@ public struct DeviceClient: DeviceDriver {
                                             body: try request.body.map { try WireJSON.encoder.encode($0) })
             do { return try request.result(from: data) } catch {
                 throw Failure(statusCode: 200, message: "\(request.route.method.rawValue) \(request.route.path(request.bundle.map { [$0] } ?? [])): "
-                              + "unexpected answer (\(describeDecodingError(error)))", sourceLocation: client.sourceLocation)
+                              + "unexpected answer (\(describeDecodingError(error)))", callSite: client.callSite)
             }
         }
     }
@@ -147,14 +132,21 @@ public struct DeviceClient: DeviceDriver {
     /// Runs `inProcess` on the driver, or `http` over the automation API; a failure either way
     /// is a `Failure` at the caller's line, with the status an HTTP answer would have had.
     private func through<T>(_ inProcess: (any DeviceDriver) async throws -> T, http: (DeviceClient) async throws -> T) async throws -> T {
-        if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, sourceLocation: sourceLocation) }
-        switch transport {
-        case let .inProcess(driver):
-            do { return try await inProcess(driver) } catch let error as Failure { throw error } catch {
-                throw Failure(statusCode: (error as? any HTTPStatusError)?.httpStatus ?? 500, message: String(describing: error),
-                              sourceLocation: sourceLocation)
+        do {
+            if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, callSite: callSite) }
+            switch transport {
+            case let .inProcess(driver):
+                do { return try await inProcess(driver) } catch let error as Failure { throw error } catch {
+                    throw Failure(statusCode: (error as? any HTTPStatusError)?.httpStatus ?? 500, message: String(describing: error),
+                                  callSite: callSite)
+                }
+            case .http: return try await http(self)
             }
-        case .http: return try await http(self)
+        } catch let failure as Failure {
+            // XCTest learns of a thrown error only as text: the context keeps the failure, so the
+            // test case can report it at its call site.
+            TestContext.active?.noteFailure(failure)
+            throw failure
         }
     }
 
@@ -163,16 +155,16 @@ public struct DeviceClient: DeviceDriver {
         let data = try await raw(route, parameters, body: try body.map { try WireJSON.encoder.encode($0) })
         do { return try WireJSON.decoder.decode(T.self, from: data) } catch {
             throw Failure(statusCode: 200, message: "\(route.method.rawValue) \(route.path(parameters)): unexpected answer (\(describeDecodingError(error)))",
-                          sourceLocation: sourceLocation)
+                          callSite: callSite)
         }
     }
 
     private func raw(_ route: Route, _ parameters: [String] = [], body: Data?) async throws -> Data {
-        if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, sourceLocation: sourceLocation) }
-        guard let baseURL else { throw Failure(statusCode: 0, message: "an in-process device has no HTTP API", sourceLocation: sourceLocation) }
+        if let unavailableReason { throw Failure(statusCode: 0, message: unavailableReason, callSite: callSite) }
+        guard let baseURL else { throw Failure(statusCode: 0, message: "an in-process device has no HTTP API", callSite: callSite) }
         let name = "\(route.method.rawValue) \(route.path(parameters))"
         guard let url = route.url(relativeTo: baseURL, parameters) else {
-            throw Failure(statusCode: 0, message: "The device URL \(baseURL.absoluteString) cannot take \(name)", sourceLocation: sourceLocation)
+            throw Failure(statusCode: 0, message: "The device URL \(baseURL.absoluteString) cannot take \(name)", callSite: callSite)
         }
         var request = URLRequest(url: url)
         request.httpMethod = route.method.rawValue
@@ -185,11 +177,11 @@ public struct DeviceClient: DeviceDriver {
         let response: URLResponse
         do { (data, response) = try await URLSession.shared.data(for: request) } catch {
             throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(ErrorSentence.describe(error))",
-                          sourceLocation: sourceLocation)
+                          callSite: callSite)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            throw Failure(statusCode: status, message: ErrorBody.message(in: data), sourceLocation: sourceLocation)
+            throw Failure(statusCode: status, message: ErrorBody.message(in: data), callSite: callSite)
         }
         return data
     }

@@ -208,7 +208,7 @@ struct RecordingTraitTests {
         let app = Application("dev.showreel.hello")
         let error = await #expect(throws: DeviceClient.Failure.self) { try await app.launch() }
         #expect(error?.message.contains("add the .device() trait") == true)
-        #expect(error?.sourceLocation?.fileID == "ShowreelKitTests/RecordingTraitTests.swift")
+        #expect(error?.callSite?.fileID == "ShowreelKitTests/RecordingTraitTests.swift")
     }
 
     @Test("an unknown device profile fails at once with the known ones")
@@ -235,13 +235,14 @@ struct FixtureRun: Sendable {
     let status: Int32
     let output: String
 
-    init(folder: URL) throws {
+    init(folder: URL, arguments: [String] = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"],
+         fixtures: String = "failing") throws {
         let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bundle)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"]
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["SHOWREEL_FIXTURES"] = "failing"
+        environment["SHOWREEL_FIXTURES"] = fixtures
         environment["SHOWREEL_RECORDINGS"] = folder.path
         environment["SHOWREEL_RECORD"] = nil
         process.environment = environment
