@@ -126,7 +126,7 @@ let package = Package(
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
         .executableTarget(name: "showreel-bench", dependencies: [
             "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
-            "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff",
+            "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
         ], path: "Sources/ShowreelBenchmarks"),
         .testTarget(name: "ShowreelRecorderTests", dependencies: ["ShowreelRecorder"]),
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),

@@ -32,11 +32,16 @@ def options(bundle_id, **extra):
 
 
 @pytest.fixture
-def start(server_url):
-    """Starts sessions (`start(bundle, **capabilities)`) and ends each after the test."""
+def start(server_url, request):
+    """Starts sessions (`start(bundle, **capabilities)`) and ends each after the test.
+
+    With SHOWREEL_WEBDRIVER_RECORD_ALL set (`make bench`), every session is recorded, named
+    after its test."""
     drivers = []
 
     def make(bundle_id, **extra):
+        if os.environ.get("SHOWREEL_WEBDRIVER_RECORD_ALL") and "showreel:record" not in extra:
+            extra = dict(extra, **{"showreel:record": True, "showreel:name": f"{request.node.name}-{len(drivers)}"})
         driver = webdriver.Remote(server_url, options=options(bundle_id, **extra))
         drivers.append(driver)
         return driver
