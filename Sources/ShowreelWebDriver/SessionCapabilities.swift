@@ -19,6 +19,8 @@ struct SessionCapabilities: Sendable, Equatable {
     var showsTouches = false
     var record = false
     var name: String?
+    /// Appium's `newCommandTimeout`: a session that hears nothing this long ends (nil: never).
+    var newCommandTimeout: Duration? = .seconds(60)
 
     /// Reads the body of `POST /session`.
     static func parse(_ body: JSONValue) throws(WebDriverError) -> SessionCapabilities {
@@ -75,6 +77,12 @@ struct SessionCapabilities: Sendable, Equatable {
         }
         udid = try Self.string(caps, "udid")
         autoLaunch = try Self.bool(caps, "autoLaunch") ?? true
+        if let timeout = caps["newCommandTimeout"], !timeout.isNull {
+            guard let seconds = timeout.number, seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+                throw .invalidArgument("appium:newCommandTimeout must be a number of seconds from 0 (never) to 86400, got \(timeout.kind).")
+            }
+            newCommandTimeout = seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000))
+        }
         if let clock = try Self.string(caps, "showreel:clock") {
             guard let kind = DeviceClock.Kind(rawValue: clock) else {
                 throw .invalidArgument("showreel:clock must be virtual or real, got '\(clock)'.")

@@ -48,7 +48,13 @@ struct WebDriverResponder<Context: RequestContext>: RouterMiddleware {
         call.session = session
         let handler = route.handler
         let sessionCall = call
-        defer { Task { await session.enforceRecordingLimit() } }
+        await session.commandStarted()
+        defer {
+            Task {
+                await session.commandEnded()
+                await session.enforceRecordingLimit()
+            }
+        }
         return try await session.queue.run { try await handler(sessionCall) }
     }
 

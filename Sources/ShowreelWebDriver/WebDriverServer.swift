@@ -73,6 +73,8 @@ public final class WebDriverServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "showreel-webdriver"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? fallback) },
             logger: configuration.logger)
+        let janitor = Task { await endAbandonedSessions() }
+        defer { janitor.cancel() }
         do {
             try await app.runService(gracefulShutdownSignals: [])
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
@@ -83,6 +85,20 @@ public final class WebDriverServer: Sendable {
             throw error
         }
         await shutdown()
+    }
+
+    /// Ends sessions whose clients went silent for longer than their `newCommandTimeout` (a
+    /// suite killed mid-run), as Appium does, so their devices do not run on for nobody.
+    private func endAbandonedSessions() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            for session in await sessions.abandoned(at: .now) {
+                configuration.logger.warning("session \(session.id) ended: no command for longer than its newCommandTimeout")
+                // Filed before it leaves the table: once /status counts it gone, its video is there.
+                await finish(session)
+                _ = try? await sessions.remove(session.id)
+            }
+        }
     }
 
     /// Ends every session: what the server does when it stops.
@@ -129,6 +145,13 @@ actor SessionTable {
         let session = try session(id)
         sessions[id] = nil
         return session
+    }
+
+    /// The sessions whose clients went silent too long.
+    func abandoned(at now: ContinuousClock.Instant) async -> [WebDriverSession] {
+        var found: [WebDriverSession] = []
+        for session in sessions.values where await session.isAbandoned(at: now) { found.append(session) }
+        return found
     }
 
     func removeAll() -> [WebDriverSession] {

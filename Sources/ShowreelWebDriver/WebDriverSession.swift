@@ -26,6 +26,22 @@ actor WebDriverSession {
     var screenRecording: ScreenRecording?
     /// The outcome a client reported with `showreel: status` (the manifest entry's status).
     var reportedFailure: String?
+    /// When the last command finished (or the session started), for `newCommandTimeout`.
+    private(set) var lastActivity = ContinuousClock.now
+    /// Commands running now: a session is never idle while one runs.
+    private var running = 0
+
+    func commandStarted() { running += 1 }
+    func commandEnded() {
+        running -= 1
+        lastActivity = .now
+    }
+
+    /// Whether the client has been silent longer than `newCommandTimeout`.
+    func isAbandoned(at now: ContinuousClock.Instant) -> Bool {
+        guard let timeout = capabilities.newCommandTimeout, running == 0 else { return false }
+        return now - lastActivity > timeout
+    }
 
     /// The key W3C clients read an element id from, and the one older JSON-wire clients read.
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"

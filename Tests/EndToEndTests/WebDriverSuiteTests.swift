@@ -160,4 +160,26 @@ struct WebDriverSuiteTests {
         #expect(status == 200, "\(body)")
         try await server.stop()
     }
+
+    @Test("a session whose client goes silent past appium:newCommandTimeout ends: its video is filed, its device shut down")
+    func abandonedSession() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let created = try await server.value("POST", "/session", ["capabilities": ["alwaysMatch": [
+            "platformName": "iOS", "appium:bundleId": "dev.showreel.hello", "appium:newCommandTimeout": 1,
+            "showreel:record": true, "showreel:name": "abandoned",
+        ]]]) as? [String: Any]
+        let session = try #require(created?["sessionId"] as? String)
+        // Only /status from here on: a command to the session would count as the client's.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (try await server.value("GET", "/status") as? [String: Any])?["sessions"] as? Int != 0 {
+            guard ContinuousClock.now < deadline else { throw TestFailure("the silent session was never ended") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let (status, body) = try await server.call("GET", "/session/\(session)/source")
+        #expect(status == 404 && (body["value"] as? [String: Any])?["error"] as? String == "invalid session id")
+        let manifest = try String(contentsOf: server.output.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"video\" : \"abandoned.mov\""))
+        try await server.stop()
+    }
 }
