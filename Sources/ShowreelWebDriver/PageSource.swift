@@ -1,3 +1,5 @@
+import ShowreelReport
+
 /// Page source as XCUITest's driver writes it: one XML element per node, named after its type
 /// (`XCUIElementTypeButton`), with the attributes Appium Inspector shows and xpaths select on.
 enum PageSource {
@@ -13,7 +15,7 @@ enum PageSource {
         out += indent + "<" + name
         for attribute in PageTree.attributeNames {
             guard let value = tree.attribute(attribute, of: index) else { continue }
-            out += " \(attribute)=\"\(escape(value))\""
+            out += " \(attribute)=\"\(Markup.escape(value))\""
         }
         let children = tree.nodes[index].children
         if children.isEmpty {
@@ -23,24 +25,5 @@ enum PageSource {
         out += ">\n"
         for child in children { write(child, of: tree, depth: depth + 1, into: &out) }
         out += indent + "</" + name + ">\n"
-    }
-
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "\n": escaped += "&#10;"
-            default:
-                // XML 1.0 has no place for other control characters.
-                if let scalar = character.unicodeScalars.first, scalar.value < 0x20, scalar != "\t" { continue }
-                escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -11,6 +11,9 @@ extension WebDriverRoute {
             return ["width": .number(size.width), "height": .number(size.height)]
         },
         .init(.GET, "session/:sid/orientation") { _ in "PORTRAIT" },
+        // Appium Inspector reads and writes driver settings; this server has none to change.
+        .init(.GET, "session/:sid/appium/settings") { _ in [:] },
+        .init(.POST, "session/:sid/appium/settings") { _ in .null },
         .init(.GET, "session/:sid/contexts") { _ in ["NATIVE_APP"] },
         .init(.GET, "session/:sid/context") { _ in "NATIVE_APP" },
         .init(.POST, "session/:sid/appium/device/activate_app") { call in
