@@ -3,24 +3,66 @@ import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelWire
 import Synchronization
 
-/// A video of an in-process device from now until `stop`: the recorder subscribed to the
-/// device's display, encoding in this process as the device draws.
+/// Where a session's video comes from: the in-process device's own frames, or the display
+/// stream of a device booted in another process (`appium:udid`).
+enum VideoSource: Sendable {
+    case device(Device)
+    case displaySocket(String)
+}
+
+/// A video of a device from now until `stop`: in-process, the recorder subscribed to the
+/// device's display; for another process's device, its display stream read on a thread.
 final class DeviceVideo: Sendable {
     let url: URL
+    /// Device time when the recording started: step times count from here.
     let start: Duration
     private let session: RecordingSession
-    private let subscription: DisplaySubscription
+    private let feed: Feed
     private let stopped = Mutex<Result<RecordingSummary, RecorderError>?>(nil)
 
-    init(_ device: Device, to url: URL, staged: Bool) throws {
+    private enum Feed: Sendable {
+        case subscription(DisplaySubscription)
+        case stream(DisplayStreamClient, DispatchSemaphore)
+
+        /// Stops the frames; returns once no more arrive.
+        func stop() {
+            switch self {
+            case let .subscription(subscription): _ = subscription.stop()
+            case let .stream(stream, done):
+                try? stream.requestStop()
+                _ = done.wait(timeout: .now() + 30)
+                stream.close()
+            }
+        }
+    }
+
+    init(_ source: VideoSource, to url: URL, start: Duration, staged: Bool) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         self.url = url
-        start = device.clock.now
-        session = try RecordingSession(url: url, info: device.display.info, options: RecordingOptions(scale: 0.5),
-                                       mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
-        subscription = device.display.subscribe(session)
+        self.start = start
+        let options = RecordingOptions(scale: 0.5)
+        switch source {
+        case let .device(device):
+            session = try RecordingSession(url: url, info: device.display.info, options: options,
+                                           mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
+            feed = .subscription(device.display.subscribe(session))
+        case let .displaySocket(path):
+            let stream = try DisplayStreamClient(socketPath: path)
+            let session = try RecordingSession(url: url, info: stream.info, options: options,
+                                               mask: ScreenMask(profile: stream.info.profile), staged: staged)
+            self.session = session
+            let done = DispatchSemaphore(value: 0)
+            let reader = Thread {
+                try? session.consume(stream)
+                done.signal()
+            }
+            reader.name = "showreel.webdriver-stream"
+            reader.start()
+            feed = .stream(stream, done)
+        }
     }
 
     var isRunning: Bool { stopped.withLock { $0 == nil } }
@@ -29,10 +71,10 @@ final class DeviceVideo: Sendable {
     /// on a thread of its own: finishing waits for the encoder.
     func stop(steps: [StepMark] = []) async throws -> RecordingSummary {
         if let done = stopped.withLock({ $0 }) { return try done.get() }
-        _ = subscription.stop()
-        let session = self.session
+        let (session, feed) = (self.session, self.feed)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RecordingSummary, RecorderError>, Never>) in
             let thread = Thread {
+                feed.stop()
                 continuation.resume(returning: Result { () throws(RecorderError) -> RecordingSummary in try session.finish(steps: steps) })
             }
             thread.name = "showreel.webdriver-finalise"
@@ -44,11 +86,11 @@ final class DeviceVideo: Sendable {
 
     /// Ends the recording without a file.
     func discard() {
-        guard isRunning else { try? FileManager.default.removeItem(at: url); return }
-        _ = subscription.stop()
+        defer { try? FileManager.default.removeItem(at: url) }
+        guard isRunning else { return }
+        feed.stop()
         session.discard()
         stopped.withLock { $0 = .failure(.noFrames(file: url.path)) }
-        try? FileManager.default.removeItem(at: url)
     }
 }
 
@@ -60,10 +102,10 @@ final class SessionRecording: Sendable {
     let folder: URL
     private let steps = Mutex<[ManifestEntry.Step]>([])
 
-    init(_ device: Device, name: String, folder: URL) throws {
+    init(_ source: VideoSource, name: String, folder: URL, start: Duration) throws {
         self.name = name
         self.folder = folder
-        video = try DeviceVideo(device, to: folder.appendingPathComponent("\(name).mov"), staged: true)
+        video = try DeviceVideo(source, to: folder.appendingPathComponent("\(name).mov"), start: start, staged: true)
     }
 
     func note(_ title: String, at time: Duration) {
@@ -96,9 +138,9 @@ final class ScreenRecording: Sendable {
     let video: DeviceVideo
     let timeLimit: Duration
 
-    init(_ device: Device, timeLimit: Duration) throws {
+    init(_ source: VideoSource, timeLimit: Duration, start: Duration) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-wd-\(UUID().uuidString.prefix(8)).mp4")
-        video = try DeviceVideo(device, to: url, staged: false)
+        video = try DeviceVideo(source, to: url, start: start, staged: false)
         self.timeLimit = timeLimit
     }
 

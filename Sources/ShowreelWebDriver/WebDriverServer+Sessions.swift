@@ -38,13 +38,10 @@ extension WebDriverServer {
             throw WebDriverError(.sessionNotCreated, "The session's device could not boot: \(ErrorSentence.describe(error))")
         }
         return WebDriverSession(id: id, capabilities: capabilities, device: SessionDevice(driver: device, profile: device.profile),
-                                ownedDevice: device, udid: device.udid)
+                                ownedDevice: device, udid: device.udid, videoSource: .device(device))
     }
 
     private func attach(_ udid: String, id: String, capabilities: SessionCapabilities) throws(WebDriverError) -> WebDriverSession {
-        if capabilities.record {
-            throw .invalidArgument("showreel:record records a device this server boots; leave out appium:udid, or record \(udid) with `showreel io \(udid) recordVideo`.")
-        }
         let record: DeviceRecord
         let client: DeviceClient
         do {
@@ -55,7 +52,7 @@ extension WebDriverServer {
         }
         let profile = DeviceProfile.named(record.profile) ?? .phone
         return WebDriverSession(id: id, capabilities: capabilities, device: SessionDevice(driver: client, profile: profile),
-                                ownedDevice: nil, udid: record.udid)
+                                ownedDevice: nil, udid: record.udid, videoSource: .displaySocket(record.displaySocket))
     }
 
     /// Checks the app, sets the status bar, starts the recording and launches the app.
@@ -68,13 +65,14 @@ extension WebDriverServer {
             }
         }
         if let statusBar = capabilities.statusBar { try await session.device.overrideStatusBar(statusBar) }
-        if capabilities.record, let device = session.ownedDevice {
+        if capabilities.record {
             let name = capabilities.name ?? session.id
             if await sessions.isNameTaken(name) {
                 throw .invalidArgument("showreel:name '\(name)' is the name of a session running now; each session's video needs a name of its own.")
             }
             do {
-                await session.setRecording(try SessionRecording(device, name: name, folder: configuration.output))
+                let start = await session.device.now()
+                await session.setRecording(try SessionRecording(session.videoSource, name: name, folder: configuration.output, start: start))
             } catch {
                 throw WebDriverError(.sessionNotCreated, "The session's recording could not start in \(configuration.output.path): \(ErrorSentence.describe(error))")
             }

@@ -22,16 +22,13 @@ extension WebDriverSession {
             throw .invalidArgument("forceRestart must be true or false, got \(value.kind).")
         }
         let forceRestart = options["forceRestart"]?.bool ?? true
-        guard let device = ownedDevice else {
-            throw .unsupported("Screen recording works on devices this server boots; for a device attached with appium:udid, record with `showreel io <udid> recordVideo`.")
-        }
         var previous = ""
         if let running = screenRecording {
             screenRecording = nil
             if forceRestart { running.video.discard() } else { previous = (try? await running.collect()) ?? "" }
         }
         do {
-            screenRecording = try ScreenRecording(device, timeLimit: .milliseconds(Int64(limit * 1000)))
+            screenRecording = try ScreenRecording(videoSource, timeLimit: .milliseconds(Int64(limit * 1000)), start: await device.now())
         } catch {
             throw WebDriverError(.unknownError, "The screen recording could not start: \(error)")
         }

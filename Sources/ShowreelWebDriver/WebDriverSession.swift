@@ -15,6 +15,8 @@ actor WebDriverSession {
     nonisolated let ownedDevice: Device?
     /// The udid reported in the session's capabilities.
     nonisolated let udid: String
+    /// Where the session's videos come from.
+    nonisolated let videoSource: VideoSource
     nonisolated let queue = ActionQueue()
 
     var implicitWait: Duration = .zero
@@ -46,12 +48,13 @@ actor WebDriverSession {
     /// The key W3C clients read an element id from, and the one older JSON-wire clients read.
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
-    init(id: String, capabilities: SessionCapabilities, device: SessionDevice, ownedDevice: Device?, udid: String) {
+    init(id: String, capabilities: SessionCapabilities, device: SessionDevice, ownedDevice: Device?, udid: String, videoSource: VideoSource) {
         self.id = id
         self.capabilities = capabilities
         self.device = device
         self.ownedDevice = ownedDevice
         self.udid = udid
+        self.videoSource = videoSource
     }
 
     /// The bundle id commands about "the app" mean: the session's, else the foreground one.

@@ -112,7 +112,7 @@ struct WebDriverSuiteTests {
         #expect(workspace.registry.records().isEmpty, "the session's device was booted in the server's own registry")
     }
 
-    @Test("appium:udid attaches to a device booted with `showreel device boot`; DELETE leaves it running")
+    @Test("appium:udid attaches to a device booted with `showreel device boot`, records it through its display stream; DELETE leaves it running")
     func attachedDevice() async throws {
         let workspace = try Workspace()
         let device = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual", "--launch", "dev.showreel.countries",
@@ -127,9 +127,10 @@ struct WebDriverSuiteTests {
         let udid = device.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try await Server.start(workspace)
         let created = try await server.value("POST", "/session", ["capabilities": ["alwaysMatch": [
-            "platformName": "iOS", "appium:udid": udid,
+            "platformName": "iOS", "appium:udid": udid, "showreel:record": true, "showreel:name": "attached",
         ]]]) as? [String: Any]
         let session = try #require(created?["sessionId"] as? String)
+        #expect(try await server.value("POST", "/session/\(session)/appium/start_recording_screen", ["options": ["timeLimit": 60]]) as? String == "")
         let source = try #require(try await server.value("GET", "/session/\(session)/source") as? String)
         #expect(source.contains("<XCUIElementTypeApplication"), "\(source.prefix(200))")
         #expect(source.contains("label=\"Canada\""))
@@ -139,7 +140,11 @@ struct WebDriverSuiteTests {
         let name = try #require(try await server.value("POST", "/session/\(session)/element",
                                                        ["using": "accessibility id", "value": "countryName"]) as? [String: String])
         #expect(try await server.value("GET", "/session/\(session)/element/\(name["ELEMENT"]!)/text") as? String == "Canada")
+        let encoded = try #require(try await server.value("POST", "/session/\(session)/appium/stop_recording_screen") as? String)
+        let video = try #require(Data(base64Encoded: encoded))
+        #expect(video.count > 100 && String(decoding: video[4..<8], as: UTF8.self) == "ftyp", "an MP4 of the attached device")
         _ = try await server.value("DELETE", "/session/\(session)")
+        #expect(try !FrameDecoder.decodeFrames(server.output.appendingPathComponent("attached.mov")).isEmpty, "the session's video, from the display stream")
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         #expect(try await client.info().foregroundApp == "dev.showreel.countries", "the attached device is still running its app")
         try await server.stop()
