@@ -35,7 +35,6 @@ enum WebDriverBenchmark {
         let server = WebDriverServer(configuration: WebDriverConfiguration(port: 0, apps: ShowcaseCatalog.apps, output: work))
         let port = AsyncStream<Int>.makeStream()
         let serving = Task { try await server.run { port.continuation.yield($0) } }
-        defer { serving.cancel() }
         guard let bound = await port.stream.first(where: { _ in true }) else { throw BenchmarkError("the WebDriver server did not start") }
         let base = "http://127.0.0.1:\(bound)"
         let session = try await call(base, "POST", "/session", ["capabilities": ["alwaysMatch": [
@@ -54,12 +53,12 @@ enum WebDriverBenchmark {
             _ = try await call(base, "POST", "/session/\(id)/back", [:])
         }
         _ = try await call(base, "DELETE", "/session/\(id)", nil)
+        serving.cancel()
+        _ = await serving.result  // the server ends its sessions and removes its devices' folder
 
         let device = try Device(apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: work.appendingPathComponent("home")))
-        defer { Task { await device.shutdown() } }
         let api = AsyncStream<Int>.makeStream()
         let automation = Task { try await AutomationServer(device: device, port: 0).run { api.continuation.yield($0) } }
-        defer { automation.cancel() }
         guard let apiPort = await api.stream.first(where: { _ in true }) else { throw BenchmarkError("the automation API did not start") }
         let client = DeviceClient(baseURL: URL(string: "http://127.0.0.1:\(apiPort)")!)
         try await client.launch(CountriesApp.bundleIdentifier, arguments: ["--countries-datasource", "local-mock"])
@@ -69,6 +68,9 @@ enum WebDriverBenchmark {
             guard name == "Canada" else { throw BenchmarkError("DeviceClient read \(name)") }
             try await client.perform(.tap(.init(.element(.button("BackButton")))))
         }
+        automation.cancel()
+        _ = await automation.result
+        await device.shutdown()
         return (webDriver, swift)
     }
 

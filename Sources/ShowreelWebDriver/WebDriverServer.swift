@@ -68,11 +68,14 @@ public final class WebDriverServer: Sendable {
                                               loopbackOnly: LoopbackGuard.isLoopbackAddress(configuration.host)))
         router.add(middleware: WebDriverResponder(server: self))
         let fallback = configuration.port
+        // Hummingbird logs its own cancellation (how the server stops) as errors: only when verbose.
+        var serverLogger = configuration.logger
+        if serverLogger.logLevel > .info { serverLogger.logLevel = .critical }
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "showreel-webdriver"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? fallback) },
-            logger: configuration.logger)
+            logger: serverLogger)
         let janitor = Task { await endAbandonedSessions() }
         defer { janitor.cancel() }
         do {

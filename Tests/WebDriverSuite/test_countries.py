@@ -81,3 +81,19 @@ def test_app_management(countries):
     countries.execute_script("mobile: launchApp", {"bundleId": "dev.showreel.countries",
                                                    "arguments": ["--countries-datasource", "local-mock"]})
     assert countries.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").is_displayed()
+
+
+def test_w3c_drag_from_the_left_edge_goes_back(countries):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    countries.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").click()
+    assert countries.find_element(AppiumBy.ACCESSIBILITY_ID, "countryName").is_displayed()
+    size = countries.get_window_size()
+    actions = ActionBuilder(countries, mouse=PointerInput(POINTER_TOUCH, "finger"))
+    actions.pointer_action.move_to_location(2, size["height"] // 2).pointer_down()
+    actions.pointer_action.move_to_location(int(size["width"] * 0.65), size["height"] // 2).release()
+    actions.perform()
+    assert countries.find_elements(AppiumBy.ACCESSIBILITY_ID, "countryName") == []
+    assert countries.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").is_displayed()

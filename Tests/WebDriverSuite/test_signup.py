@@ -27,3 +27,12 @@ def test_invalid_email_shows_alert(start):
     driver.find_element(AppiumBy.ACCESSIBILITY_ID, "email").send_keys("nope" + Keys.ENTER)
     assert driver.find_element(AppiumBy.XPATH, '//XCUIElementTypeAlert').is_displayed()
     driver.find_element(AppiumBy.ACCESSIBILITY_ID, "OK").click()
+
+
+def test_key_actions_type_into_the_focused_field(start):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver = start(SIGNUP)
+    driver.find_element(AppiumBy.CLASS_NAME, "XCUIElementTypeTextField").click()
+    ActionChains(driver).send_keys("hi@x.io").perform()
+    assert driver.find_element(AppiumBy.CLASS_NAME, "XCUIElementTypeTextField").text == "hi@x.io"
