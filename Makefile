@@ -13,7 +13,8 @@ demo: deps
 ## Build once, then run every test (unit, wire, end to end with real processes). The release
 ## build of the sample apps is what the release-symbol test inspects; built here, before the
 ## tests run in parallel, it is a quick check inside the suite. The browser suite's test runs
-## pytest, Selenium and the pytest plugin from .build/venv (scripts/browser-venv).
+## pytest, Selenium and the pytest plugin from .build/venv (scripts/browser-venv); the WebDriver
+## suite's test runs Tests/WebDriverSuite with Appium's Python client from there too.
 test: deps
 	scripts/browser-venv
 	$(SWIFT) build --build-tests

@@ -91,6 +91,16 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
+        // `showreel webdriver`: an Appium-compatible W3C WebDriver server. Requests become the
+        // actions of an in-process Device, or of a booted one through DeviceClient.
+        .target(name: "ShowreelWebDriver", dependencies: [
+            "ShowreelDevice", "ShowreelTesting", "ShowreelHTTP", "ShowreelRecorder", "ShowreelRender", "ShowreelReport",
+            "ShowreelAccessibility", "ShowreelWire", "ShowreelUI",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "ShowreelKit", dependencies: [
             "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
             "ShowreelSession",
@@ -116,14 +126,14 @@ let package = Package(
         ]),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11",
+            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
         .executableTarget(name: "showreel-bench", dependencies: [
             "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
-            "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff",
+            "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
         ], path: "Benchmarks"),
         // Helpers the test targets share: temporary folders and workspaces, child processes, build
         // product paths, `eventually`, synthetic frames, ffprobe, the scene harness, an in-process
@@ -168,6 +178,7 @@ let package = Package(
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
         .testTarget(name: "ShowcaseUITests", dependencies: ["ShowreelKit"]),
+        .testTarget(name: "ShowreelWebDriverTests", dependencies: ["ShowreelWebDriver", "ShowreelAccessibility", "ShowreelGraphics"]),
         // A test that drives a device booted with `showreel device boot`: the light client only.
         .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),
         // Across modules and processes: the CLI, real signals, real files, a real Xvfb and browser.

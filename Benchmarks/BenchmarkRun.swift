@@ -16,6 +16,7 @@ struct BenchmarkRun {
         var flows = true
         var stepTracks = true
         var x11 = true
+        var webDriver = true
         var x11Seconds = 60
         var keep = false
     }
@@ -143,6 +144,7 @@ struct BenchmarkRun {
             print("UI suite with and without recording: could not run (\(error))")
         }
         if configuration.x11 { printX11() }
+        if configuration.webDriver { printWebDriver() }
         if configuration.keep { print("\nFiles kept in \(work)") }
     }
 
@@ -173,6 +175,11 @@ struct BenchmarkRun {
         printSection("steps in the videos, previews", "Steps in the videos, previews", needs: Self.fromTheRoot) {
             try StepTracksBenchmark.run(rounds: configuration.rounds)
         }
+    }
+
+    /// `showreel webdriver` against the Swift client, and the pytest suite with and without recording.
+    func printWebDriver() {
+        printSection("WebDriver", "WebDriver", needs: Self.fromTheRoot) { try WebDriverBenchmark.run(rounds: configuration.rounds) }
     }
 
     private static let fromTheRoot = "run from the repository's root, where Fixtures/Flows is"

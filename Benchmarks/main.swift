@@ -26,7 +26,7 @@ case "--device-recorders":
     do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
     print("""
-    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
+    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
       --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
       --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
       --skip-display-stream  skip the display stream transport benchmark
@@ -34,6 +34,8 @@ case "-h", "--help":
       --only-flows           only `showreel run` throughput
       --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
       --only-traces          only what step traces add to `showreel run`, and `showreel diff` speed
+      --only-webdriver       only `showreel webdriver`: a round trip against the Swift client, the pytest suite with and without recording
+      --skip-webdriver       skip that
       --skip-steps           skip what chapters, subtitles and previews add to a flow video
       --only-steps           only that
       --skip-x11             skip recording an X display (Xvfb; Showreel against ffmpeg's x11grab)
@@ -48,6 +50,7 @@ default:
     var onlyX11 = false
     var onlyTraces = false
     var onlySteps = false
+    var onlyWebDriver = false
     var index = 0
     while index < arguments.count {
         switch arguments[index] {
@@ -68,6 +71,8 @@ default:
         case "--skip-x11": configuration.x11 = false
         case "--only-x11": onlyX11 = true
         case "--only-traces": onlyTraces = true
+        case "--only-webdriver": onlyWebDriver = true
+        case "--skip-webdriver": configuration.webDriver = false
         case "--x11-seconds":
             index += 1
             guard index < arguments.count, let seconds = Int(arguments[index]), seconds >= 1 else { fail("--x11-seconds needs a number >= 1", code: 64) }
@@ -78,7 +83,9 @@ default:
         index += 1
     }
     do {
-        if onlySteps {
+        if onlyWebDriver {
+            BenchmarkRun(configuration: configuration).printWebDriver()
+        } else if onlySteps {
             BenchmarkRun(configuration: configuration).printStepTracks()
         } else if onlyFlows {
             BenchmarkRun(configuration: configuration).printFlows()

@@ -3,12 +3,15 @@ import NIOCore
 import ShowreelHTTP
 import ShowreelWire
 
-/// Runs work one piece at a time, in the order it was asked for: the device's action queue.
-actor ActionQueue {
+/// Runs work one piece at a time, in the order it was asked for: the device's action queue (and
+/// a WebDriver session's command queue).
+public actor ActionQueue {
+    public init() {}
+
     private var running = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
         if running {
             await withCheckedContinuation { waiting.append($0) }
         } else {

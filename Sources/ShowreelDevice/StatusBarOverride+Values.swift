@@ -10,7 +10,7 @@ extension StatusBarOverride {
     }
 
     /// Applies the given fields, refusing values a status bar cannot show.
-    func apply(to values: inout StatusBarValues) throws {
+    public func apply(to values: inout StatusBarValues) throws {
         if let time { values.time = time }
         if let dataNetwork { values.dataNetwork = dataNetwork }
         if let wifiBars { values.wifiBars = try bars(wifiBars, "wifiBars", max: 3) }

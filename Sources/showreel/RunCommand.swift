@@ -257,11 +257,7 @@ enum OutputFolder {
 enum ReportFiles {
     static func write(_ manifest: RunManifest, to folder: URL, pathPrefix: String, summaryLinks: String = "") throws {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try manifest.write(to: folder.appendingPathComponent(RunManifest.fileName))
-            try JUnitReport(manifest: manifest, pathPrefix: pathPrefix).write(to: folder.appendingPathComponent(JUnitReport.fileName))
-            try HTMLReport(manifest: manifest).write(to: folder.appendingPathComponent(HTMLReport.fileName))
-            try RunSummary(manifest: manifest, linkBase: summaryLinks).write(to: folder.appendingPathComponent(RunSummary.fileName))
+            try manifest.writeReport(to: folder, pathPrefix: pathPrefix, summaryLinks: summaryLinks)
         } catch {
             throw CLIFailure(message: "Could not write the report into \(folder.path): \(ErrorSentence.describe(error))",
                              exitCode: CLIFailure.Code.unwritable)

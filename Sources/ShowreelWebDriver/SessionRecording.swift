@@ -1,0 +1,159 @@
+import Foundation
+import ShowreelDevice
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelReport
+import ShowreelWire
+import Synchronization
+
+/// Where a session's video comes from: the in-process device's own frames, or the display
+/// stream of a device booted in another process (`appium:udid`).
+enum VideoSource: Sendable {
+    case device(Device)
+    case displaySocket(String)
+}
+
+/// A video of a device from now until `stop`: in-process, the recorder subscribed to the
+/// device's display; for another process's device, its display stream read on a thread.
+final class DeviceVideo: Sendable {
+    let url: URL
+    /// Device time when the recording started: step times count from here.
+    let start: Duration
+    private let session: RecordingSession
+    private let feed: Feed
+    private let stopped = Mutex<Result<RecordingSummary, RecorderError>?>(nil)
+
+    private enum Feed: Sendable {
+        case subscription(DisplaySubscription)
+        case stream(DisplayStreamClient, DispatchSemaphore)
+
+        /// Stops the frames; returns once no more arrive.
+        func stop() {
+            switch self {
+            case let .subscription(subscription): _ = subscription.stop()
+            case let .stream(stream, done):
+                try? stream.requestStop()
+                _ = done.wait(timeout: .now() + 30)
+                stream.close()
+            }
+        }
+    }
+
+    init(_ source: VideoSource, to url: URL, start: Duration, staged: Bool) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        self.url = url
+        self.start = start
+        let options = RecordingOptions(scale: 0.5)
+        switch source {
+        case let .device(device):
+            session = try RecordingSession(url: url, info: device.display.info, options: options,
+                                           mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
+            feed = .subscription(device.display.subscribe(session))
+        case let .displaySocket(path):
+            let stream = try DisplayStreamClient(socketPath: path)
+            let session = try RecordingSession(url: url, info: stream.info, options: options,
+                                               mask: ScreenMask(profile: stream.info.profile), staged: staged)
+            self.session = session
+            let done = DispatchSemaphore(value: 0)
+            let reader = Thread {
+                try? session.consume(stream)
+                done.signal()
+            }
+            reader.name = "showreel.webdriver-stream"
+            reader.start()
+            feed = .stream(stream, done)
+        }
+    }
+
+    var isRunning: Bool { stopped.withLock { $0 == nil } }
+
+    /// Ends the recording and writes the file's end (once; later calls give the same answer),
+    /// on a thread of its own: finishing waits for the encoder.
+    func stop(steps: [StepMark] = []) async throws -> RecordingSummary {
+        if let done = stopped.withLock({ $0 }) { return try done.get() }
+        let (session, feed) = (self.session, self.feed)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RecordingSummary, RecorderError>, Never>) in
+            let thread = Thread {
+                feed.stop()
+                continuation.resume(returning: Result { () throws(RecorderError) -> RecordingSummary in try session.finish(steps: steps) })
+            }
+            thread.name = "showreel.webdriver-finalise"
+            thread.start()
+        }
+        stopped.withLock { $0 = result }
+        return try result.get()
+    }
+
+    /// Ends the recording without a file.
+    func discard() {
+        defer { try? FileManager.default.removeItem(at: url) }
+        guard isRunning else { return }
+        feed.stop()
+        session.discard()
+        stopped.withLock { $0 = .failure(.noFrames(file: url.path)) }
+    }
+}
+
+/// `showreel:record`: the whole session as `<output>/<name>.mov`, each command a chapter, and an
+/// entry in the folder's manifest (so report.html and junit.xml list Appium suites too).
+final class SessionRecording: Sendable {
+    let video: DeviceVideo
+    let name: String
+    let folder: URL
+    private let steps = Mutex<[ManifestEntry.Step]>([])
+
+    init(_ source: VideoSource, name: String, folder: URL, start: Duration) throws {
+        self.name = name
+        self.folder = folder
+        video = try DeviceVideo(source, to: folder.appendingPathComponent("\(name).mov"), start: start, staged: true)
+    }
+
+    func note(_ title: String, at time: Duration) {
+        let seconds = max(0, (time - video.start).seconds)
+        steps.withLock { $0.append(ManifestEntry.Step(title: title, time: seconds, status: .passed)) }
+    }
+
+    /// Finishes the video and adds the session's entry to the manifest; returns the entry.
+    func finish(failure: String?) async -> ManifestEntry {
+        let steps = self.steps.withLock { $0 }
+        var entry = ManifestEntry(id: "webdriver/\(name)", name: name, status: failure == nil ? .passed : .failed, duration: 0)
+        entry.steps = steps
+        if let failure { entry.failures = [ManifestEntry.Failure(message: failure)] }
+        do {
+            let summary = try await video.stop(steps: steps.map { StepMark(title: $0.title, time: $0.time) })
+            entry.video = "\(name).mov"
+            entry.duration = summary.duration.seconds
+        } catch {
+            entry.status = .failed
+            entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(error)"))
+        }
+        return entry
+    }
+}
+
+/// Appium's `start_recording_screen` / `stop_recording_screen`: an MP4 in a temporary file, handed
+/// back base64-encoded. A recording that reaches its time limit stops by itself and waits to be
+/// fetched; one still running when the session ends is thrown away (Appium's semantics).
+final class ScreenRecording: Sendable {
+    let video: DeviceVideo
+    let timeLimit: Duration
+
+    init(_ source: VideoSource, timeLimit: Duration, start: Duration) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-wd-\(UUID().uuidString.prefix(8)).mp4")
+        video = try DeviceVideo(source, to: url, start: start, staged: false)
+        self.timeLimit = timeLimit
+    }
+
+    /// Stops the recording when it has run past its time limit (device time).
+    func enforceLimit(now: Duration) async {
+        guard video.isRunning, now - video.start >= timeLimit else { return }
+        _ = try? await video.stop()
+    }
+
+    /// The video, base64-encoded, and the file removed.
+    func collect() async throws -> String {
+        defer { try? FileManager.default.removeItem(at: video.url) }
+        let summary = try await video.stop()
+        return try Data(contentsOf: summary.url).base64EncodedString()
+    }
+}

@@ -1,0 +1,52 @@
+import HTTPTypes
+
+/// A W3C WebDriver error: its code (the spec's "error" string), the HTTP status the spec gives
+/// it, and a sentence that says what went wrong and what the screen had instead.
+public struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        case invalidSessionID = "invalid session id"
+        case noSuchElement = "no such element"
+        case staleElementReference = "stale element reference"
+        case invalidSelector = "invalid selector"
+        case invalidArgument = "invalid argument"
+        case unknownCommand = "unknown command"
+        case unknownMethod = "unknown method"
+        case sessionNotCreated = "session not created"
+        case elementNotInteractable = "element not interactable"
+        case invalidElementState = "invalid element state"
+        case unsupportedOperation = "unsupported operation"
+        case javascriptError = "javascript error"
+        case timeout = "timeout"
+        case moveTargetOutOfBounds = "move target out of bounds"
+        case unknownError = "unknown error"
+
+        /// The status the spec's error table gives the code.
+        public var status: HTTPResponse.Status {
+            switch self {
+            case .invalidSessionID, .noSuchElement, .staleElementReference, .unknownCommand: .notFound
+            case .invalidSelector, .invalidArgument, .elementNotInteractable, .invalidElementState: .badRequest
+            case .unknownMethod: .methodNotAllowed
+            case .sessionNotCreated, .unsupportedOperation, .javascriptError, .timeout, .moveTargetOutOfBounds, .unknownError: .internalServerError
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// `{"value": {"error": ..., "message": ..., "stacktrace": ""}}`.
+    var body: JSONValue {
+        ["value": ["error": .string(code.rawValue), "message": .string(message), "stacktrace": ""]]
+    }
+
+    static func invalidArgument(_ message: String) -> WebDriverError { WebDriverError(.invalidArgument, message) }
+    static func invalidSelector(_ message: String) -> WebDriverError { WebDriverError(.invalidSelector, message) }
+    static func unsupported(_ message: String) -> WebDriverError { WebDriverError(.unsupportedOperation, message) }
+}

@@ -1,0 +1,57 @@
+"""Video: Appium's start/stop recording (a playable MP4), and a whole session with showreel:record."""
+import base64
+import json
+import os
+import subprocess
+
+from appium.webdriver.common.appiumby import AppiumBy
+
+from conftest import COUNTRIES
+
+
+def probe(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height:format=duration,format_name",
+                          "-of", "json", path], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def test_start_stop_recording_returns_a_playable_mp4(countries, tmp_path):
+    countries.start_recording_screen(timeLimit=60)
+    countries.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").click()
+    countries.back()
+    video = base64.b64decode(countries.stop_recording_screen())
+    path = tmp_path / "session.mp4"
+    path.write_bytes(video)
+    info = probe(str(path))
+    assert "mp4" in info["format"]["format_name"]
+    assert info["streams"][0]["codec_name"] == "h264"
+    assert float(info["format"]["duration"]) > 0.2
+    # Nothing left running: a second stop has nothing.
+    assert countries.stop_recording_screen() == ""
+
+
+def test_start_without_force_restart_returns_the_previous_video(countries):
+    countries.start_recording_screen()
+    countries.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").click()
+    previous = countries.start_recording_screen(forceRestart=False)
+    assert base64.b64decode(previous)[4:8] == b"ftyp"
+    assert countries.stop_recording_screen() != ""
+
+
+def test_showreel_record_writes_the_session_video_and_manifest(start):
+    output = os.environ["SHOWREEL_WEBDRIVER_OUTPUT"]
+    driver = start(COUNTRIES, **{"showreel:record": True, "showreel:name": "countries-canada",
+                                 "appium:arguments": ["--countries-datasource", "local-mock"]})
+    driver.find_element(AppiumBy.ACCESSIBILITY_ID, "Canada").click()
+    assert driver.find_element(AppiumBy.ACCESSIBILITY_ID, "countryName").text == "Canada"
+    driver.quit()
+    video = os.path.join(output, "countries-canada.mov")
+    assert float(probe(video)["format"]["duration"]) > 0.2
+    with open(os.path.join(output, "manifest.json")) as file:
+        entries = {entry["name"]: entry for entry in json.load(file)["entries"]}
+    entry = entries["countries-canada"]
+    assert entry["status"] == "passed"
+    assert entry["video"] == "countries-canada.mov"
+    assert any("Canada" in step["title"] for step in entry["steps"])
+    assert os.path.exists(os.path.join(output, "report.html"))
+    assert "countries-canada" in open(os.path.join(output, "junit.xml")).read()
