@@ -31,8 +31,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavcodec libavformat libavutil libswscale",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"]),
+            pkgConfig: "libavcodec libavformat libavutil libswscale libswresample",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
                         .brew(["ffmpeg"])]
         ),
         // libyuv: SIMD frame shrinking and BGRA -> YUV conversion for the recorder (Linux; on

@@ -349,6 +349,7 @@ public final class VideoRecorder {
     public func append(_ frame: Frame) throws(RecorderError) {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         if let failure { throw failure }
+        if firstFrameTime == nil, try holdsFirst(frame) { return }
         guard let refreshTicks, let firstFrameTime else {
             noteChanges(of: frame)
             return try encode(frame)
@@ -371,6 +372,29 @@ public final class VideoRecorder {
         }
         noteChanges(of: frame)
         held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
+    }
+
+    /// The first frame waits out the first refresh (1/60 s of source time): a frame that comes
+    /// within it replaces it, taking its time, as a display shows only the newest frame of a
+    /// refresh. A device boots on its empty (black) home screen and launches the app a
+    /// millisecond later, so the video opens on the app's first drawn screen instead of a black
+    /// frame no one saw. Returns whether `frame` was kept back; false once the first is encoded.
+    private func holdsFirst(_ frame: Frame) throws(RecorderError) -> Bool {
+        guard let first = held else {
+            noteChanges(of: frame)
+            held = frame
+            return true
+        }
+        if frame.presentationTime < first.presentationTime + Frame.refreshInterval {
+            noteChanges(of: frame)
+            held = Frame(pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
+                         changedAreas: frame.changedAreas)
+            framesSuperseded += 1
+            return true
+        }
+        held = nil
+        try encode(first)
+        return false
     }
 
     /// The frame to hold until its refresh is over, shrunk at once while the source's thread
