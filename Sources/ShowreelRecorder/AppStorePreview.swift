@@ -80,6 +80,13 @@ public enum AppStorePreview {
     @discardableResult
     public static func make(from source: URL, to destination: URL, options: AppStorePreviewOptions,
                             logger: Logger = Logger(label: "showreel.preview")) throws(AppStorePreviewError) -> AppStorePreviewSummary {
+        try make(from: source, to: destination, options: options, checksFirstFrame: true, logger: logger)
+    }
+
+    /// `checksFirstFrame: false` lets a flat first frame through: for tests that need a file
+    /// breaking that rule alone.
+    static func make(from source: URL, to destination: URL, options: AppStorePreviewOptions, checksFirstFrame: Bool,
+                     logger: Logger) throws(AppStorePreviewError) -> AppStorePreviewSummary {
         let name = source.lastPathComponent
         let info: MediaInfo
         do { info = try MediaProbe.probe(source) } catch { throw .recorder(error) }
@@ -100,7 +107,7 @@ public enum AppStorePreview {
             throw .recorder(.cannotCreateFile(file: destination.path, message: error.localizedDescription))
         }
         do {
-            if let colour = try write(source, to: staging.partial, options: options, totalTicks: totalTicks) {
+            if let colour = try write(source, to: staging.partial, options: options, totalTicks: totalTicks, checksFirstFrame: checksFirstFrame) {
                 staging.abandon()
                 throw AppStorePreviewError.startsFlat(file: name, colour: colour)
             }
@@ -123,16 +130,18 @@ public enum AppStorePreview {
     /// Encodes the preview; returns the colour of the source's first frame, writing nothing
     /// more, when that frame is flat.
     private static func write(_ source: URL, to partial: URL, options: AppStorePreviewOptions,
-                              totalTicks: Int64) throws(RecorderError) -> String? {
+                              totalTicks: Int64, checksFirstFrame: Bool) throws(RecorderError) -> String? {
         let sound = try AppStorePreviewAudio(file: options.audio)
-        let writer = try AppStorePreviewWriter(url: partial, previewClass: options.previewClass, sound: sound)
+        let input = try MediaInput(url: source)
+        let colour = withExtendedLifetime(input) { ColourTags(of: input.stream.pointee.codecpar.pointee) }
+        let writer = try AppStorePreviewWriter(url: partial, previewClass: options.previewClass, colour: colour, sound: sound)
         var heldTick: Int64?
         var failure: RecorderError?
         var flat: String?
         let converter = PixelConverter(precise: true)
         try FrameDecoder.forEachTickFrame(source, ticksPerSecond: Double(AppStorePreviewRules.frameRate)) { frame, tick in
             do throws(RecorderError) {
-                if heldTick == nil, let pixels = converter.bgraBuffer(from: frame), let colour = PictureUniformity.flatColour(of: pixels) {
+                if heldTick == nil, checksFirstFrame, let pixels = converter.bgraBuffer(from: frame), let colour = PictureUniformity.flatColour(of: pixels) {
                     flat = colour
                     return false
                 }
