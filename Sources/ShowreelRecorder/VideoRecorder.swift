@@ -374,18 +374,21 @@ public final class VideoRecorder {
         held = holding(frame, firstFrameTime: firstFrameTime, refreshTicks: refreshTicks)
     }
 
-    /// The first frame waits out the first refresh (1/60 s of source time): a frame that comes
-    /// within it replaces it, taking its time, as a display shows only the newest frame of a
-    /// refresh. A device boots on its empty (black) home screen and launches the app a
-    /// millisecond later, so the video opens on the app's first drawn screen instead of a black
-    /// frame no one saw. Returns whether `frame` was kept back; false once the first is encoded.
+    /// The first frame waits for the next: one stamped within a few milliseconds of it replaces
+    /// it, taking its time. Those are changes of one instant that `Frame.stamped(after:)` moved
+    /// a millisecond apart each: a device boots on its empty (black) home screen and launches
+    /// the app at the same device time, so the video opens on the app's first drawn screen
+    /// instead of a black frame no one saw. Returns whether `frame` was kept back; false once
+    /// the first is encoded.
+    static let sameInstant = Frame.minimumGap * 5
+
     private func holdsFirst(_ frame: Frame) throws(RecorderError) -> Bool {
         guard let first = held else {
             noteChanges(of: frame)
             held = frame
             return true
         }
-        if frame.presentationTime < first.presentationTime + Frame.refreshInterval {
+        if frame.presentationTime <= first.presentationTime + Self.sameInstant {
             noteChanges(of: frame)
             held = Frame(pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
                          changedAreas: frame.changedAreas)
