@@ -29,7 +29,7 @@ struct MatrixRunTests {
             let parts = try #require(entry["cell"] as? [String: String])
             #expect("\(parts["language"] ?? "")-\(parts["device"] ?? "")-\(parts["appearance"] ?? "")" == cell)
             let info = try MediaProbe.probe(output.appendingPathComponent("\(cell)/hello.mov"))
-            #expect(cell.contains("small") ? (info.width, info.height) == (375, 667) : (info.width, info.height) == (390, 844))
+            #expect(cell.contains("small") ? (info.width, info.height) == (376, 668) : (info.width, info.height) == (390, 844), "even sizes")
         }
         let junit = try String(contentsOf: output.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(junit.contains("name=\"Hello: tap the button three times [de-phone-small-dark]\" file=\"Fixtures/Flows/hello.yaml\""), "\(junit)")
