@@ -32,7 +32,7 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         guard let testDevice = TestDevice.current else {
             // Listed before `.device(...)`, or alone: boot the device here, and record on it.
             let deviceTrait = test.traits.compactMap { $0 as? DeviceTrait }.first ?? .device()
-            return try await DeviceTrait.withDevice(deviceTrait.configuration) { testDevice in
+            return try await DeviceTrait.withDevice(deviceTrait.configuration.resolved(for: testCase)) { testDevice in
                 try await DeviceTrait.$isProvided.withValue(true) {
                     try await record(testDevice, configuration: configuration, test: test, testCase: testCase, function)
                 }
