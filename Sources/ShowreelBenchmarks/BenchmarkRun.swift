@@ -18,6 +18,7 @@ struct BenchmarkRun {
         var x11 = true
         var x11Seconds = 60
         var keep = false
+        var matrix = true
     }
 
     static let throughputTarget = 1.25
@@ -132,6 +133,7 @@ struct BenchmarkRun {
 
         if configuration.flows { printFlows(); printTraces() }
         if configuration.stepTracks { printStepTracks() }
+        if configuration.matrix { printMatrix() }
 
         printTargets(results)
 
@@ -173,6 +175,11 @@ struct BenchmarkRun {
         printSection("steps in the videos, previews", "Steps in the videos, previews", needs: Self.fromTheRoot) {
             try StepTracksBenchmark.run(rounds: configuration.rounds)
         }
+    }
+
+    /// A 16-cell matrix run against the single cell, and an App Store preview's cost.
+    func printMatrix() {
+        printSection("matrix run, App Store preview", "Matrix run", needs: Self.fromTheRoot) { try MatrixBenchmark.run(rounds: configuration.rounds) }
     }
 
     private static let fromTheRoot = "run from the repository's root, where Fixtures/Flows is"
