@@ -19,14 +19,7 @@ struct MatrixOptions: ParsableArguments {
             help: "Also make an App Store preview of each passing video, for each of these classes its device's shape fits (comma-separated: \(AppStorePreviewClass.names)), into <output>/app-store-previews/.")
     var appStorePreviews: String?
 
-    @Flag(help: "With --app-store-previews: hold the last frame of a video shorter than 15 s until 15 s.")
-    var holdLast = false
-
-    @Flag(help: "With --app-store-previews: keep the first 30 s of a video longer than 30 s.")
-    var trim = false
-
-    @Option(help: "With --app-store-previews: a sound file for the previews' audio track (default: silence).")
-    var audio: String?
+    @OptionGroup var fitting: PreviewFittingOptions
 
     /// The matrix asked for; a bad value is a usage error naming the valid choices.
     func matrix() throws -> RunMatrix {
@@ -49,10 +42,7 @@ struct MatrixOptions: ParsableArguments {
             }
             classes.append(previewClass)
         }
-        if let audio, !FileManager.default.fileExists(atPath: audio) {
-            throw CLIFailure(message: "The --audio file \(audio) does not exist.", exitCode: CLIFailure.Code.usage)
-        }
-        let plan = AppStorePreviewPlan(classes: classes, holdsLast: holdLast, trims: trim, audio: audio.map { URL(fileURLWithPath: $0) },
+        let plan = AppStorePreviewPlan(classes: classes, holdsLast: fitting.holdLast, trims: fitting.trim, audio: try fitting.audioFile(),
                                        sizesRecording: !scaleChosen)
         var seen = Set<String>()
         for profile in jobs.map(\.flow.device.profile) where seen.insert(profile.name).inserted && plan.classes(for: profile).isEmpty {

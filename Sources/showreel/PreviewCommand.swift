@@ -25,20 +25,13 @@ struct PreviewCommand: AsyncParsableCommand {
     @Argument(help: "Videos, or a run's output folder (with manifest.json); with --check, the files to check.")
     var inputs: [String]
 
-    @Option(name: .customLong("class"), help: "The App Store preview class: \(AppStorePreviewClass.names).")
+    @Option(name: .customLong("class"), help: "The App Store preview class (its exact size is in the discussion above).")
     var previewClass: AppStorePreviewClass?
 
     @Option(help: "Where the previews go (default: beside each video; for a run, <folder>/app-store-previews).")
     var output: String?
 
-    @Option(help: "A sound file for the audio track (default: silence).")
-    var audio: String?
-
-    @Flag(help: "Hold the last frame of a video shorter than 15 s until 15 s.")
-    var holdLast = false
-
-    @Flag(help: "Keep the first 30 s of a video longer than 30 s.")
-    var trim = false
+    @OptionGroup var fitting: PreviewFittingOptions
 
     @Flag(help: "Check the files against the preview rules instead of making previews (any file, not only Showreel's).")
     var check = false
@@ -54,9 +47,6 @@ struct PreviewCommand: AsyncParsableCommand {
         try await reportingFailures {
             for input in inputs where !FileManager.default.fileExists(atPath: input) {
                 throw CLIFailure(message: "\(input) does not exist: name a video or a run's folder.", exitCode: CLIFailure.Code.usage)
-            }
-            if let audio, !FileManager.default.fileExists(atPath: audio) {
-                throw CLIFailure(message: "The --audio file \(audio) does not exist.", exitCode: CLIFailure.Code.usage)
             }
             if check { return try checkFiles() }
             try makePreviews()
@@ -82,8 +72,8 @@ struct PreviewCommand: AsyncParsableCommand {
 
     private func makePreviews() throws {
         guard let previewClass else { return }
-        let options = AppStorePreviewOptions(previewClass: previewClass, holdsLast: holdLast, trims: trim,
-                                             audio: audio.map { URL(fileURLWithPath: $0) })
+        let options = AppStorePreviewOptions(previewClass: previewClass, holdsLast: fitting.holdLast, trims: fitting.trim,
+                                             audio: try fitting.audioFile())
         var made = 0, refused = 0
         for input in inputs {
             var isFolder: ObjCBool = false
