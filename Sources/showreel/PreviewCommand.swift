@@ -77,7 +77,7 @@ struct PreviewCommand: AsyncParsableCommand {
         var made = 0, refused = 0
         for input in inputs {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
             let sources = isFolder.boolValue ? try runVideos(in: input, previewClass: previewClass) : [(URL(fileURLWithPath: input), nil)]
             let defaultFolder = isFolder.boolValue
                 ? URL(fileURLWithPath: input).appendingPathComponent(AppStorePreviewPlan.folder)
