@@ -572,7 +572,10 @@ public final class VideoRecorder {
     public func keepCurrent(at time: Duration?) throws(RecorderError) {
         // A deferred recording has no file yet: nothing to keep current.
         guard fragmented, !finished, failure == nil, spool == nil else { return }
-        try encodeHeld()
+        // The first frame waits for its instant to be over (see `holdsFirst`): on a virtual
+        // clock only the next frame says so, on a real one `time` past it does.
+        let firstIsOver = held.map { first in time.map { $0 > first.presentationTime + Self.sameInstant } ?? false } ?? false
+        if firstFrameTime != nil || firstIsOver { try encodeHeld() }
         guard framesSent > 0 else { return }
         if let time, let firstFrameTime, let avFrame = resources.frame, let codecContext = resources.codec {
             let pts = (time - firstFrameTime).ticks(timescale: Self.timescale)
