@@ -31,8 +31,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavcodec libavformat libavutil libswscale",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"]),
+            pkgConfig: "libavcodec libavformat libavutil libswscale libswresample",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
                         .brew(["ffmpeg"])]
         ),
         // libyuv: SIMD frame shrinking and BGRA -> YUV conversion for the recorder (Linux; on
@@ -173,7 +173,7 @@ let package = Package(
         ]),
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
-            "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
+            "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps", "ShowreelUI",
         ]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.

@@ -19,6 +19,7 @@ struct BenchmarkRun {
         var webDriver = true
         var x11Seconds = 60
         var keep = false
+        var matrix = true
     }
 
     static let throughputTarget = 1.25
@@ -133,6 +134,7 @@ struct BenchmarkRun {
 
         if configuration.flows { printFlows(); printTraces() }
         if configuration.stepTracks { printStepTracks() }
+        if configuration.matrix { printMatrix() }
 
         printTargets(results)
 
@@ -180,6 +182,11 @@ struct BenchmarkRun {
     /// `showreel webdriver` against the Swift client, and the pytest suite with and without recording.
     func printWebDriver() {
         printSection("WebDriver", "WebDriver", needs: Self.fromTheRoot) { try WebDriverBenchmark.run(rounds: configuration.rounds) }
+    }
+
+    /// A 16-cell matrix run against the single cell, and an App Store preview's cost.
+    func printMatrix() {
+        printSection("matrix run, App Store preview", "Matrix run", needs: Self.fromTheRoot) { try MatrixBenchmark.run(rounds: configuration.rounds) }
     }
 
     private static let fromTheRoot = "run from the repository's root, where Fixtures/Flows is"

@@ -26,7 +26,7 @@ case "--device-recorders":
     do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
     print("""
-    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
+    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
       --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
       --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
       --skip-display-stream  skip the display stream transport benchmark
@@ -38,6 +38,8 @@ case "-h", "--help":
       --skip-webdriver       skip that
       --skip-steps           skip what chapters, subtitles and previews add to a flow video
       --only-steps           only that
+      --skip-matrix          skip the 16-cell matrix run against the single cell, and the App Store preview's cost
+      --only-matrix          only that
       --skip-x11             skip recording an X display (Xvfb; Showreel against ffmpeg's x11grab)
       --only-x11             only recording an X display
       --x11-seconds N        how long the mostly idle browser is recorded (default 60)
@@ -51,6 +53,7 @@ default:
     var onlyTraces = false
     var onlySteps = false
     var onlyWebDriver = false
+    var onlyMatrix = false
     var index = 0
     while index < arguments.count {
         switch arguments[index] {
@@ -68,6 +71,8 @@ default:
         case "--only-ui-suite": onlyUISuite = true
         case "--skip-steps": configuration.stepTracks = false
         case "--only-steps": onlySteps = true
+        case "--skip-matrix": configuration.matrix = false
+        case "--only-matrix": onlyMatrix = true
         case "--skip-x11": configuration.x11 = false
         case "--only-x11": onlyX11 = true
         case "--only-traces": onlyTraces = true
@@ -85,6 +90,8 @@ default:
     do {
         if onlyWebDriver {
             BenchmarkRun(configuration: configuration).printWebDriver()
+        } else if onlyMatrix {
+            BenchmarkRun(configuration: configuration).printMatrix()
         } else if onlySteps {
             BenchmarkRun(configuration: configuration).printStepTracks()
         } else if onlyFlows {

@@ -12,6 +12,9 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/audio_fifo.h>
 
 // Function-like macros do not import into Swift; these wrap the ones we need.
 static inline int showreel_averror(int posixError) { return AVERROR(posixError); }

@@ -27,6 +27,13 @@ public struct Flow: Sendable {
         /// The demo's clean status bar (9:41, full battery) unless the header says otherwise.
         public var statusBar = StatusBarValues()
         public var showsTouches = true
+        /// Light or dark, set when the device boots (a matrix run's appearance).
+        public var interfaceStyle: InterfaceStyle = .light
+        /// The languages the device boots with, most preferred first (a matrix run's language).
+        public var languages: [String] = []
+        /// Put before the arguments of every launch: a matrix run's `-AppleLanguages (de)
+        /// -AppleLocale de_DE`, which a flow's own arguments may still override (the last wins).
+        public var launchArguments: [String] = []
     }
 }
 

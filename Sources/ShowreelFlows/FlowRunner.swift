@@ -90,7 +90,8 @@ public struct FlowRunner: Sendable {
         let videoFile = "\(videoName).\(options.container.fileExtension)"
         do {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches, logger: options.logger)
+                                registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches,
+                                interfaceStyle: flow.device.interfaceStyle, languages: flow.device.languages, logger: options.logger)
         } catch {
             return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }
@@ -275,7 +276,7 @@ final class FlowExecution: @unchecked Sendable {
         case let .launchApp(app, arguments, environment, clearState):
             guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to launch: name one with appId") }
             if clearState { try? FileManager.default.removeItem(at: device.dataContainer(for: app)) }
-            try await act(.launch(bundle: app, arguments: arguments ?? flow.arguments,
+            try await act(.launch(bundle: app, arguments: flow.device.launchArguments + (arguments ?? flow.arguments),
                                   environment: flow.environment.merging(environment ?? [:]) { $1 }))
         case let .tap(target, count, hold):
             // As Maestro does, a tap on an element waits (up to 5 s) for it to be there.

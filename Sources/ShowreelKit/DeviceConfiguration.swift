@@ -35,6 +35,10 @@ public struct DeviceConfiguration: Sendable {
     public var showsTouches: Bool
     /// Apps installed besides the sample apps: the user's own `AppDefinition`s.
     public var apps: [AppDefinition]
+    /// The language the device boots in (`-AppleLanguages`), nil for the apps' own.
+    public var language: DeviceLanguage?
+    /// Light or dark, from boot.
+    public var appearance: InterfaceStyle = .light
 
     public static let cleanStatusBar = StatusBarOverride(
         time: "9:41", dataNetwork: .wifi, wifiBars: 3, cellularBars: 4, batteryState: .charged, batteryLevel: 100)

@@ -24,7 +24,7 @@ public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // Inside a recording trait that booted this test's device itself (it was listed first).
         if RecordedTestContext.recorded?.deviceProvidedByRecording == true { return try await function() }
-        try await Self.withDevice(configuration) { _ in try await CallSiteReporting.reportingFailures(function) }
+        try await Self.withDevice(configuration.resolved(for: testCase)) { _ in try await CallSiteReporting.reportingFailures(function) }
     }
 
     /// Boots the device `configuration` describes, makes it the current one for `body`, and
@@ -50,6 +50,33 @@ extension Trait where Self == DeviceTrait {
                               showsTouches: Bool = true, apps: [AppDefinition] = []) -> DeviceTrait {
         DeviceTrait(configuration: DeviceConfiguration(source, profile: profile, clock: clock, statusBar: statusBar,
                                                        showsTouches: showsTouches, apps: apps))
+    }
+}
+
+extension Trait where Self == DeviceTrait {
+    /// A device for each test in `language` (a code, or `.argument`: each case's argument) and
+    /// `appearance`, on the `profile` screen: a matrix cell from Swift.
+    public static func device(language: DeviceLanguage, appearance: InterfaceStyle = .light, profile: DeviceProfile = .phone,
+                              clock: ClockKind = .virtual, statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
+                              showsTouches: Bool = true, apps: [AppDefinition] = []) -> DeviceTrait {
+        var configuration = DeviceConfiguration(profile: profile, clock: clock, statusBar: statusBar, showsTouches: showsTouches, apps: apps)
+        configuration.language = language
+        configuration.appearance = appearance
+        return DeviceTrait(configuration: configuration)
+    }
+}
+
+extension DeviceConfiguration {
+    /// The configuration with `.argument` turned into the test case's language code.
+    func resolved(for testCase: Test.Case?) throws -> DeviceConfiguration {
+        var resolved = self
+        if let language { resolved.language = .code(try language.resolved(for: testCase)) }
+        return resolved
+    }
+
+    /// The languages the device boots with.
+    var languages: [String] {
+        if case let .code(code)? = language { [code] } else { [] }
     }
 }
 

@@ -31,7 +31,7 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         guard let context = RecordedTestContext.recorded else {
             // Listed before `.device(...)`, or alone: boot the device here, and record on it.
             let deviceTrait = test.traits.compactMap { $0 as? DeviceTrait }.first ?? .device()
-            return try await DeviceTrait.withDevice(deviceTrait.configuration, providedByRecording: true) { _ in
+            return try await DeviceTrait.withDevice(deviceTrait.configuration.resolved(for: testCase), providedByRecording: true) { _ in
                 try await record(RecordedTestContext.recorded!, configuration: configuration, test: test, testCase: testCase, function)
             }
         }

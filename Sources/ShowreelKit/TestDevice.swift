@@ -60,7 +60,8 @@ public final class TestDevice: Sendable {
         do {
             device = try Device(name: "Test Phone", profile: profile, clock: configuration.clock,
                                 apps: ShowcaseCatalog.apps + configuration.apps, registry: registry,
-                                showsTouches: configuration.showsTouches)
+                                showsTouches: configuration.showsTouches, interfaceStyle: configuration.appearance,
+                                languages: configuration.languages)
         } catch {
             try? FileManager.default.removeItem(at: home)
             throw ShowreelKitError("Could not boot an in-process device: \(ErrorSentence.describe(error))")

@@ -52,10 +52,15 @@ public struct TestIdentity: Sendable, Hashable {
     /// Swift Testing keeps a case's arguments to itself; reflection reads them for the file
     /// name. An empty string when they cannot be read, and the recorder then numbers the file.
     private static func arguments(of testCase: Test.Case) -> String {
-        guard testCase.isParameterized, let arguments = child("arguments", of: testCase) as? any Collection else { return "" }
+        argumentValues(of: testCase).joined(separator: ", ")
+    }
+
+    /// Each of a parameterised case's arguments as text; empty when they cannot be read.
+    static func argumentValues(of testCase: Test.Case) -> [String] {
+        guard testCase.isParameterized, let arguments = child("arguments", of: testCase) as? any Collection else { return [] }
         return arguments.map { argument -> String in
             String(describing: child("value", of: argument) ?? argument)
-        }.joined(separator: ", ")
+        }
     }
 
     /// The first value labelled `label` in `subject`'s reflection, searched a few levels deep.

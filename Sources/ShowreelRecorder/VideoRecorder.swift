@@ -141,6 +141,7 @@ public final class VideoRecorder {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         if let failure { throw failure }
         do {
+            if timeline.firstFrameTime == nil, try holdsFirst(frame) { return }
             switch timeline.arrival(of: frame.presentationTime, holding: held?.presentationTime) {
             case .write:
                 preparer.noteChanges(of: frame)
@@ -161,6 +162,31 @@ public final class VideoRecorder {
         } catch {
             throw fail(error)
         }
+    }
+
+    /// Changes of one instant that `Frame.stamped(after:)` moved a millisecond apart each.
+    static let sameInstant = Frame.minimumGap * 5
+
+    /// The first frame waits for the next: one stamped within a few milliseconds of it replaces
+    /// it, taking its time. A device boots on its empty (black) home screen and launches the app
+    /// at the same device time, so the video opens on the app's first drawn screen instead of a
+    /// black frame no one saw. Returns whether `frame` was kept back; false once the first is
+    /// encoded.
+    private func holdsFirst(_ frame: Frame) throws(RecorderError) -> Bool {
+        guard let first = held else {
+            preparer.noteChanges(of: frame)
+            held = frame
+            return true
+        }
+        if frame.presentationTime <= first.presentationTime + Self.sameInstant {
+            preparer.noteChanges(of: frame)
+            held = Frame(pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
+                         changedAreas: frame.changedAreas)
+            framesSuperseded += 1
+            return true
+        }
+        try encodeHeld()
+        return false
     }
 
     /// The frame to hold until its refresh is over (see `FramePreparer.holding`).
@@ -255,7 +281,10 @@ public final class VideoRecorder {
         // A deferred recording has no file yet: nothing to keep current.
         guard fragmented, !finished, failure == nil, spool == nil else { return }
         do {
-            try encodeHeld()
+            // The first frame waits for its instant to be over (see `holdsFirst`): on a virtual
+            // clock only the next frame says so, on a real one `time` past it does.
+            let firstIsOver = held.map { first in time.map { $0 > first.presentationTime + Self.sameInstant } ?? false } ?? false
+            if timeline.firstFrameTime != nil || firstIsOver { try encodeHeld() }
             guard let encoder, encoder.picturesSent > 0 else { return }
             if let time, let pts = timeline.repeatCurrent(at: time) {
                 try encoder.sendCurrent(pts: pts, keyframe: false)

@@ -31,7 +31,7 @@ public struct HTMLReport: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(e(manifest.title))</title>
-        <style>\(Self.style)\(Self.traceStyle)</style>
+        <style>\(Self.style)\(Self.traceStyle)\(Self.cellStyle)</style>
         </head>
         <body>
         <header>
@@ -43,19 +43,20 @@ public struct HTMLReport: Sendable {
         <button type="button" data-filter="failed">Failed (\(manifest.count(.failed)))</button>
         <button type="button" data-filter="passed">Passed (\(manifest.count(.passed)))</button>
         </nav>
+        \(cellFilters())
         </header>
         <main>
         \(diff.map(diffSection) ?? "")
-        \(manifest.entries.enumerated().map { section(for: $1, index: $0) }.joined(separator: "\n"))
+        \(entrySections())
         </main>
-        <script>\(Self.traceScript)\(Self.script)</script>
+        <script>\(Self.traceScript)\(Self.script)\(Self.cellScript)</script>
         </body>
         </html>
 
         """
     }
 
-    private func section(for entry: ManifestEntry, index: Int) -> String {
+    func section(for entry: ManifestEntry, index: Int) -> String {
         let e = Markup.escape
         // Starting a hair after 0 shows the launched app rather than the boot frame before it.
         let trace = traces[entry.id]
@@ -86,7 +87,7 @@ public struct HTMLReport: Sendable {
             + entry.attachments.map { "<a href=\"\(e(Self.href($0)))\">\(e($0))</a>" }.joined(separator: " · ") + "</p>"
         return """
         <section class="entry \(entry.status.rawValue)" data-status="\(entry.status.rawValue)" id="entry-\(index)">
-        <h2>\(e(entry.name)) <span class="badge">\(entry.status.rawValue)</span></h2>
+        <h2>\(e(entry.nameInCell)) <span class="badge">\(entry.status.rawValue)</span></h2>
         <p class="muted">\(e(entry.id)) · \(Markup.seconds(entry.duration)) s</p>
         <div class="body">
         <div class="player">\(video)</div>

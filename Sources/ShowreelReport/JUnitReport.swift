@@ -26,9 +26,10 @@ public struct JUnitReport: Sendable {
             "  <testsuite name=\"\(e(manifest.title))\" \(counts) timestamp=\"\(timestamp)\">",
         ]
         for entry in manifest.entries {
-            let classname = entry.suite ?? (entry.id as NSString).deletingLastPathComponent
-            let file = entry.id.hasSuffix(".yaml") || entry.id.hasSuffix(".yml") ? " file=\"\(e(entry.id))\"" : ""
-            lines.append("    <testcase classname=\"\(e(classname.isEmpty ? manifest.title : classname))\" name=\"\(e(entry.name))\"\(file) time=\"\(Markup.seconds(entry.duration))\">")
+            let source = entry.sourceID
+            let classname = entry.suite ?? (source as NSString).deletingLastPathComponent
+            let file = source.hasSuffix(".yaml") || source.hasSuffix(".yml") ? " file=\"\(e(source))\"" : ""
+            lines.append("    <testcase classname=\"\(e(classname.isEmpty ? manifest.title : classname))\" name=\"\(e(entry.nameInCell))\"\(file) time=\"\(Markup.seconds(entry.duration))\">")
             // An interrupted test is an error (it did not finish), not a failure of the app.
             let (element, type) = entry.status == .interrupted ? ("error", "interrupted") : ("failure", "failure")
             for failure in entry.failures {

@@ -138,10 +138,13 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var attachments: [String]
     /// A small animated picture of the video (WebP), relative to the manifest's folder.
     public var preview: String?
+    /// The combination (language, device, appearance) it ran in, in a matrix run.
+    public var cell: RunCell?
 
     public init(id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
                 screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
-                preview: String? = nil) {
+                preview: String? = nil, cell: RunCell? = nil) {
+        self.cell = cell
         self.id = id
         self.name = name
         self.suite = suite
@@ -169,6 +172,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         steps = try c.decodeIfPresent([Step].self, forKey: .steps) ?? []
         attachments = try c.decodeIfPresent([String].self, forKey: .attachments) ?? []
         preview = try c.decodeIfPresent(String.self, forKey: .preview)
+        cell = try c.decodeIfPresent(RunCell.self, forKey: .cell)
     }
 
     /// The entry with its file paths prefixed by `folder` (a relative path such as

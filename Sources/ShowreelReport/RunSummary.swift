@@ -29,7 +29,7 @@ public struct RunSummary: Sendable {
             "| --- | --- | --- | ---: | --- | --- |",
         ]
         for (index, entry) in manifest.entries.enumerated() {
-            let name = entry.suite.map { "\($0)/\(entry.name)" } ?? entry.name
+            let name = entry.suite.map { "\($0)/\(entry.name)" } ?? entry.nameInCell
             let preview = entry.preview.map {
                 "<img src=\"\(link($0))\" alt=\"\(Self.attribute(name)) preview\" width=\"\(Self.previewWidth)\">"
             } ?? ""

@@ -45,8 +45,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Video codec: h264 or hevc.")
     var codec: VideoCodec = .h264
 
-    @Option(help: "Scale the videos relative to the screen's pixels: 0.5 (the default) is the screen's point size, 390x844 for the phone; 1 for every device pixel.")
-    var scale: Double = 0.5
+    @Option(help: "Scale the videos relative to the screen's pixels: 0.5 (the default) is the screen's point size, 390x844 for the phone; 1 for every device pixel. With --app-store-previews the default is the previews' size.")
+    var scale: Double?
 
     @Flag(inversion: .prefixedNo, help: "Write each video's step trace (<name>.trace.json: pictures before and after each step, its element tree and target) for the report.")
     var traces = true
@@ -63,11 +63,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Put before the file links of summary.md (where the output folder is served, e.g. an artifact store); default: links relative to it.")
     var summaryLinks = ""
 
+    @OptionGroup(title: "Matrix runs and App Store previews")
+    var matrix: MatrixOptions
+
     enum CaptionMode: String, ExpressibleByArgument, CaseIterable { case none, steps }
 
     func validate() throws {
         guard workers >= 1 else { throw ValidationError("--workers must be 1 or more, got \(workers)") }
-        guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
+        if let scale, !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
     }
 
     func run() async throws {
@@ -75,32 +78,41 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func runFlows() async throws {
-        let flows = try FlowLoading.load(paths, shard: shard)
+        let runMatrix = try matrix.matrix()
+        // A matrix is sharded by cell and flow, so a shard's flows are loaded whole first.
+        let flows = try FlowLoading.load(paths, shard: runMatrix.isEmpty ? shard : nil)
+        var jobs = runMatrix.jobs(for: flows)
+        if !runMatrix.isEmpty, let shard { jobs = FlowDiscovery.shard(jobs, id: \.id, index: shard.index, count: shard.count) }
+        let storePreviews = try matrix.previewPlan(for: jobs, scaleChosen: scale != nil)
         if check {
             Console.out("\(flows.count) \(flows.count == 1 ? "flow is" : "flows are") valid.")
             return
         }
-        guard !flows.isEmpty else {
+        guard !jobs.isEmpty else {
             Console.out("Shard \(shard!) has no flows (there are fewer flows than shards): nothing to run.")
             return
         }
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         try OutputFolder.prepare(folder, named: output)
-        let recording = RecordingOptions(codec: codec, scale: scale)
-        let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
-                                                        container: container, captionsSteps: captions == .steps, traces: traces,
-                                                        previews: previews))
-        let used = min(workers, flows.count)
-        Console.status("Running \(flows.count) \(flows.count == 1 ? "flow" : "flows") with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
-        let progress = ProgressLine(total: flows.count)
+        let recording = RecordingOptions(codec: codec, scale: scale ?? 0.5)
+        let runner = MatrixRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
+                                                          container: container, captionsSteps: captions == .steps, traces: traces,
+                                                          previews: previews), previews: storePreviews)
+        let used = min(workers, jobs.count)
+        let cells = Set(jobs.compactMap(\.cell)).count
+        let across = cells > 0 ? " (\(flows.count) in \(cells) \(cells == 1 ? "cell" : "cells"))" : ""
+        Console.status("Running \(jobs.count) \(jobs.count == 1 ? "flow" : "flows")\(across) with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
+        let progress = ProgressLine(total: jobs.count)
         let started = ContinuousClock.now
         // Ctrl-C or SIGTERM: running flows stop before their next step and keep their videos,
         // the rest are skipped, and the report is still written.
-        let work = Task { await runner.run(flows, workers: workers) { progress.finished($0) } }
+        let work = Task { await runner.run(jobs, workers: workers) { progress.finished($0) } }
         let trap = SignalTrap { _ in work.cancel() }
-        let entries = await work.value
+        let result = await work.value
+        let entries = result.entries
         trap.cancel()
         progress.end()
+        for problem in result.previewProblems { Console.status("error: \(problem)") }
 
         let manifest = RunManifest(title: title, entries: entries)
         try ReportFiles.write(manifest, to: folder, pathPrefix: output, summaryLinks: summaryLinks)
@@ -122,7 +134,7 @@ struct RunCommand: AsyncParsableCommand {
                 + "\(manifest.count(.skipped)) not run.")
             throw ExitCode(130)
         }
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 || !result.previewProblems.isEmpty { throw ExitCode(1) }
     }
 }
 
@@ -193,7 +205,7 @@ final class ProgressLine: @unchecked Sendable {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let eta = seconds / Double(done) * Double(total - done)
         if interactive {
-            let line = "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(Self.mark(entry.status)) \(entry.name)"
+            let line = "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(Self.mark(entry.status)) \(entry.nameInCell)"
             FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
         } else {
             Console.status("[\(done)/\(total)] \(entry.status.rawValue) \(entry.id) (\(String(format: "%.1f", entry.duration)) s of video)")

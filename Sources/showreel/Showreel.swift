@@ -10,6 +10,6 @@ struct Showreel: AsyncParsableCommand {
         and is recorded into Recordings/, with report.html, junit.xml and manifest.json.
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ReportCommand.self, ReelCommand.self, DiffCommand.self, DemoCommand.self, DeviceCommand.self, DisplayCommand.self, IOCommand.self, HostCommand.self, WebDriverCommand.self]
+        subcommands: [RunCommand.self, ReportCommand.self, ReelCommand.self, PreviewCommand.self, DiffCommand.self, DemoCommand.self, DeviceCommand.self, DisplayCommand.self, IOCommand.self, HostCommand.self, WebDriverCommand.self]
     )
 }

@@ -63,7 +63,9 @@ struct RecorderProcessTests {
         let info = try MediaProbe.probe(session.video)
         #expect(info.codecName == codec)
         #expect(abs(info.duration - (try session.span)) <= 1.0 / 60)
-        #expect(info.frameCount == 7)  // the first screen, then highlight and release per tap
+        // Highlight and release per tap: the first screen the recorder got lasted no time (the
+        // first tap's highlight came at the same instant), so the video opens on the highlight.
+        #expect(info.frameCount == 6)
         #expect(session.recorder.stderr.contains("Wrote \(session.video.path)"))
         await session.device.shutdown()
     }
@@ -77,27 +79,27 @@ struct RecorderProcessTests {
         session.recorder.signal(SIGINT)
         #expect(try await session.recorder.waitForExit() == 0)
         let info = try MediaProbe.probe(session.video)
-        #expect(info.frameCount == 9)
-        #expect(try FrameDecoder.decodeFrames(session.video).count == 9)
+        #expect(info.frameCount == 8)  // highlight and release per tap (see stopBySignal)
+        #expect(try FrameDecoder.decodeFrames(session.video).count == 8)
         await session.device.shutdown()
     }
 
     @Test("SIGKILL on a virtual clock leaves a fragmented file with every frame but the last")
     func killNine() async throws {
         let session = try await Session.start("killed.mp4", ["--keyframe-interval=1"])
-        try await session.tap(6)  // 13 frames: the first screen, then highlight and release per tap
+        try await session.tap(6)  // 12 frames: highlight and release per tap (see stopBySignal)
         // The encoder flushes the file within a second of wall time; only the last frame, whose
         // hold on screen the recorder cannot know yet, stays in memory.
         try await eventually("all but the last frame on disk") {
-            ((try? MediaProbe.probe(session.video))?.frameCount ?? 0) >= 12
+            ((try? MediaProbe.probe(session.video))?.frameCount ?? 0) >= 11
         }
         session.recorder.signal(SIGKILL)
         _ = try await session.recorder.waitForExit()
         let info = try MediaProbe.probe(session.video)
         #expect(info.codecName == "h264")
-        #expect(info.frameCount == 12)
+        #expect(info.frameCount == 11)
         let frames = try FrameDecoder.decodeFrames(session.video)
-        #expect(frames.count == 12)
+        #expect(frames.count == 11)
         #expect(abs((frames.last?.time ?? 0) - 3.0) < 0.002)
         await session.device.shutdown()
     }
@@ -177,7 +179,7 @@ struct RecorderProcessTests {
         #expect(session.recorder.stderr.contains("shut down during the recording"))
         let info = try MediaProbe.probe(session.video)
         #expect(abs(info.duration - (try session.span)) <= 1.0 / 60)
-        #expect(info.frameCount == 5)
+        #expect(info.frameCount == 4)  // highlight and release per tap (see stopBySignal)
     }
 
     @Test("--mask=black paints outside the screen shape; ignored keeps the raw framebuffer; alpha warns and is black",

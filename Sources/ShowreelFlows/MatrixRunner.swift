@@ -1,0 +1,122 @@
+import Foundation
+import ShowreelRecorder
+import ShowreelRender
+import ShowreelReport
+
+/// App Store previews to make of each passing flow's video in a run (`--app-store-previews`).
+public struct AppStorePreviewPlan: Sendable {
+    /// The classes asked for; each video gets one per class whose shape its device has.
+    public var classes: [AppStorePreviewClass]
+    public var holdsLast: Bool
+    public var trims: Bool
+    public var audio: URL?
+    /// Record each flow at the size its previews need (down from the screen's pixels), not at
+    /// the run's scale: set when the user did not choose `--scale`.
+    public var sizesRecording: Bool
+
+    public init(classes: [AppStorePreviewClass], holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil, sizesRecording: Bool = true) {
+        self.classes = classes
+        self.holdsLast = holdsLast
+        self.trims = trims
+        self.audio = audio
+        self.sizesRecording = sizesRecording
+    }
+
+    /// The classes a device's screen fits.
+    public func classes(for profile: DeviceProfile) -> [AppStorePreviewClass] {
+        classes.filter { $0.fits(width: profile.pixelWidth, height: profile.pixelHeight) }
+    }
+
+    /// The recording scale that gives the largest fitting class's size or more (at most the
+    /// screen's pixels), or nil when no class fits.
+    func recordingScale(for profile: DeviceProfile) -> Double? {
+        let fitting = classes(for: profile)
+        guard !fitting.isEmpty else { return nil }
+        let width = Double(profile.pixelWidth), height = Double(profile.pixelHeight)
+        let needed: [Double] = fitting.map { max(Double($0.width) / width, Double($0.height) / height) }
+        return min(1, needed.max() ?? 1)
+    }
+
+    /// The folder previews go into, in a run's output.
+    public static let folder = "app-store-previews"
+
+    /// A preview's file name: the video's, the cell's and the class's,
+    /// `countries-de-phone-dark-iphone-6.9.mp4`.
+    public static func fileName(video: String, cell: RunCell?, previewClass: AppStorePreviewClass) -> String {
+        let name = (video as NSString).lastPathComponent
+        let base = (name as NSString).deletingPathExtension
+        return "\(base)\(cell.map { "-\($0.name)" } ?? "")-\(previewClass.rawValue).mp4"
+    }
+}
+
+/// What a run of jobs gave: an entry per job, and the previews that could not be made.
+public struct MatrixRunResult: Sendable {
+    public var entries: [ManifestEntry]
+    /// One sentence per refused or failed App Store preview, naming the flow and the cell.
+    public var previewProblems: [String]
+}
+
+/// Runs jobs (flows in cells) with up to `workers` at a time across every cell, each into its
+/// cell's folder, and makes the App Store previews of each as it finishes.
+public struct MatrixRunner: Sendable {
+    public var options: FlowRunOptions
+    public var previews: AppStorePreviewPlan?
+
+    public init(options: FlowRunOptions, previews: AppStorePreviewPlan? = nil) {
+        self.options = options
+        self.previews = previews
+    }
+
+    /// Entries come back in the order of `jobs`; on cancellation (Ctrl-C) running jobs stop and
+    /// keep their videos, and jobs not started are skipped.
+    public func run(_ jobs: [RunJob], workers: Int, progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> MatrixRunResult {
+        var results = [(ManifestEntry, [String])?](repeating: nil, count: jobs.count)
+        await withTaskGroup(of: (Int, (ManifestEntry, [String])).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < jobs.count, !Task.isCancelled else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await run(jobs[index])) }
+            }
+            for _ in 0..<max(1, workers) { startNext() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                progress(result.0)
+                startNext()
+            }
+        }
+        let entries = zip(jobs, results).map { job, result in
+            result?.0 ?? ManifestEntry(id: job.id, name: job.flow.name, status: .skipped, duration: 0,
+                                       failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")], cell: job.cell)
+        }
+        return MatrixRunResult(entries: entries, previewProblems: results.flatMap { $0?.1 ?? [] })
+    }
+
+    /// Runs one job into its folder, with its entry's paths relative to the run's output.
+    public func run(_ job: RunJob) async -> (ManifestEntry, [String]) {
+        var jobOptions = options
+        jobOptions.output = job.folder.isEmpty ? options.output : options.output.appendingPathComponent(job.folder, isDirectory: true)
+        if let previews, previews.sizesRecording, let scale = previews.recordingScale(for: job.flow.device.profile) {
+            jobOptions.recording.scale = scale
+        }
+        var entry = await FlowRunner(options: jobOptions).run(job.flow, videoName: job.videoName).rebased(onto: job.folder)
+        entry.id = job.id
+        entry.cell = job.cell
+        guard let previews, entry.status == .passed, let video = entry.video else { return (entry, []) }
+        var problems: [String] = []
+        for previewClass in previews.classes(for: job.flow.device.profile) {
+            let path = AppStorePreviewPlan.folder + "/" + AppStorePreviewPlan.fileName(video: video, cell: job.cell, previewClass: previewClass)
+            let settings = AppStorePreviewOptions(previewClass: previewClass, holdsLast: previews.holdsLast, trims: previews.trims,
+                                                  audio: previews.audio)
+            do {
+                try AppStorePreview.make(from: options.output.appendingPathComponent(video), to: options.output.appendingPathComponent(path),
+                                         options: settings, logger: options.logger)
+                entry.attachments.append(path)
+            } catch {
+                problems.append("\(entry.nameInCell): no \(previewClass.rawValue) preview: \(error.description)")
+            }
+        }
+        return (entry, problems)
+    }
+}

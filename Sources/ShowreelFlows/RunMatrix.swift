@@ -1,0 +1,108 @@
+import Foundation
+import ShowreelRender
+import ShowreelReport
+
+/// The axes of a matrix run (`showreel run --language en,de --device phone,tablet-13
+/// --appearance light,dark`): every flow runs once per combination, each combination (a
+/// `RunCell`) into its own folder. An axis left empty takes one value: English, the flow's own
+/// device, light.
+public struct RunMatrix: Sendable, Equatable {
+    /// Language codes as `xx` or `xx-YY`, most preferred first in each cell's launch.
+    public var languages: [String]
+    /// Device profiles; empty runs each flow on the device its header names.
+    public var devices: [DeviceProfile]
+    public var appearances: [InterfaceStyle]
+
+    /// The matrix of the values given on the command line; throws a sentence naming the bad
+    /// value and the valid choices.
+    public init(languages: [String] = [], devices: [String] = [], appearances: [String] = []) throws(RunMatrixError) {
+        self.languages = try languages.map { code throws(RunMatrixError) in
+            guard let normalised = LanguageCode.normalised(code) else { throw .language(code) }
+            return normalised
+        }
+        self.devices = try devices.map { name throws(RunMatrixError) in
+            guard let profile = DeviceProfile.named(name) else { throw .device(name) }
+            return profile
+        }
+        self.appearances = try appearances.map { name throws(RunMatrixError) in
+            guard let style = InterfaceStyle(rawValue: name) else { throw .appearance(name) }
+            return style
+        }
+    }
+
+    /// No axis given: the run keeps today's layout (no cells, no folders per cell).
+    public var isEmpty: Bool { languages.isEmpty && devices.isEmpty && appearances.isEmpty }
+
+    /// One job per flow (no axis given), or per cell and flow, cell by cell in the order the
+    /// values were given, with each cell's flows named uniquely within its folder.
+    public func jobs(for flows: [Flow]) -> [RunJob] {
+        guard !isEmpty else {
+            let names = FlowRunner.videoNames(for: flows)
+            return zip(flows, names).map { RunJob(id: $0.id, flow: $0, cell: nil, videoName: $1) }
+        }
+        var jobs: [RunJob] = []
+        for language in languages.isEmpty ? ["en"] : languages {
+            for device in devices.isEmpty ? [nil] : devices.map(Optional.some) {
+                for appearance in appearances.isEmpty ? [.light] : appearances {
+                    var byCell: [RunCell: [Flow]] = [:]
+                    var order: [RunCell] = []
+                    for flow in flows {
+                        let cell = RunCell(language: language, device: (device ?? flow.device.profile).name, appearance: appearance.rawValue)
+                        if byCell[cell] == nil { order.append(cell) }
+                        byCell[cell, default: []].append(Self.flow(flow, in: cell, profile: device, appearance: appearance))
+                    }
+                    for cell in order {
+                        let cellFlows = byCell[cell]!
+                        for (flow, name) in zip(cellFlows, FlowRunner.videoNames(for: cellFlows)) {
+                            jobs.append(RunJob(id: ManifestEntry.id(flow.id, in: cell), flow: flow, cell: cell, videoName: name))
+                        }
+                    }
+                }
+            }
+        }
+        return jobs
+    }
+
+    /// `flow` set up for `cell`: its device booted with the cell's profile, language and
+    /// appearance, and every launch given the language's `-AppleLanguages` and `-AppleLocale`.
+    static func flow(_ flow: Flow, in cell: RunCell, profile: DeviceProfile?, appearance: InterfaceStyle) -> Flow {
+        var flow = flow
+        if let profile { (flow.device.profile, flow.device.name) = (profile, profile.displayName) }
+        flow.device.interfaceStyle = appearance
+        flow.device.languages = [cell.language]
+        flow.device.launchArguments = LanguageCode.launchArguments(for: cell.language)
+        return flow
+    }
+}
+
+/// One flow to run in one cell (or outside any, in a plain run).
+public struct RunJob: Sendable {
+    /// The manifest entry's id: the flow's, with the cell after it.
+    public var id: String
+    /// The flow, with the cell's device settings.
+    public var flow: Flow
+    public var cell: RunCell?
+    /// The video's file name without extension, unique within its folder.
+    public var videoName: String
+
+    /// The folder its files go into, relative to the run's output: the cell's name, or "".
+    public var folder: String { cell?.name ?? "" }
+}
+
+/// A matrix value that is not valid, said with the valid choices.
+public enum RunMatrixError: Error, Equatable, CustomStringConvertible {
+    case language(String)
+    case device(String)
+    case appearance(String)
+
+    public var description: String {
+        switch self {
+        case let .language(code):
+            "'\(code)' is not a language code: use the form xx or xx-YY (en, de, ja, ar, pt-BR), comma-separated."
+        case let .device(name):
+            "Unknown device '\(name)'. Choose from: \(DeviceProfile.all.map(\.name).joined(separator: ", "))."
+        case let .appearance(name):
+            "Unknown appearance '\(name)'. Choose from: \(InterfaceStyle.allCases.map(\.rawValue).joined(separator: ", "))."
+        }
+    }
+}
