@@ -26,6 +26,10 @@ public struct Flow: Sendable {
         /// The demo's clean status bar (9:41, full battery) unless the header says otherwise.
         public var statusBar = StatusBarValues()
         public var showsTouches = true
+        /// Light or dark, as the device boots (`appearance: dark`).
+        public var appearance: InterfaceStyle = .light
+        /// The device's languages (`languages: [de]`): what apps use when launched without `-AppleLanguages`.
+        public var languages: [String] = []
     }
 }
 
@@ -105,6 +109,8 @@ public struct FlowStep: Sendable {
         case wait(Duration)
         case screenshot(name: String)
         case statusBar(StatusBarValues)
+        /// `setAppearance: dark`: the device switches to light or dark, as `simctl ui appearance`.
+        case setAppearance(InterfaceStyle)
         case runFlow(Flow)
         case repeatSteps(times: Int, steps: [FlowStep])
         case caption(String)

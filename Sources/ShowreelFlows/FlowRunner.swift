@@ -100,7 +100,8 @@ public struct FlowRunner: Sendable {
         let videoFile = "\(videoName).\(options.container.fileExtension)"
         do {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches, logger: options.logger)
+                                registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches,
+                                interfaceStyle: flow.device.appearance, languages: flow.device.languages, logger: options.logger)
         } catch {
             return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }
@@ -126,6 +127,12 @@ public struct FlowRunner: Sendable {
 
         entry.steps = execution.steps
         entry.attachments = execution.attachments
+        let untranslated = device.missingTranslations.entries
+        if !untranslated.isEmpty {
+            entry.missingTranslations = untranslated.map {
+                ManifestEntry.MissingTranslation(app: $0.bundleIdentifier, language: $0.language, key: $0.key)
+            }
+        }
         if let failure = execution.failure {
             entry.status = execution.wasInterrupted ? .interrupted : .failed
             entry.failures = [failure]
@@ -351,6 +358,8 @@ final class FlowExecution: @unchecked Sendable {
             let file = "\(screenshotPrefix)-\(name).png"
             try await writeScreenshot(file)
             attachments.append(file)
+        case let .setAppearance(style):
+            await device.setInterfaceStyle(style)
         case let .statusBar(values):
             await device.overrideStatusBar(values)
         case let .runFlow(subflow):

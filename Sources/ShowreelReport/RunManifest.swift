@@ -138,6 +138,19 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var attachments: [String]
     /// A small animated picture of the video (WebP), relative to the manifest's folder.
     public var preview: String?
+    /// Strings an app showed in its source language for want of a translation; nil when none.
+    public var missingTranslations: [MissingTranslation]?
+
+    /// A key an app's string catalog has no translation for in the language it ran in.
+    public struct MissingTranslation: Codable, Sendable, Equatable {
+        public var app: String
+        public var language: String
+        public var key: String
+
+        public init(app: String, language: String, key: String) {
+            self.app = app; self.language = language; self.key = key
+        }
+    }
 
     public init(id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
                 screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
@@ -169,6 +182,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         steps = try c.decodeIfPresent([Step].self, forKey: .steps) ?? []
         attachments = try c.decodeIfPresent([String].self, forKey: .attachments) ?? []
         preview = try c.decodeIfPresent(String.self, forKey: .preview)
+        missingTranslations = try c.decodeIfPresent([MissingTranslation].self, forKey: .missingTranslations)
     }
 
     /// The entry with its file paths prefixed by `folder` (a relative path such as

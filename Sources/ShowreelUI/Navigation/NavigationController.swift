@@ -22,7 +22,7 @@ open class NavigationController: Screen {
     private let shadeView = View()
 
     public init(rootScreen: Screen) {
-        super.init(title: "", background: .white)
+        super.init(title: "", background: .systemBackground)
         shadeView.backgroundColor = .black
         shadeView.alpha = 0
         shadeView.isUserInteractionEnabled = false

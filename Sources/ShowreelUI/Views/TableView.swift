@@ -129,7 +129,7 @@ open class TableView: ScrollView {
         super.init()
         elementType = .table
         isAccessibilityElement = true
-        backgroundColor = style == .plain ? .white : .groupedBackground
+        backgroundColor = style == .plain ? .systemBackground : .groupedBackground
         reloadData()
     }
 
@@ -255,7 +255,7 @@ open class TableCell: View {
         super.init()
         elementType = .cell
         isAccessibilityElement = true
-        backgroundColor = .white
+        backgroundColor = grouped ? .secondarySystemGroupedBackground : .systemBackground
         configure()
     }
 
@@ -391,7 +391,7 @@ open class TableCell: View {
 
     open override func draw(in canvas: Canvas) {
         if highlightAmount > 0 {
-            let grey = Color(hex: 0xD1D1D6, alpha: highlightAmount)
+            let grey = Color.systemGray4.withAlpha(highlightAmount)
             if cornerRadius > 0 {
                 canvas.fill(bounds, color: grey, cornerRadius: cornerRadius, corners: maskedCorners)
             } else {
@@ -404,7 +404,7 @@ open class TableCell: View {
             let x = bounds.width - 16 - 8
             canvas.stroke(Path(polyline: [Point(x: x, y: bounds.midY - 6.5), Point(x: x + 6.5, y: bounds.midY),
                                           Point(x: x, y: bounds.midY + 6.5)]),
-                          color: Color(hex: 0xC4C4C7), lineWidth: 2.2)
+                          color: Color(light: Color(hex: 0xC4C4C7), dark: Color(hex: 0x5A5A5E)), lineWidth: 2.2)
         case .checkmark:
             Symbol.checkmark.draw(in: Rect(x: bounds.width - 16 - 16, y: bounds.midY - 8, width: 16, height: 16),
                                   color: .systemBlue, canvas: canvas)

@@ -86,7 +86,7 @@ open class TextField: View {
 
     open override func draw(in canvas: Canvas) {
         if borderStyle == .roundedRect {
-            canvas.fill(bounds, color: .white, cornerRadius: cornerRadius)
+            canvas.fill(bounds, color: .secondarySystemBackground, cornerRadius: cornerRadius)
             canvas.stroke(bounds, color: isFirstResponder ? tintColor.withAlpha(0.8) : Color.separator, lineWidth: 1,
                           cornerRadius: cornerRadius)
         }

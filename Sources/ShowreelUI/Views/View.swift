@@ -158,6 +158,22 @@ open class View {
         for subview in subviews { subview.layoutIfNeeded() }
     }
 
+    /// Marks this view and every view inside it for layout (the interface's direction changed).
+    func setNeedsLayoutRecursively() {
+        setNeedsLayout()
+        for subview in subviews { subview.setNeedsLayoutRecursively() }
+    }
+
+    /// Whether the interface this view is in reads right to left: leading edges are on the
+    /// right (layouts mirror what they place by it).
+    public var isRightToLeft: Bool { scene?.isRightToLeft ?? false }
+
+    /// `rect` (in this view's coordinates) moved to the mirrored place when the interface reads
+    /// right to left: what a layout computed from the left edge lands at the leading edge.
+    public func leading(_ rect: Rect) -> Rect {
+        isRightToLeft ? Rect(x: bounds.width - rect.maxX, y: rect.y, width: rect.width, height: rect.height) : rect
+    }
+
     /// Override to position subviews inside `bounds`.
     open func layoutSubviews() {}
 
