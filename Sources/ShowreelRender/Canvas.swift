@@ -11,15 +11,19 @@ public final class Canvas {
     let context: OpaquePointer
     /// Shapes and caches the text this canvas draws (a scene passes its own, kept across frames).
     let text: TextEngine
+    private let borrowsText: Bool
     /// Which of a colour's variants drawing uses (`Color(light:dark:)`).
     public var interfaceStyle: InterfaceStyle = .light
     /// Whether `.leading` means the right edge (an Arabic or Hebrew interface).
     public var isRightToLeft = false
 
-    public init(pixels: PixelBuffer, scale: Double, text: TextEngine = TextEngine()) {
+    /// - Parameter text: the engine that shapes this canvas's text, for its owner to keep
+    ///   across frames; nil borrows an idle one for the canvas's lifetime.
+    public init(pixels: PixelBuffer, scale: Double, text: TextEngine? = nil) {
         self.pixels = pixels
         self.scale = scale
-        self.text = text
+        self.text = text ?? TextEngine.borrow()
+        borrowsText = text == nil
         surface = pixels.withUnsafeMutableBytes { bytes in
             cairo_image_surface_create_for_data(
                 bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
@@ -32,6 +36,7 @@ public final class Canvas {
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)
+        if borrowsText { TextEngine.giveBack(text) }
     }
 
     /// Makes every drawing operation visible in `pixels`.

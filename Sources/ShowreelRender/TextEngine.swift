@@ -7,8 +7,9 @@ import Synchronization
 /// Shaping costs far more than drawing the glyphs, and a screen draws the same strings on
 /// every frame, so an engine keeps the layouts it made (by text, font and width) and its font
 /// descriptions. Not thread-safe: one owner at a time (a scene renders on its device's actor;
-/// `TextMetrics` holds its engine under a lock). Fonts come from one font map for the process
-/// (Pango's font maps are thread-safe; contexts and layouts are not).
+/// `TextMetrics` holds its engine under a lock; a canvas made without one borrows an idle
+/// engine from a pool). Each engine has its own font map: Pango's font maps, like its contexts
+/// and layouts, must not be used from two threads at once (sharing one drew the wrong glyphs).
 public final class TextEngine {
     /// What a layout was made for: a layout is reused only for the same request.
     struct LayoutKey: Hashable {
@@ -21,6 +22,7 @@ public final class TextEngine {
         var wraps: Bool
     }
 
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
     private var layouts: [LayoutKey: OpaquePointer] = [:]
     private var descriptions: [Font: OpaquePointer] = [:]
@@ -34,7 +36,8 @@ public final class TextEngine {
     public static let fallbackFamilies = ["Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans CJK JP"]
 
     public init() {
-        context = pango_font_map_create_context(Self.fontMap.pointer)
+        fontMap = pango_cairo_font_map_new()
+        context = pango_font_map_create_context(fontMap)
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -49,13 +52,22 @@ public final class TextEngine {
         for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
         for description in descriptions.values { pango_font_description_free(description) }
         g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(fontMap))
     }
 
     private var pcontext: OpaquePointer { context }
 
-    /// The process's font map, made once (fontconfig reads its configuration once).
-    private struct FontMap: @unchecked Sendable { let pointer: UnsafeMutablePointer<PangoFontMap> }
-    private static let fontMap = FontMap(pointer: pango_cairo_font_map_new()!)
+    /// Idle engines for canvases made without one (captions, title cards): one is taken per
+    /// canvas and given back when the canvas goes, so each is used by one thread at a time.
+    static let pool = Mutex<[TextEngine]>([])
+
+    static func borrow() -> TextEngine {
+        pool.withLock { $0.popLast() } ?? TextEngine()
+    }
+
+    static func giveBack(_ engine: TextEngine) {
+        pool.withLock { idle in if idle.count < 8 { idle.append(engine) } }
+    }
 
     /// Ascent, descent and line height of the font's own family, in points (fallback fonts do
     /// not move lines: Latin text sits where it always did).
@@ -147,3 +159,6 @@ extension TextEngine {
         return (0..<count).compactMap { index in pango_layout_get_line_readonly(layout, Int32(index)).map(ShapedLine.init) }
     }
 }
+
+// An engine moves between threads whole (the pool, a scene's actor), never used by two at once.
+extension TextEngine: @unchecked Sendable {}

@@ -126,7 +126,7 @@ final class NavigationItemView: View {
         backButton = nil
         if let backTitle, screen.leftBarButtonItems.isEmpty {
             let button = Button(backTitle, style: .plain) { [weak controller] in controller?.pop(animated: true) }
-            button.symbol = .chevronLeft
+            button.symbol = bar?.isRightToLeft == true ? .chevronRight : .chevronLeft
             button.font = .system(17)
             button.tintColor = tint
             button.titleAlignment = .leading
@@ -151,6 +151,9 @@ final class NavigationItemView: View {
         button.accessibilityLabel = item.title
         return button
     }
+
+    // Laid out left to right; mirrored for Arabic and Hebrew (back button on the right).
+    override var mirrorsLayoutInRightToLeft: Bool { true }
 
     override func layoutSubviews() {
         let width = bounds.width

@@ -154,6 +154,9 @@ open class View {
         if needsLayout {
             needsLayout = false
             layoutSubviews()
+            if mirrorsLayoutInRightToLeft && isRightToLeft {
+                for subview in subviews { subview.frame = leading(subview.frame) }
+            }
         }
         for subview in subviews { subview.layoutIfNeeded() }
     }
@@ -173,6 +176,11 @@ open class View {
     public func leading(_ rect: Rect) -> Rect {
         isRightToLeft ? Rect(x: bounds.width - rect.maxX, y: rect.y, width: rect.width, height: rect.height) : rect
     }
+
+    /// Whether `layoutSubviews()` places every subview from the left edge and expects the
+    /// toolkit to mirror those frames in a right-to-left interface (cells, bar items). Only for
+    /// views whose layout sets all their subviews' frames each time, so none is mirrored twice.
+    open var mirrorsLayoutInRightToLeft: Bool { false }
 
     /// Override to position subviews inside `bounds`.
     open func layoutSubviews() {}
