@@ -159,6 +159,12 @@ public struct AutomationServer: Sendable {
                 return StatusBarOverride(values)
             }
         }
+        router.on(Routes.appearance) { request, _ in
+            await respond(request, limits: limits, as: AutomationAPI.Appearance.self) { body in
+                await device.setInterfaceStyle(body.appearance)
+                return body
+            }
+        }
         router.on(Routes.clearStatusBar) { _, _ in
             await respond { await device.clearStatusBarOverrides(); return StatusBarOverride(await device.statusBar) }
         }

@@ -24,14 +24,21 @@ public struct DeviceConfiguration: Sendable {
     public var showsTouches: Bool
     /// Apps installed besides the sample apps: the user's own `AppDefinition`s.
     public var apps: [AppDefinition]
+    /// Light or dark, as the device boots.
+    public var appearance: InterfaceStyle
+    /// The device's language ("de"): apps launched without `-AppleLanguages` use it; nil for
+    /// each app's source language.
+    public var language: String?
 
     public static let cleanStatusBar = StatusBarOverride(
         time: "9:41", dataNetwork: "wifi", wifiBars: 3, cellularBars: 4, batteryState: "charged", batteryLevel: 100)
 
     public init(_ source: Source = .inProcess, profile: String = "phone", clock: ClockKind = .virtual,
                 statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
-                apps: [AppDefinition] = []) {
+                apps: [AppDefinition] = [], appearance: InterfaceStyle = .light, language: String? = nil) {
         self.source = source
+        self.appearance = appearance
+        self.language = language
         self.profile = profile
         self.clock = clock
         self.statusBar = statusBar

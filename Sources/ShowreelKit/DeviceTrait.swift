@@ -51,9 +51,11 @@ extension Trait where Self == DeviceTrait {
     public static func device(_ source: DeviceConfiguration.Source = .inProcess, profile: String = "phone",
                               clock: ClockKind = .virtual,
                               statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
-                              showsTouches: Bool = true, apps: [AppDefinition] = []) -> DeviceTrait {
+                              showsTouches: Bool = true, apps: [AppDefinition] = [],
+                              appearance: InterfaceStyle = .light, language: String? = nil) -> DeviceTrait {
         DeviceTrait(configuration: DeviceConfiguration(source, profile: profile, clock: clock, statusBar: statusBar,
-                                                       showsTouches: showsTouches, apps: apps))
+                                                       showsTouches: showsTouches, apps: apps, appearance: appearance,
+                                                       language: language))
     }
 }
 

@@ -62,7 +62,8 @@ public final class TestDevice: Sendable {
         do {
             device = try Device(name: "Test Phone", profile: profile, clock: configuration.clock,
                                 apps: ShowcaseCatalog.apps + configuration.apps, registry: registry,
-                                showsTouches: configuration.showsTouches)
+                                showsTouches: configuration.showsTouches, interfaceStyle: configuration.appearance,
+                                languages: configuration.language.map { [$0] } ?? [])
         } catch {
             try? FileManager.default.removeItem(at: home)
             throw ShowreelKitError("Could not boot an in-process device: \(ErrorSentence.describe(error))")

@@ -130,6 +130,11 @@ public struct DeviceClient: Sendable {
     }
 
     @discardableResult
+    /// Switches the device to light or dark (`POST /v1/appearance`).
+    public func setAppearance(_ appearance: InterfaceStyle) async throws {
+        let _: AutomationAPI.Appearance = try await call(Routes.appearance, body: AutomationAPI.Appearance(appearance: appearance))
+    }
+
     public func overrideStatusBar(_ values: StatusBarOverride) async throws -> StatusBarOverride {
         try await call(Routes.overrideStatusBar, body: values)
     }

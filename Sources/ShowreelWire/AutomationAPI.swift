@@ -89,6 +89,12 @@ public enum AutomationAPI {
         public init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
     }
 
+    /// `POST /v1/appearance`: `{"appearance": "dark"}`, as `simctl ui <device> appearance dark`.
+    public struct Appearance: AutomationBody, Equatable, Sendable {
+        public var appearance: InterfaceStyle
+        public init(appearance: InterfaceStyle) { self.appearance = appearance }
+    }
+
     public struct Wait: AutomationBody, Equatable, Sendable {
         public var seconds: Double
         public init(seconds: Double) { self.seconds = seconds }

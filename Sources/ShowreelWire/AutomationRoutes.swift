@@ -23,6 +23,7 @@ extension AutomationAPI {
         public static let clearStatusBar = Route(.delete, "/v1/status-bar")
         public static let screenshot = Route(.get, "/v1/screenshot")
 
+        public static let appearance = Route(.post, "/v1/appearance")
         public static let wait = Route(.post, "/v1/wait")
         public static let waitFor = Route(.post, "/v1/wait-for")
 
@@ -32,6 +33,7 @@ extension AutomationAPI {
         public static let all: [Route] = [
             device, tree, query, element, launch, terminate, activate, state, waitForState, home,
             tap, type, key, swipe, shake, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
+            appearance,
         ]
     }
 }
