@@ -123,6 +123,7 @@ let package = Package(
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
             "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
+            "ShowreelUI",
         ]),
         .testTarget(name: "ShowreelHostTests", dependencies: ["ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire"]),
         .testTarget(name: "ShowreelUITests", dependencies: ["ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility"]),
