@@ -12,6 +12,8 @@ public final class Canvas {
     /// Shapes and caches the text this canvas draws (a scene passes its own, kept across frames).
     let text: TextEngine
     private let borrowsText: Bool
+    /// The toy text path's selected font (see `Canvas+ToyText`).
+    var toySelectedFont: Font?
     /// Which of a colour's variants drawing uses (`Color(light:dark:)`).
     public var interfaceStyle: InterfaceStyle = .light
     /// Whether `.leading` means the right edge (an Arabic or Hebrew interface).
@@ -31,6 +33,13 @@ public final class Canvas {
         }
         context = cairo_create(surface)
         cairo_scale(context, scale, scale)
+        // For the toy text path only (Pango sets its own): grey antialiasing, no hinting.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_set_font_options(context, options)
+        cairo_font_options_destroy(options)
     }
 
     deinit {
@@ -45,7 +54,7 @@ public final class Canvas {
     // MARK: State
 
     public func save() { cairo_save(context) }
-    public func restore() { cairo_restore(context) }
+    public func restore() { cairo_restore(context); toySelectedFont = nil }
 
     /// Runs `body` with the drawing state saved and restored around it.
     public func withState(_ body: () -> Void) {
@@ -67,6 +76,7 @@ public final class Canvas {
         body()
         cairo_pop_group_to_source(context)
         cairo_paint_with_alpha(context, opacity)
+        toySelectedFont = nil
     }
 
     // MARK: Shapes

@@ -57,6 +57,22 @@ public final class TextEngine {
 
     private var pcontext: OpaquePointer { context }
 
+    /// Which text path every canvas in the process draws with.
+    public enum Path: Sendable { case shaped, toy }
+
+    private static let toyText = Atomic<Bool>(false)
+
+    /// `.shaped` (Pango, the default), or `.toy`: the Cairo toy text API text was drawn with
+    /// before shaping, kept for `make bench` to measure the difference in one run. Switching
+    /// forgets `TextMetrics`' cached sizes.
+    public static var path: Path {
+        get { toyText.load(ordering: .relaxed) ? .toy : .shaped }
+        set {
+            toyText.store(newValue == .toy, ordering: .relaxed)
+            TextMetrics.forgetSizes()
+        }
+    }
+
     /// Idle engines for canvases made without one (captions, title cards): one is taken per
     /// canvas and given back when the canvas goes, so each is used by one thread at a time.
     static let pool = Mutex<[TextEngine]>([])
