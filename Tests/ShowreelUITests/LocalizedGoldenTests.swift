@@ -53,5 +53,17 @@ extension GoldenTests {
         try signUp.tap("Return", type: .key)
         signUp.settle()
         try assertGolden("signup-alert-dark", signUp)
+        try signUp.tap("OK", type: .button)
+        signUp.settle()
+        try #require(signUp.scene.firstResponder).resignFirstResponder()
+        signUp.settle()
+        try signUp.tap("showContactCard")
+        signUp.settle()
+        try assertGolden("contact-card-dark", signUp)
+        try signUp.tap("Done")
+        signUp.settle()
+        try signUp.tap("share")
+        signUp.settle()
+        try assertGolden("share-sheet-dark", signUp)
     }
 }
