@@ -38,7 +38,9 @@ struct FlowLanguageTests {
             ---
             - launchApp
             - assertVisible: {id: untranslated, text: "Only English"}
+            - screenshot: dark
             - setAppearance: light
+            - screenshot: light
             """)
         let apps = ShowcaseCatalog.apps + [Self.partial]
         let flow = try FlowParser(knownApps: apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "partial.yaml")
@@ -47,7 +49,13 @@ struct FlowLanguageTests {
                                                         recording: RecordingOptions(scale: 0.25), traces: false, previews: false))
         let entry = await runner.run(flow, videoName: "partial")
         #expect(entry.status == .passed, "\(entry.failures)")
-        #expect(entry.steps.map(\.title).last == "setAppearance: light")
+        #expect(entry.steps.map(\.title).contains("setAppearance: light"))
+        // The screen's background: black while dark, white once switched.
+        for (name, dark) in [("dark", true), ("light", false)] {
+            let png = try Data(contentsOf: folder.url.appendingPathComponent("out/partial-\(name).png"))
+            let pixel = try PixelBuffer(pngData: [UInt8](png)).pixel(x: 10, y: 400)
+            #expect((pixel.red < 16) == dark && (pixel.red > 240) == !dark, "\(name): \(pixel)")
+        }
         #expect(entry.missingTranslations == [ManifestEntry.MissingTranslation(app: "dev.test.partial", language: "de", key: "Only English")])
     }
 
