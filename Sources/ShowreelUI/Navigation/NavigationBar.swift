@@ -64,8 +64,9 @@ public final class NavigationBar: View {
             let screen = isTo ? to : from!
             let large = controller.showsLargeTitle(screen)
             let height = NavigationBar.inlineHeight + (large ? NavigationBar.largeTitleHeight : 0)
-            let shift = isPush ? 1.0 : -1.0
-            // Titles slide a little in the push direction while they cross-fade.
+            // Titles slide a little in the push direction while they cross-fade (from the left in
+            // a right-to-left interface).
+            let shift = (isPush ? 1.0 : -1.0) * (isRightToLeft ? -1.0 : 1.0)
             let offset = isTo ? width * 0.25 * shift * (1 - progress) : -width * 0.25 * shift * progress
             item.alpha = isTo ? progress : 1 - progress
             item.frame = Rect(x: from == nil ? 0 : offset, y: top, width: width, height: height)
