@@ -44,10 +44,11 @@ let package = Package(
             pkgConfig: "xcb xcb-shm xcb-damage xcb-xfixes",
             providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev"]), .brew(["libxcb"])]
         ),
+        // Cairo draws; PangoCairo lays out and shapes text (HarfBuzz), with fontconfig fallback.
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
+            pkgConfig: "cairo pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"]), .brew(["cairo", "pango"])]
         ),
         // Value types (geometry, colours, pixel buffers, frames, profiles): no Cairo, so the light
         // test client builds without it. ShowreelRender draws them with Cairo.
@@ -111,7 +112,7 @@ let package = Package(
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelTrace", "ShowreelGraphics", "ShowreelWire",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
+        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json"), .copy("Strings")]),
         .target(name: "ShowreelReport"),
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
         .target(name: "ShowreelTrace", dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),

@@ -132,7 +132,7 @@ struct BenchmarkRun {
 
         print(HostMemoryBenchmark.report(besides: executable))
 
-        if configuration.flows { printFlows(); printTraces() }
+        if configuration.flows { printFlows(); printTraces(); printTextShaping() }
         if configuration.stepTracks { printStepTracks() }
         if configuration.matrix { printMatrix() }
 
@@ -163,6 +163,10 @@ struct BenchmarkRun {
     }
 
     /// What step traces add to `showreel run`, and `showreel diff`'s speed, or why it could not run.
+    func printTextShaping() {
+        printSection("text shaping", "Text shaping", needs: Self.fromTheRoot) { try TextShapingBenchmark.run(rounds: configuration.rounds) }
+    }
+
     func printTraces() {
         printSection("step traces and diff", "Step traces", needs: Self.fromTheRoot) { try TraceBenchmark.run(rounds: configuration.rounds) }
     }

@@ -26,13 +26,14 @@ case "--device-recorders":
     do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
     print("""
-    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
+    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--only-text] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
       --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
       --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
       --skip-display-stream  skip the display stream transport benchmark
       --skip-flows           skip `showreel run` throughput (Fixtures/Flows, workers 2 against 1)
       --only-flows           only `showreel run` throughput
       --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
+      --only-text            only what text shaping costs against the toy Cairo text path
       --only-traces          only what step traces add to `showreel run`, and `showreel diff` speed
       --only-webdriver       only `showreel webdriver`: a round trip against the Swift client, the pytest suite with and without recording
       --skip-webdriver       skip that
@@ -51,6 +52,7 @@ default:
     var onlyUISuite = false
     var onlyX11 = false
     var onlyTraces = false
+    var onlyText = false
     var onlySteps = false
     var onlyWebDriver = false
     var onlyMatrix = false
@@ -78,6 +80,7 @@ default:
         case "--only-traces": onlyTraces = true
         case "--only-webdriver": onlyWebDriver = true
         case "--skip-webdriver": configuration.webDriver = false
+        case "--only-text": onlyText = true
         case "--x11-seconds":
             index += 1
             guard index < arguments.count, let seconds = Int(arguments[index]), seconds >= 1 else { fail("--x11-seconds needs a number >= 1", code: 64) }
@@ -92,6 +95,8 @@ default:
             BenchmarkRun(configuration: configuration).printWebDriver()
         } else if onlyMatrix {
             BenchmarkRun(configuration: configuration).printMatrix()
+        } else if onlyText {
+            BenchmarkRun(configuration: configuration).printTextShaping()
         } else if onlySteps {
             BenchmarkRun(configuration: configuration).printStepTracks()
         } else if onlyFlows {

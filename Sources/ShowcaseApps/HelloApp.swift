@@ -9,19 +9,26 @@ public enum HelloApp {
     public static let titleArgument = "--hello-title"
 
     public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Hello") { context in
-        HelloScreen(title: context.option(for: titleArgument) ?? "Showreel")
+        let strings = try AppStrings.load("Hello", context: context, bundleIdentifier: bundleIdentifier)
+        let screen = HelloScreen(title: context.option(for: titleArgument) ?? "Showreel", strings: strings)
+        screen.layoutDirection = strings.layoutDirection
+        return screen
     }
 }
 
 final class HelloScreen: Screen {
     private var taps = 0
     private let titleLabel: Label
-    private let countLabel = Label("Not tapped yet", font: .system(22), color: .secondaryLabel, alignment: .center)
-    private let button = Button("Tap me")
+    private let countLabel: Label
+    private let button: Button
+    private let strings: LocalizedStrings
 
-    init(title: String) {
+    init(title: String, strings: LocalizedStrings) {
+        self.strings = strings
         titleLabel = Label(title, font: .largeTitle, alignment: .center)
-        super.init(title: "Hello")
+        countLabel = Label(strings("Not tapped yet"), font: .system(22), color: .secondaryLabel, alignment: .center)
+        button = Button(strings("Tap me"))
+        super.init(title: strings("Hello"))
     }
 
     override func viewDidLoad() {
@@ -31,12 +38,15 @@ final class HelloScreen: Screen {
         button.action = { [weak self] in
             guard let self else { return }
             taps += 1
-            countLabel.text = taps == 1 ? "Tapped 1 time" : "Tapped \(taps) times"
+            countLabel.text = strings("Tapped %lld times", taps)
             countLabel.textColor = .label
-            view.backgroundColor = taps.isMultiple(of: 2) ? .white : Color(hex: 0xE8F1FF)
+            view.backgroundColor = taps.isMultiple(of: 2) ? .systemBackground : Self.tappedBackground
         }
         for subview in [titleLabel, countLabel, button] as [View] { view.addSubview(subview) }
     }
+
+    /// A light blue, or a deep blue in dark appearance.
+    static let tappedBackground = Color(light: Color(hex: 0xE8F1FF), dark: Color(hex: 0x0A1A33))
 
     override func layout(safeArea: Rect) {
         let width = safeArea.width - 48

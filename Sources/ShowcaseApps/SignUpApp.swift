@@ -20,12 +20,16 @@ public enum SignUpApp {
     public static let emailArgument = "--signup-email"
 
     public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Sign Up") { context in
-        makeRootScreen(email: context.option(for: emailArgument) ?? "")
+        let strings = try AppStrings.load("SignUp", context: context, bundleIdentifier: bundleIdentifier)
+        return makeRootScreen(email: context.option(for: emailArgument) ?? "", strings: strings)
     }
 
-    public static func makeRootScreen(email: String = "") -> Screen {
-        let navigation = NavigationController(rootScreen: SignUpScreen(email: email))
+    /// The form in a navigation controller, in the language of `strings` (English by default).
+    public static func makeRootScreen(email: String = "", strings: LocalizedStrings? = nil) -> Screen {
+        let strings = strings ?? AppStrings.english("SignUp", bundleIdentifier: bundleIdentifier)
+        let navigation = NavigationController(rootScreen: SignUpScreen(email: email, strings: strings))
         navigation.prefersLargeTitles = true
+        navigation.layoutDirection = strings.layoutDirection
         // What an app delegate does at launch: customise every navigation bar.
         navigation.appearance.navigationBar = brandAppearance
         return navigation
@@ -43,14 +47,17 @@ public enum SignUpApp {
 public final class SignUpScreen: Screen {
     let table = TableView(style: .insetGrouped)
     private(set) var resetsAppearance = false
-    public private(set) var result = "Not signed up yet"
+    public private(set) var result: String
+    let strings: LocalizedStrings
     var emailField: TextField? { table.cell(withIdentifier: "email")?.textField }
 
     let initialEmail: String
 
-    public init(email: String = "") {
+    public init(email: String = "", strings: LocalizedStrings) {
         initialEmail = email
-        super.init(title: "Sign Up", background: .groupedBackground)
+        self.strings = strings
+        result = strings("Not signed up yet")
+        super.init(title: strings("Sign Up"), background: .groupedBackground)
     }
 
     public override func viewDidLoad() {
@@ -61,21 +68,22 @@ public final class SignUpScreen: Screen {
 
     private func rebuild() {
         table.sections = [
-            TableSection(header: "Account", footer: "We will send a confirmation link to this address.", rows: [
-                .textField(text: initialEmail, placeholder: "Email", identifier: "email") { [weak self] field in
+            TableSection(header: strings("Account"), footer: strings("We will send a confirmation link to this address."), rows: [
+                .textField(text: initialEmail, placeholder: strings("Email"), identifier: "email") { [weak self] field in
                     field.returnKeyType = .join
                     field.onReturn = { field in self?.submit(field) }
                 },
             ]),
-            TableSection(header: "Result", rows: [
-                TableRow(title: "Status", detail: result, style: .caption, identifier: "resultRow", detailIdentifier: "result"),
+            TableSection(header: strings("Result"), rows: [
+                TableRow(title: strings("Status"), detail: result, style: .caption, identifier: "resultRow", detailIdentifier: "result"),
             ]),
-            TableSection(header: "System screens", footer: "Resets the navigation bar appearance while a system screen shows.", rows: [
-                .toggle("Reset appearance", isOn: resetsAppearance, identifier: "resetAppearance") { [weak self] on in
+            TableSection(header: strings("System screens"),
+                         footer: strings("Resets the navigation bar appearance while a system screen shows."), rows: [
+                .toggle(strings("Reset appearance"), isOn: resetsAppearance, identifier: "resetAppearance") { [weak self] on in
                     self?.resetsAppearance = on
                 },
-                .button("Show contact card", identifier: "showContactCard") { [weak self] in self?.showContactCard() },
-                .button("Share…", identifier: "share") { [weak self] in self?.share() },
+                .button(strings("Show contact card"), identifier: "showContactCard") { [weak self] in self?.showContactCard() },
+                .button(strings("Share…"), identifier: "share") { [weak self] in self?.share() },
             ]),
         ]
     }
@@ -87,13 +95,13 @@ public final class SignUpScreen: Screen {
     func submit(_ field: TextField) {
         let email = field.text
         guard SignUpApp.isValidEmail(email) else {
-            let alert = AlertController(title: "Invalid Email", message: "Enter an address like name@example.com.")
-            alert.addAction(AlertAction(title: "OK", style: .cancel))
+            let alert = AlertController(title: strings("Invalid Email"), message: strings("Enter an address like name@example.com."))
+            alert.addAction(AlertAction(title: strings("OK"), style: .cancel))
             present(alert)
             return
         }
         field.resignFirstResponder()
-        setResult("Signed up as \(email)")
+        setResult(strings("Signed up as %@", email))
     }
 
     private func setResult(_ text: String) {
@@ -116,7 +124,7 @@ public final class SignUpScreen: Screen {
         let text = emailField?.text.isEmpty == false ? emailField!.text : "https://showreel.dev/signup"
         present(ShareSheetScreen.presentable(items: [text]) { [weak self] activity in
             restore?()
-            if let activity { self?.setResult("Shared via \(activity)") }
+            if let activity, let self { setResult(strings("Shared via %@", activity)) }
         })
     }
 }

@@ -35,6 +35,8 @@ public actor Device {
     /// The languages apps get when their launch does not name any (`-AppleLanguages`), most
     /// preferred first; empty means each app's source language.
     public nonisolated let languages: [String]
+    /// The strings apps showed untranslated (in their source language), each once.
+    public nonisolated let missingTranslations = MissingTranslationLog()
 
     /// The step at which time advances while something moves on screen (60 frames a second).
     public static let frameInterval = Frame.refreshInterval
@@ -54,6 +56,7 @@ public actor Device {
         self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
+        scene.interfaceStyle = interfaceStyle
         // A circle where a finger is, for demo recordings that show what the test did.
         scene.showsTouches = showsTouches
         let folder = registry.directory(for: udid)
@@ -113,6 +116,8 @@ public actor Device {
         try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
         var context = context
         context.environment["HOME"] = container.path
+        if context.deviceLanguages.isEmpty { context.deviceLanguages = languages }
+        context.translationLog = context.translationLog ?? missingTranslations
         do {
             let screen = try app.makeRootScreen(context)
             syncSceneTime()
@@ -323,6 +328,7 @@ public actor Device {
     /// appearance dark` does on a running simulator.
     public func setInterfaceStyle(_ style: InterfaceStyle) {
         interfaceStyle = style
+        scene.interfaceStyle = style
         renderIfNeeded()
     }
 

@@ -27,9 +27,10 @@ public struct Flow: Sendable {
         /// The demo's clean status bar (9:41, full battery) unless the header says otherwise.
         public var statusBar = StatusBarValues()
         public var showsTouches = true
-        /// Light or dark, set when the device boots (a matrix run's appearance).
-        public var interfaceStyle: InterfaceStyle = .light
-        /// The languages the device boots with, most preferred first (a matrix run's language).
+        /// Light or dark, as the device boots (`appearance: dark`; a matrix run's appearance).
+        public var appearance: InterfaceStyle = .light
+        /// The device's languages (`languages: [de]`; a matrix run's language): what apps use when
+        /// launched without `-AppleLanguages`.
         public var languages: [String] = []
         /// Put before the arguments of every launch: a matrix run's `-AppleLanguages (de)
         /// -AppleLocale de_DE`, which a flow's own arguments may still override (the last wins).
@@ -113,6 +114,8 @@ public struct FlowStep: Sendable {
         case wait(Duration)
         case screenshot(name: String)
         case statusBar(StatusBarValues)
+        /// `setAppearance: dark`: the device switches to light or dark, as `simctl ui appearance`.
+        case setAppearance(InterfaceStyle)
         case runFlow(Flow)
         case repeatSteps(times: Int, steps: [FlowStep])
         case caption(String)

@@ -101,7 +101,7 @@ final class FileParser {
     var problems: [FlowDiagnostic] = []
 
     static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags"]
-    static let deviceKeys = ["name", "profile", "statusBar", "showTouches"]
+    static let deviceKeys = ["name", "profile", "statusBar", "showTouches", "appearance", "languages"]
 
     init(id: String, url: URL, parser: FlowParser, chain: [URL], budget: YAMLBudget, nesting: Int) {
         self.id = id
@@ -168,6 +168,19 @@ final class FileParser {
         }
         if let value = fields["showTouches"], let shows = bool(value, field: "showTouches") { settings.showsTouches = shows }
         if let value = fields["statusBar"], let values = statusBar(value, base: settings.statusBar) { settings.statusBar = values }
+        if let value = fields["appearance"], let style = appearance(value) { settings.appearance = style }
+        if let value = fields["languages"], let languages = strings(value, field: "languages") { settings.languages = languages }
+    }
+
+    /// `light` or `dark`.
+    func appearance(_ node: Node) -> InterfaceStyle? {
+        guard let name = string(node, field: "appearance") else { return nil }
+        guard let style = InterfaceStyle(rawValue: name) else {
+            let names = InterfaceStyle.allCases.map(\.rawValue)
+            fail(location(node), "unknown appearance '\(name)'\(Spelling.hint(for: name, in: names)) (use light or dark)")
+            return nil
+        }
+        return style
     }
 
     /// Status bar fields as `simctl status_bar override` takes them, applied over `base`.

@@ -91,7 +91,7 @@ public struct FlowRunner: Sendable {
         do {
             device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
                                 registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches,
-                                interfaceStyle: flow.device.interfaceStyle, languages: flow.device.languages, logger: options.logger)
+                                interfaceStyle: flow.device.appearance, languages: flow.device.languages, logger: options.logger)
         } catch {
             return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }
@@ -117,6 +117,12 @@ public struct FlowRunner: Sendable {
 
         entry.steps = execution.steps
         entry.attachments = execution.attachments
+        let untranslated = device.missingTranslations.entries
+        if !untranslated.isEmpty {
+            entry.missingTranslations = untranslated.map {
+                ManifestEntry.MissingTranslation(app: $0.bundleIdentifier, language: $0.language, key: $0.key)
+            }
+        }
         if let failure = execution.failure {
             entry.status = execution.wasInterrupted ? .interrupted : .failed
             entry.failures = [failure]
@@ -322,6 +328,8 @@ final class FlowExecution: @unchecked Sendable {
             let file = "\(screenshotPrefix)-\(name).png"
             try await writeScreenshot(file)
             attachments.append(file)
+        case let .setAppearance(style):
+            await device.setInterfaceStyle(style)
         case let .statusBar(values):
             await device.overrideStatusBar(values)
         case let .runFlow(subflow):

@@ -68,7 +68,7 @@ public struct RunMatrix: Sendable, Equatable {
     static func flow(_ flow: Flow, in cell: RunCell, profile: DeviceProfile?, appearance: InterfaceStyle) -> Flow {
         var flow = flow
         if let profile { (flow.device.profile, flow.device.name) = (profile, profile.displayName) }
-        flow.device.interfaceStyle = appearance
+        flow.device.appearance = appearance
         flow.device.languages = [cell.language]
         flow.device.launchArguments = LanguageCode.launchArguments(for: cell.language)
         return flow

@@ -10,7 +10,7 @@ extension FileParser {
     static let stepNames = [
         "launchApp", "tapOn", "doubleTapOn", "longPressOn", "inputText", "pressKey", "swipe", "scroll",
         "scrollUntilVisible", "back", "shake", "keyCommand", "assertVisible", "assertNotVisible", "waitFor", "wait",
-        "screenshot", "statusBar", "runFlow", "repeat", "caption",
+        "screenshot", "statusBar", "setAppearance", "runFlow", "repeat", "caption",
     ]
     /// Steps that take no argument: `- back`.
     static let bareSteps: Set = ["launchApp", "back", "shake", "scroll"]
@@ -88,6 +88,7 @@ extension FileParser {
         case "wait": return duration(argument!, field: name).map(FlowStep.Action.wait)
         case "screenshot": return screenshotName(argument!).map { .screenshot(name: $0) }
         case "statusBar": return statusBar(argument!, base: StatusBarValues()).map(FlowStep.Action.statusBar)
+        case "setAppearance": return appearance(argument!).map(FlowStep.Action.setAppearance)
         case "runFlow": return runFlow(argument!)
         case "repeat": return repeatSteps(argument!)
         case "caption":
@@ -371,6 +372,7 @@ extension FileParser {
         case "wait": "wait: 1.5"
         case "screenshot": "screenshot: details"
         case "statusBar": "statusBar: {time: \"9:41\"}"
+        case "setAppearance": "setAppearance: dark"
         case "runFlow": "runFlow: login.yaml"
         case "repeat": "repeat: {times: 3, commands: [back]}"
         default: "caption: \"Sign up in seconds\""

@@ -20,6 +20,7 @@ extension FlowStep {
         case let .wait(duration): "Wait \(duration.seconds.formatted()) s"
         case let .screenshot(name): "Screenshot \(name)"
         case .statusBar: "Set the status bar"
+        case .setAppearance(let style): "Switch to \(style.rawValue) appearance"
         case let .runFlow(flow): flow.name
         case let .repeatSteps(times, _): "Repeat \(times) times"
         case let .caption(text): text

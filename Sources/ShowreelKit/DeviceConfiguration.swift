@@ -45,9 +45,12 @@ public struct DeviceConfiguration: Sendable {
 
     public init(_ source: Source = .inProcess, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
                 statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
-                apps: [AppDefinition] = [], transport: Transport = .inProcess) {
+                apps: [AppDefinition] = [], transport: Transport = .inProcess, appearance: InterfaceStyle = .light,
+                language: DeviceLanguage? = nil) {
         self.source = source
         self.transport = transport
+        self.appearance = appearance
+        self.language = language
         self.profile = profile
         self.clock = clock
         self.statusBar = statusBar

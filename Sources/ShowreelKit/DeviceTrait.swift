@@ -43,26 +43,32 @@ public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == DeviceTrait {
-    /// A device for each test: in-process by default (see `DeviceConfiguration`).
-    public static func device(_ source: DeviceConfiguration.Source = .inProcess, profile: DeviceProfile = .phone,
-                              clock: ClockKind = .virtual,
+    /// A device for each test, booted before it and shut down after it whatever happens.
+    ///
+    ///     @Suite(.device(language: "de", appearance: .dark, profile: .phone69), .recorded(.on))
+    ///
+    /// - Parameters:
+    ///   - source: `.inProcess` (the default) boots one in the test process; `.external("booted")`
+    ///     borrows a device started with `showreel device boot`.
+    ///   - profile: the screen (`.phone`, `.phoneSmall`, `.tablet`, `.phone69`, ...).
+    ///   - clock: `.virtual` (time passes only as the test acts: fast and the same every run) or `.real`.
+    ///   - statusBar: applied after boot; the clean 9:41 bar by default, nil for the device's own.
+    ///   - showsTouches: draws a circle where the test touches, so the video shows what it did.
+    ///   - apps: the user's own apps to install beside the sample apps.
+    ///   - language: the language apps launch in (`"de"`, or `.argument`: each case's argument of a
+    ///     test parameterised over languages, one video per language named after it); nil for each
+    ///     app's source language.
+    ///   - appearance: light or dark, from boot.
+    ///   - transport: how actions reach an in-process device: directly (the default) or through its
+    ///     automation API on loopback HTTP.
+    public static func device(_ source: DeviceConfiguration.Source = .inProcess, language: DeviceLanguage? = nil,
+                              appearance: InterfaceStyle = .light, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
                               statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
-                              showsTouches: Bool = true, apps: [AppDefinition] = []) -> DeviceTrait {
+                              showsTouches: Bool = true, apps: [AppDefinition] = [],
+                              transport: DeviceConfiguration.Transport = .inProcess) -> DeviceTrait {
         DeviceTrait(configuration: DeviceConfiguration(source, profile: profile, clock: clock, statusBar: statusBar,
-                                                       showsTouches: showsTouches, apps: apps))
-    }
-}
-
-extension Trait where Self == DeviceTrait {
-    /// A device for each test in `language` (a code, or `.argument`: each case's argument) and
-    /// `appearance`, on the `profile` screen: a matrix cell from Swift.
-    public static func device(language: DeviceLanguage, appearance: InterfaceStyle = .light, profile: DeviceProfile = .phone,
-                              clock: ClockKind = .virtual, statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
-                              showsTouches: Bool = true, apps: [AppDefinition] = []) -> DeviceTrait {
-        var configuration = DeviceConfiguration(profile: profile, clock: clock, statusBar: statusBar, showsTouches: showsTouches, apps: apps)
-        configuration.language = language
-        configuration.appearance = appearance
-        return DeviceTrait(configuration: configuration)
+                                                       showsTouches: showsTouches, apps: apps, transport: transport,
+                                                       appearance: appearance, language: language))
     }
 }
 

@@ -8,11 +8,24 @@ public final class Canvas {
     public let pixels: PixelBuffer
     public let scale: Double
     private let surface: OpaquePointer
-    private let context: OpaquePointer
+    let context: OpaquePointer
+    /// Shapes and caches the text this canvas draws (a scene passes its own, kept across frames).
+    let text: TextEngine
+    private let borrowsText: Bool
+    /// The toy text path's selected font (see `Canvas+ToyText`).
+    var toySelectedFont: Font?
+    /// Which of a colour's variants drawing uses (`Color(light:dark:)`).
+    public var interfaceStyle: InterfaceStyle = .light
+    /// Whether `.leading` means the right edge (an Arabic or Hebrew interface).
+    public var isRightToLeft = false
 
-    public init(pixels: PixelBuffer, scale: Double) {
+    /// - Parameter text: the engine that shapes this canvas's text, for its owner to keep
+    ///   across frames; nil borrows an idle one for the canvas's lifetime.
+    public init(pixels: PixelBuffer, scale: Double, text: TextEngine? = nil) {
         self.pixels = pixels
         self.scale = scale
+        self.text = text ?? TextEngine.borrow()
+        borrowsText = text == nil
         surface = pixels.withUnsafeMutableBytes { bytes in
             cairo_image_surface_create_for_data(
                 bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
@@ -20,6 +33,7 @@ public final class Canvas {
         }
         context = cairo_create(surface)
         cairo_scale(context, scale, scale)
+        // For the toy text path only (Pango sets its own): grey antialiasing, no hinting.
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -31,6 +45,7 @@ public final class Canvas {
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)
+        if borrowsText { TextEngine.giveBack(text) }
     }
 
     /// Makes every drawing operation visible in `pixels`.
@@ -39,7 +54,7 @@ public final class Canvas {
     // MARK: State
 
     public func save() { cairo_save(context) }
-    public func restore() { cairo_restore(context); selectedFont = nil }
+    public func restore() { cairo_restore(context); toySelectedFont = nil }
 
     /// Runs `body` with the drawing state saved and restored around it.
     public func withState(_ body: () -> Void) {
@@ -61,7 +76,7 @@ public final class Canvas {
         body()
         cairo_pop_group_to_source(context)
         cairo_paint_with_alpha(context, opacity)
-        selectedFont = nil
+        toySelectedFont = nil
     }
 
     // MARK: Shapes
@@ -114,154 +129,6 @@ public final class Canvas {
         strokeMarkingInk()
     }
 
-    // MARK: Text
-
-    /// The advance width and line height of `text` in `font`, in points.
-    public func measure(_ text: String, font: Font) -> Size {
-        select(font)
-        let metrics = currentFontMetrics()
-        return Size(width: measureSelected(text), height: metrics.ascent + metrics.descent)
-    }
-
-    /// Ascent, descent and line height of `font`, in points.
-    public func metrics(of font: Font) -> FontMetrics {
-        select(font)
-        return currentFontMetrics()
-    }
-
-    /// Draws `text` on one line inside `rect`, vertically centred, aligned as asked.
-    /// Text wider than the rect is cut with an ellipsis rather than overflowing.
-    public func draw(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading) {
-        guard !text.isEmpty else { return }
-        select(font)
-        let line = fitted(text, width: rect.width)
-        let width = measureSelected(line)
-        let metrics = currentFontMetrics()
-        let x: Double
-        switch alignment {
-        case .leading: x = rect.minX
-        case .center: x = rect.midX - width / 2
-        case .trailing: x = rect.maxX - width
-        }
-        let baseline = rect.midY + (metrics.ascent - metrics.descent) / 2
-        setColor(color)
-        markTextInk(x: x, baseline: baseline, width: width, metrics: metrics)
-        cairo_move_to(context, x, baseline)
-        cairo_show_text(context, line)
-    }
-
-    /// Draws `text` with its baseline's left end at `origin`, without fitting.
-    public func draw(_ text: String, baselineAt origin: Point, font: Font, color: Color) {
-        guard !text.isEmpty else { return }
-        select(font)
-        setColor(color)
-        markTextInk(x: origin.x, baseline: origin.y, width: measureSelected(text), metrics: currentFontMetrics())
-        cairo_move_to(context, origin.x, origin.y)
-        cairo_show_text(context, text)
-    }
-
-    /// Draws `text` wrapped at word boundaries into lines no wider than `rect`, from the top
-    /// of `rect` (or vertically centred with `centered`); the last allowed line is cut with
-    /// an ellipsis. `maxLines` 0 means as many as fit the text.
-    public func drawWrapped(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
-                            maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false) {
-        select(font)
-        let lines = wrapSelected(text, width: rect.width, maxLines: maxLines)
-        let metrics = currentFontMetrics()
-        let lineHeight = metrics.lineHeight + lineSpacing
-        let total = lineHeight * Double(lines.count) - lineSpacing
-        var top = centered ? rect.midY - total / 2 : rect.minY
-        setColor(color)
-        for line in lines {
-            let width = measureSelected(line)
-            let x: Double
-            switch alignment {
-            case .leading: x = rect.minX
-            case .center: x = rect.midX - width / 2
-            case .trailing: x = rect.maxX - width
-            }
-            let baseline = top + (metrics.lineHeight - metrics.ascent - metrics.descent) / 2 + metrics.ascent
-            markTextInk(x: x, baseline: baseline, width: width, metrics: metrics)
-            cairo_move_to(context, x, baseline)
-            cairo_show_text(context, line)
-            top += lineHeight
-        }
-    }
-
-    /// The lines `text` wraps into at `width` (words kept whole unless one alone is too wide).
-    public func wrap(_ text: String, font: Font, width: Double, maxLines: Int = 0) -> [String] {
-        select(font)
-        return wrapSelected(text, width: width, maxLines: maxLines)
-    }
-
-    private func wrapSelected(_ text: String, width: Double, maxLines: Int) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var current = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                let candidate = current.isEmpty ? String(word) : current + " " + word
-                if measureSelected(candidate) <= width || current.isEmpty {
-                    current = candidate
-                    // A single word wider than the line is broken by characters.
-                    while measureSelected(current) > width && current.count > 1 {
-                        var head = ""
-                        for character in current {
-                            if measureSelected(head + String(character)) > width && !head.isEmpty { break }
-                            head.append(character)
-                        }
-                        lines.append(head)
-                        current = String(current.dropFirst(head.count))
-                    }
-                } else {
-                    lines.append(current)
-                    current = String(word)
-                }
-            }
-            lines.append(current)
-        }
-        if maxLines > 0 && lines.count > maxLines {
-            let kept = Array(lines[0..<maxLines - 1])
-            let rest = lines[(maxLines - 1)...].joined(separator: " ")
-            return kept + [fitted(rest + "\u{200B}", width: width, forceEllipsis: true)]
-        }
-        return lines
-    }
-
-    private func fitted(_ text: String, width: Double, forceEllipsis: Bool = false) -> String {
-        guard width > 0, forceEllipsis || measureSelected(text) > width else { return text }
-        var characters = Array(text)
-        if forceEllipsis, characters.last == "\u{200B}" { characters.removeLast() }
-        if forceEllipsis, measureSelected(String(characters) + "…") <= width { return String(characters) + "…" }
-        // Binary search on the prefix length: long strings are cut in a few measurements.
-        var low = 0, high = characters.count
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if measureSelected(String(characters[0..<mid]) + "…") <= width { low = mid } else { high = mid - 1 }
-        }
-        return low == 0 ? "" : String(characters[0..<low]).trimmingTrailingSpaces() + "…"
-    }
-
-    private func measureSelected(_ text: String) -> Double {
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(context, text, &extents)
-        return extents.x_advance
-    }
-
-    private func currentFontMetrics() -> FontMetrics {
-        var fontExtents = cairo_font_extents_t()
-        cairo_font_extents(context, &fontExtents)
-        return FontMetrics(ascent: fontExtents.ascent, descent: fontExtents.descent, lineHeight: fontExtents.height)
-    }
-
-    private var selectedFont: Font?
-
-    private func select(_ font: Font) {
-        if selectedFont == font { return }
-        selectedFont = font
-        cairo_set_font_face(context, FontFaces.face(for: font))
-        cairo_set_font_size(context, font.size)
-    }
-
     // MARK: Paths, images, gradients
 
     /// Fills a path (in points).
@@ -298,6 +165,7 @@ public final class Canvas {
             ? cairo_pattern_create_linear(rect.minX, rect.minY, rect.minX, rect.maxY)
             : cairo_pattern_create_linear(rect.minX, rect.minY, rect.maxX, rect.minY)
         defer { cairo_pattern_destroy(pattern) }
+        let (start, end) = (start.resolved(for: interfaceStyle), end.resolved(for: interfaceStyle))
         cairo_pattern_add_color_stop_rgba(pattern, 0, start.red, start.green, start.blue, start.alpha)
         cairo_pattern_add_color_stop_rgba(pattern, 1, end.red, end.green, end.blue, end.alpha)
         addRoundedRect(rect, radius: cornerRadius)
@@ -361,7 +229,7 @@ public final class Canvas {
 
     /// Counts the user-space box `x1,y1 - x2,y2` as drawn: the device pixels its corners land
     /// on (the canvas only translates and scales, so two corners say where all four do).
-    private func markInk(x1: Double, y1: Double, x2: Double, y2: Double) {
+    func markInk(x1: Double, y1: Double, x2: Double, y2: Double) {
         guard x2 >= x1, y2 >= y1 else { return }
         var (left, top, right, bottom) = (x1, y1, x2, y2)
         cairo_user_to_device(context, &left, &top)
@@ -393,13 +261,6 @@ public final class Canvas {
         cairo_paint(context)
     }
 
-    /// A line of text: its advance by the font's height, with room for glyphs that reach past
-    /// either (an italic's overhang, a tall accent).
-    private func markTextInk(x: Double, baseline: Double, width: Double, metrics: FontMetrics) {
-        let pad = (metrics.ascent + metrics.descent) * 0.25
-        markInk(x1: x - pad, y1: baseline - metrics.ascent - pad, x2: x + width + pad, y2: baseline + metrics.descent + pad)
-    }
-
     /// Scales later drawing about the origin.
     public func scale(x: Double, y: Double) { cairo_scale(context, x, y) }
 
@@ -418,7 +279,8 @@ public final class Canvas {
 
     // MARK: Helpers
 
-    private func setColor(_ color: Color) {
+    func setColor(_ color: Color) {
+        let color = color.resolved(for: interfaceStyle)
         cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
     }
 

@@ -21,6 +21,11 @@ public enum TextMetrics {
         }
     }
 
+    /// Forgets the cached sizes (the text path changed).
+    static func forgetSizes() {
+        state.withLock { $0.sizes.removeAll() }
+    }
+
     /// Ascent, descent and line height of a font.
     public static func metrics(of font: Font) -> FontMetrics {
         state.withLock { $0.canvas.metrics(of: font) }

@@ -140,6 +140,19 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var preview: String?
     /// The combination (language, device, appearance) it ran in, in a matrix run.
     public var cell: RunCell?
+    /// Strings an app showed in its source language for want of a translation; nil when none.
+    public var missingTranslations: [MissingTranslation]?
+
+    /// A key an app's string catalog has no translation for in the language it ran in.
+    public struct MissingTranslation: Codable, Sendable, Equatable {
+        public var app: String
+        public var language: String
+        public var key: String
+
+        public init(app: String, language: String, key: String) {
+            self.app = app; self.language = language; self.key = key
+        }
+    }
 
     public init(id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
                 screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
@@ -173,6 +186,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         attachments = try c.decodeIfPresent([String].self, forKey: .attachments) ?? []
         preview = try c.decodeIfPresent(String.self, forKey: .preview)
         cell = try c.decodeIfPresent(RunCell.self, forKey: .cell)
+        missingTranslations = try c.decodeIfPresent([MissingTranslation].self, forKey: .missingTranslations)
     }
 
     /// The entry with its file paths prefixed by `folder` (a relative path such as

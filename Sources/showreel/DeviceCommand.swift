@@ -15,7 +15,7 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Boot, list, shut down and erase devices; launch and terminate apps; override the status bar.",
-        subcommands: [Boot.self, List.self, Shutdown.self, Erase.self, Launch.self, Terminate.self, StatusBar.self])
+        subcommands: [Boot.self, List.self, Shutdown.self, Erase.self, Launch.self, Terminate.self, StatusBar.self, UI.self])
 
     struct Boot: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -34,6 +34,12 @@ struct DeviceCommand: AsyncParsableCommand {
         @Flag(help: "Draw a circle where taps and drags touch the screen (for demo recordings).")
         var showTouches = false
 
+        @Option(help: "light or dark, for every app and the system screens.")
+        var appearance: InterfaceStyle = .light
+
+        @Option(help: "The device's language (repeat for more, most preferred first): what apps use when launched without -AppleLanguages.")
+        var language: [String] = []
+
         @Option(help: "Port for the automation API on 127.0.0.1 (0 picks a free one; the registry records it).")
         var port = 0
 
@@ -50,7 +56,7 @@ struct DeviceCommand: AsyncParsableCommand {
                                      exitCode: CLIFailure.Code.usage)
                 }
                 let device = try Device(name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps,
-                                        showsTouches: showTouches)
+                                        showsTouches: showTouches, interfaceStyle: appearance, languages: language)
                 let listening = AsyncStream<Int>.makeStream()
                 let server = Task {
                     defer { listening.continuation.finish() }
@@ -204,6 +210,37 @@ struct DeviceCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension DeviceCommand {
+    /// `showreel device ui booted appearance dark`, as `simctl ui <device> appearance dark`.
+    struct UI: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ui", abstract: "Switch a running device to light or dark appearance, like `simctl ui`.",
+            usage: "showreel device ui <device> appearance light|dark")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "appearance")
+        var setting: String
+        @Argument(help: "light or dark")
+        var value: String
+
+        func run() async throws {
+            try await reportingFailures {
+                guard setting == "appearance" else {
+                    throw CLIFailure(message: "Unknown ui setting '\(setting)'. Use: showreel device ui <device> appearance light|dark.",
+                                     exitCode: CLIFailure.Code.usage)
+                }
+                guard let style = InterfaceStyle(rawValue: value) else {
+                    throw CLIFailure(message: "Unknown appearance '\(value)'. Use light or dark.", exitCode: CLIFailure.Code.usage)
+                }
+                _ = try await automation(device) { try await $0.perform(.setInterfaceStyle(style)) }
+            }
+        }
+    }
+}
+
+extension InterfaceStyle: ExpressibleByArgument {}
 
 /// The arguments `launch` and `terminate` share: which device, which app.
 struct AppOnDevice: ParsableArguments {

@@ -115,6 +115,12 @@ struct RunCommand: AsyncParsableCommand {
         for problem in result.previewProblems { Console.status("error: \(problem)") }
 
         let manifest = RunManifest(title: title, entries: entries)
+        // A fallback to the source language is never silent: one line per flow and key.
+        for entry in entries {
+            for missing in entry.missingTranslations ?? [] {
+                Console.warning("\(entry.name): \(missing.app) has no \(missing.language) translation for '\(missing.key)'; it showed the source text.")
+            }
+        }
         try ReportFiles.write(manifest, to: folder, pathPrefix: output, summaryLinks: summaryLinks)
         if reel, work.isCancelled {
             Console.warning("interrupted, so no reel")

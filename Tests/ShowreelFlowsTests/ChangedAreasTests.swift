@@ -40,6 +40,29 @@ struct ChangedAreasTests {
         #expect(report.partialFrames > 0, "no frame reported less than the whole screen")
     }
 
+    @Test("shaped Japanese and Arabic text, mirrored lists, dark appearance: every changed pixel is reported",
+          arguments: [(["ja"], InterfaceStyle.light), (["ar"], InterfaceStyle.dark)])
+    func shapedTextIsCovered(languages: [String], appearance: InterfaceStyle) async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let device = try Device(name: "shaped", profile: .phone, clock: .virtual, apps: ShowcaseCatalog.apps,
+                                registry: DeviceRegistry(home: home), showsTouches: true, interfaceStyle: appearance,
+                                languages: languages)
+        let checker = ChangedAreasChecker()
+        let subscription = device.display.subscribe(checker)
+        _ = try await device.launch("dev.showreel.hello")
+        for _ in 0..<3 { try await device.tap(.button("tapButton")) }
+        _ = try await device.launch("dev.showreel.countries")
+        try await device.tap(.cell("Canada"))
+        await device.setInterfaceStyle(appearance == .dark ? .light : .dark)
+        try await device.wait(.milliseconds(500))
+        subscription.stop()
+        await device.shutdown()
+        let report = checker.report
+        #expect(report.missed.isEmpty, "pixels that changed but were not reported: \(report.missed.prefix(10))")
+        #expect(report.checkedFrames > 10)
+    }
+
     @Test("typing changes a small part of the screen per frame")
     func typingIsPartial() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")

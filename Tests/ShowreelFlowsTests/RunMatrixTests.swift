@@ -60,7 +60,7 @@ struct RunMatrixTests {
         let matrix = try RunMatrix(languages: ["de", "ja"], devices: ["phone-small"], appearances: ["light", "dark"])
         let jobs = matrix.jobs(for: [flow])
         #expect(jobs.map(\.folder) == ["de-phone-small-light", "de-phone-small-dark", "ja-phone-small-light", "ja-phone-small-dark"])
-        #expect(jobs[1].flow.device.interfaceStyle == .dark && jobs[1].flow.device.languages == ["de"])
+        #expect(jobs[1].flow.device.appearance == .dark && jobs[1].flow.device.languages == ["de"])
         #expect(jobs[1].flow.device.profile == .phoneSmall)
 
         let output = folder.url.appendingPathComponent("out")

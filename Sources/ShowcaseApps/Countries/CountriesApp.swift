@@ -11,7 +11,8 @@ public enum CountriesApp {
 
     public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Countries") { context in
         let source = try dataSource(for: context)
-        return makeRootScreen(dataSource: source)
+        let strings = try AppStrings.load("Countries", context: context, bundleIdentifier: bundleIdentifier)
+        return makeRootScreen(dataSource: source, strings: strings)
     }
 
     /// The data source the launch arguments ask for (created when first asked for).
@@ -26,9 +27,12 @@ public enum CountriesApp {
         try dataSourceProvider(for: context).value()
     }
 
-    public static func makeRootScreen(dataSource: any CountriesDataSource) -> Screen {
-        let navigation = NavigationController(rootScreen: CountriesListScreen(dataSource: dataSource))
+    /// The list in a navigation controller, in the language of `strings` (English by default).
+    public static func makeRootScreen(dataSource: any CountriesDataSource, strings: LocalizedStrings? = nil) -> Screen {
+        let strings = strings ?? AppStrings.english("Countries", bundleIdentifier: bundleIdentifier)
+        let navigation = NavigationController(rootScreen: CountriesListScreen(dataSource: dataSource, strings: strings))
         navigation.prefersLargeTitles = true
+        navigation.layoutDirection = strings.layoutDirection
         return navigation
     }
 
@@ -48,12 +52,14 @@ public enum CountriesApp {
 /// The list: one row per country with its code badge and a disclosure chevron.
 final class CountriesListScreen: Screen {
     let dataSource: any CountriesDataSource
+    let strings: LocalizedStrings
     let table = TableView(style: .plain)
     private(set) var countries: [Country] = []
 
-    init(dataSource: any CountriesDataSource) {
+    init(dataSource: any CountriesDataSource, strings: LocalizedStrings) {
         self.dataSource = dataSource
-        super.init(title: "Countries")
+        self.strings = strings
+        super.init(title: strings("Countries"))
     }
 
     override func viewDidLoad() {
@@ -61,30 +67,33 @@ final class CountriesListScreen: Screen {
         do {
             countries = try dataSource.countries()
             table.sections = [TableSection(rows: countries.map { country in
-                TableRow(title: country.name, accessory: .disclosureIndicator,
+                // The identifier stays the English name: tests find a country in every language.
+                TableRow(title: LocalizedCountry(country, strings: strings).name, accessory: .disclosureIndicator,
                          image: RowImage(initials: country.alpha2Code, fill: CountriesApp.color(for: country.region),
                                          tint: .white, shape: .circle, size: 28),
                          identifier: country.name) { [weak self] in self?.show(country) }
             })]
         } catch {
-            table.sections = [TableSection(footer: "Could not load countries: \(error)", rows: [])]
+            table.sections = [TableSection(footer: strings("Could not load countries: %@", String(describing: error)), rows: [])]
         }
         contentView = table
     }
 
     func show(_ country: Country) {
-        navigationController?.push(CountryDetailsScreen(country: country))
+        navigationController?.push(CountryDetailsScreen(country: country, strings: strings))
     }
 }
 
 /// One country's details: name, region, population and area, each identified for tests.
 final class CountryDetailsScreen: Screen {
     let country: Country
+    let strings: LocalizedStrings
     let table = TableView(style: .insetGrouped)
 
-    init(country: Country) {
+    init(country: Country, strings: LocalizedStrings) {
         self.country = country
-        super.init(title: country.name, background: .groupedBackground)
+        self.strings = strings
+        super.init(title: LocalizedCountry(country, strings: strings).name, background: .groupedBackground)
         largeTitleDisplayMode = .never
     }
 
@@ -97,11 +106,12 @@ final class CountryDetailsScreen: Screen {
         func row(_ caption: String, _ value: String, _ identifier: String) -> TableRow {
             TableRow(title: caption, detail: value, style: .caption, identifier: identifier + "Row", detailIdentifier: identifier)
         }
+        let localized = LocalizedCountry(country, strings: strings)
         table.sections = [TableSection(rows: [
-            row("Name", country.name, "countryName"),
-            row("Region", country.regionDescription, "countryRegion"),
-            row("Population", country.populationDescription, "countryPopulation"),
-            row("Area", country.areaDescription, "countryArea"),
+            row(strings("Name"), localized.name, "countryName"),
+            row(strings("Region"), localized.regionDescription, "countryRegion"),
+            row(strings("Population"), localized.populationDescription, "countryPopulation"),
+            row(strings("Area"), localized.areaDescription, "countryArea"),
         ])]
         contentView = table
     }

@@ -2,10 +2,18 @@
 public struct LaunchContext: Sendable, Equatable {
     public var arguments: [String]
     public var environment: [String: String]
+    /// The device's languages, most preferred first: what the app gets when its arguments
+    /// name none (`-AppleLanguages`); see `preferredLanguages`.
+    public var deviceLanguages: [String]
+    /// Where the app's missing translations are reported (the device's log), if anywhere.
+    public var translationLog: MissingTranslationLog?
 
-    public init(arguments: [String] = [], environment: [String: String] = [:]) {
+    public init(arguments: [String] = [], environment: [String: String] = [:], deviceLanguages: [String] = [],
+                translationLog: MissingTranslationLog? = nil) {
         self.arguments = arguments
         self.environment = environment
+        self.deviceLanguages = deviceLanguages
+        self.translationLog = translationLog
     }
 }
 

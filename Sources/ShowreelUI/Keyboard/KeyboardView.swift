@@ -9,7 +9,12 @@ final class KeyboardView: View {
     var returnKeyTitle = "return" { didSet { if returnKeyTitle != oldValue { rebuild() } } }
     var returnKeyIsProminent = false { didSet { if returnKeyIsProminent != oldValue { rebuild() } } }
 
-    static let background = Color(hex: 0xD1D3D9)
+    static let background = Color(light: Color(hex: 0xD1D3D9), dark: Color(hex: 0x2B2B2B))
+    /// Letter keys, and function keys (shift, delete, return), in both appearances.
+    static let keyFill = Color(light: .white, dark: Color(hex: 0x6B6B6B))
+    static let functionKeyFill = Color(light: Color(hex: 0xABB0BA), dark: Color(hex: 0x464646))
+    static let keyShadow = Color(light: Color(hex: 0x898A8D), dark: Color(hex: 0x000000, alpha: 0.6))
+    static let keyInk = Color(light: .black, dark: .white)
 
     init(profile: DeviceProfile) {
         self.profile = profile
@@ -92,8 +97,8 @@ final class KeyboardView: View {
         if profile.cornerRadius > 0 {
             // The band under the keys: globe and dictation.
             let band = bounds.maxY - 75
-            Symbol.globe.draw(in: Rect(x: 22, y: band + 14, width: 26, height: 26), color: Color(hex: 0x50555C), canvas: canvas)
-            Symbol.mic.draw(in: Rect(x: bounds.maxX - 46, y: band + 14, width: 24, height: 26), color: Color(hex: 0x50555C), canvas: canvas)
+            Symbol.globe.draw(in: Rect(x: 22, y: band + 14, width: 26, height: 26), color: Color(light: Color(hex: 0x50555C), dark: Color(hex: 0xD0D0D0)), canvas: canvas)
+            Symbol.mic.draw(in: Rect(x: bounds.maxX - 46, y: band + 14, width: 24, height: 26), color: Color(light: Color(hex: 0x50555C), dark: Color(hex: 0xD0D0D0)), canvas: canvas)
         }
     }
 
@@ -105,8 +110,8 @@ final class KeyboardView: View {
         var shape = Path(roundedRect: bubble, radius: 8)
         shape.append(Path(roundedRect: Rect(x: key.minX, y: bubble.maxY - 10, width: key.width, height: key.maxY - bubble.maxY + 10), radius: 5))
         canvas.fill(Path(roundedRect: bubble.offsetBy(dx: 0, dy: 1), radius: 8), color: Color(hex: 0x898A8D, alpha: 0.6))
-        canvas.fill(shape, color: .white)
-        canvas.draw(pressed.caption, in: bubble.offsetBy(dx: 0, dy: -2), font: .system(34), color: .black, alignment: .center)
+        canvas.fill(shape, color: Self.keyFill)
+        canvas.draw(pressed.caption, in: bubble.offsetBy(dx: 0, dy: -2), font: .system(34), color: Self.keyInk, alignment: .center)
     }
 
     private static func popUpBubble(over key: Rect) -> Rect {
@@ -153,13 +158,13 @@ final class KeyView: View {
     private var isFunctionKey: Bool { key.kind != .character && key.kind != .space }
 
     override func draw(in canvas: Canvas) {
-        var fill: Color = isFunctionKey ? Color(hex: 0xABB0BA) : .white
-        if key.kind == .shift && isActive { fill = .white }
+        var fill = isFunctionKey ? KeyboardView.functionKeyFill : KeyboardView.keyFill
+        if key.kind == .shift && isActive { fill = KeyboardView.keyFill }
         if key.kind == .returnKey && isProminent { fill = .systemBlue }
-        if isPressed && key.kind != .character { fill = fill == .white ? Color(hex: 0xABB0BA) : .white }
-        canvas.fill(bounds.offsetBy(dx: 0, dy: 1), color: Color(hex: 0x898A8D), cornerRadius: 5)
+        if isPressed && key.kind != .character { fill = fill == KeyboardView.keyFill ? KeyboardView.functionKeyFill : KeyboardView.keyFill }
+        canvas.fill(bounds.offsetBy(dx: 0, dy: 1), color: KeyboardView.keyShadow, cornerRadius: 5)
         canvas.fill(bounds, color: fill, cornerRadius: 5)
-        let ink: Color = (key.kind == .returnKey && isProminent) ? .white : .black
+        let ink: Color = (key.kind == .returnKey && isProminent) ? .white : KeyboardView.keyInk
         switch key.kind {
         case .character:
             let lower = caption.lowercased() == caption && caption.uppercased() != caption

@@ -39,7 +39,7 @@ open class AlertController: Screen {
     }
 
     open override func viewDidLoad() {
-        box.backgroundColor = Color(hex: 0xF2F2F2, alpha: 0.97)
+        box.backgroundColor = Color(light: Color(hex: 0xF2F2F2, alpha: 0.97), dark: Color(hex: 0x252525, alpha: 0.97))
         box.cornerRadius = 14
         box.clipsToBounds = true
         box.elementType = .alert
@@ -109,12 +109,13 @@ open class AlertController: Screen {
 /// An alert's button: full width, with hairlines above (and between side-by-side buttons).
 final class AlertButton: Button {
     var drawsLeftSeparator = false
+    static let separator = Color(light: Color(hex: 0x3C3C43, alpha: 0.29), dark: Color(hex: 0x545458, alpha: 0.6))
 
     override func draw(in canvas: Canvas) {
-        if isHighlighted { canvas.fill(bounds, color: Color(hex: 0xD1D1D6)) }
-        canvas.fill(Rect(x: 0, y: 0, width: bounds.width, height: 0.5), color: Color(hex: 0x3C3C43, alpha: 0.29))
+        if isHighlighted { canvas.fill(bounds, color: .systemGray4) }
+        canvas.fill(Rect(x: 0, y: 0, width: bounds.width, height: 0.5), color: Self.separator)
         if drawsLeftSeparator {
-            canvas.fill(Rect(x: 0, y: 0, width: 0.5, height: bounds.height), color: Color(hex: 0x3C3C43, alpha: 0.29))
+            canvas.fill(Rect(x: 0, y: 0, width: 0.5, height: bounds.height), color: Self.separator)
         }
         canvas.draw(title, in: bounds, font: font, color: tintColor, alignment: .center)
     }

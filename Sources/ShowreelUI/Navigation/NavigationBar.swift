@@ -64,8 +64,9 @@ public final class NavigationBar: View {
             let screen = isTo ? to : from!
             let large = controller.showsLargeTitle(screen)
             let height = NavigationBar.inlineHeight + (large ? NavigationBar.largeTitleHeight : 0)
-            let shift = isPush ? 1.0 : -1.0
-            // Titles slide a little in the push direction while they cross-fade.
+            // Titles slide a little in the push direction while they cross-fade (from the left in
+            // a right-to-left interface).
+            let shift = (isPush ? 1.0 : -1.0) * (isRightToLeft ? -1.0 : 1.0)
             let offset = isTo ? width * 0.25 * shift * (1 - progress) : -width * 0.25 * shift * progress
             item.alpha = isTo ? progress : 1 - progress
             item.frame = Rect(x: from == nil ? 0 : offset, y: top, width: width, height: height)
@@ -126,7 +127,7 @@ final class NavigationItemView: View {
         backButton = nil
         if let backTitle, screen.leftBarButtonItems.isEmpty {
             let button = Button(backTitle, style: .plain) { [weak controller] in controller?.pop(animated: true) }
-            button.symbol = .chevronLeft
+            button.symbol = bar?.isRightToLeft == true ? .chevronRight : .chevronLeft
             button.font = .system(17)
             button.tintColor = tint
             button.titleAlignment = .leading
@@ -151,6 +152,9 @@ final class NavigationItemView: View {
         button.accessibilityLabel = item.title
         return button
     }
+
+    // Laid out left to right; mirrored for Arabic and Hebrew (back button on the right).
+    override var mirrorsLayoutInRightToLeft: Bool { true }
 
     override func layoutSubviews() {
         let width = bounds.width

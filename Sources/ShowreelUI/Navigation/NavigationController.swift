@@ -22,7 +22,7 @@ open class NavigationController: Screen {
     private let shadeView = View()
 
     public init(rootScreen: Screen) {
-        super.init(title: "", background: .white)
+        super.init(title: "", background: .systemBackground)
         shadeView.backgroundColor = .black
         shadeView.alpha = 0
         shadeView.isUserInteractionEnabled = false
@@ -193,8 +193,10 @@ open class NavigationController: Screen {
             let (upper, lower) = transition.isPush ? (transition.to, transition.from) : (transition.from, transition.to)
             // The upper screen covers `coverage` of the width; the lower one moves a third as far.
             let coverage = transition.isPush ? p : 1 - p
-            upper.view.frame = bounds.offsetBy(dx: bounds.width * (1 - coverage), dy: 0)
-            lower.view.frame = bounds.offsetBy(dx: -0.3 * bounds.width * coverage, dy: 0)
+            // Pushed screens come in from the trailing edge: the left one in a right-to-left interface.
+            let direction = view.isRightToLeft ? -1.0 : 1.0
+            upper.view.frame = bounds.offsetBy(dx: direction * bounds.width * (1 - coverage), dy: 0)
+            lower.view.frame = bounds.offsetBy(dx: -direction * 0.3 * bounds.width * coverage, dy: 0)
             shadeView.frame = lower.view.frame
             shadeView.alpha = 0.08 * coverage
             navigationBar.layoutItems(top: top, from: transition.from, to: transition.to, progress: p, isPush: transition.isPush)

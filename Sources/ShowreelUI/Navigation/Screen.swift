@@ -36,6 +36,9 @@ open class Screen {
     /// The screen this one presents, if any.
     public internal(set) var presentedScreen: Screen?
     public var modalPresentationStyle: ModalPresentationStyle = .pageSheet
+    /// As an app's root: which way the app's interface reads (set from its strings' language;
+    /// right to left mirrors bars, lists and fields).
+    public var layoutDirection: LayoutDirection = .leftToRight
 
     // Navigation item: what a navigation bar shows for this screen.
     public var largeTitleDisplayMode: LargeTitleDisplayMode = .automatic { didSet { navigationItemDidChange() } }
@@ -61,7 +64,7 @@ open class Screen {
     private var ownAppearance: Appearance?
     var isAppeared = false
 
-    public init(title: String = "", background: Color = .white) {
+    public init(title: String = "", background: Color = .systemBackground) {
         self.title = title
         view = View()
         view.backgroundColor = background

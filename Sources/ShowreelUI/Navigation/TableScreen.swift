@@ -8,7 +8,7 @@ open class TableScreen: Screen {
     public init(title: String, style: TableView.Style = .insetGrouped, identifier: String? = nil) {
         table = TableView(style: style)
         table.accessibilityIdentifier = identifier
-        super.init(title: title, background: style == .insetGrouped ? .groupedBackground : .white)
+        super.init(title: title, background: style == .insetGrouped ? .groupedBackground : .systemBackground)
         largeTitleDisplayMode = .never
     }
 

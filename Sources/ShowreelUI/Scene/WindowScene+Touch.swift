@@ -38,8 +38,10 @@ extension WindowScene {
         touch.hitView = hit
         touch.scrollView = sequence(first: hit, next: { $0?.superview }).compactMap { $0 as? ScrollView }
             .first { $0.isScrollEnabled }
-        if point.x >= bounds.maxX - Self.edgeWidth { touch.edge = .right }
-        if point.x <= Self.edgeWidth, let nav = topNavigationController, nav.screens.count > 1 { touch.edge = .left }
+        // `.left` is the back swipe's edge: the leading one, on the right in a right-to-left interface.
+        let canGoBack = (topNavigationController?.screens.count ?? 0) > 1
+        if point.x >= bounds.maxX - Self.edgeWidth { touch.edge = isRightToLeft && canGoBack ? .left : .right }
+        if point.x <= Self.edgeWidth, canGoBack, !isRightToLeft { touch.edge = .left }
         if let scroll = touch.scrollView, scroll.isDecelerating || scroll.isBouncing {
             // A finger on a moving list stops it, and that touch is not a tap.
             scroll.stopScrolling()
@@ -66,7 +68,8 @@ extension WindowScene {
         let dx = point.x - touch.start.x, dy = point.y - touch.start.y
         if touch.edgeRecognized { return }
         if let edge = touch.edge, !touch.isScrolling, abs(dx) > abs(dy) {
-            if (edge == .right && dx < -40) || (edge == .left && dx > 60) {
+            let backward = isRightToLeft ? -dx : dx
+            if (edge == .right && dx < -40) || (edge == .left && backward > 60) {
                 touch.edgeRecognized = true
                 cancelTarget(of: touch)
                 if edge == .right { onEdgeSwipeFromRight?() }

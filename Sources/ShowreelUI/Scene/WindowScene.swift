@@ -74,6 +74,14 @@ public final class WindowScene {
     public var statusBarStartMinutes = 9 * 60 + 41 { didSet { refreshStatusBar() } }
     var alertWindows: [(alert: AlertController, window: Window)] = []
 
+    /// Light or dark for every window and the status bar: semantic colours draw their variant.
+    public var interfaceStyle: InterfaceStyle = .light { didSet { if interfaceStyle != oldValue { invalidate() } } }
+    /// Whether the foreground app reads right to left (Arabic, Hebrew): set from its root
+    /// screen's `layoutDirection` when it comes on screen; leading edges are then on the right.
+    public private(set) var isRightToLeft = false
+    /// Shapes the scene's text; kept across frames, so unchanged strings are not shaped again.
+    let textEngine = TextEngine()
+
     public init(profile: DeviceProfile) {
         self.profile = profile
         let screenRect = Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height)
@@ -135,6 +143,11 @@ public final class WindowScene {
         let old = appWindow.rootScreen
         let changed = old !== screen
         if changed { for accessory in old?.sceneAccessories ?? [] { accessory.detach(from: self) } }
+        let rightToLeft = screen?.layoutDirection == .rightToLeft
+        if rightToLeft != isRightToLeft {
+            isRightToLeft = rightToLeft
+            for window in windows { window.setNeedsLayoutRecursively() }
+        }
         appWindow.setRootScreen(screen)
         if changed { for accessory in screen?.sceneAccessories ?? [] { accessory.attach(to: self) } }
         layoutIfNeeded()
@@ -212,7 +225,9 @@ public final class WindowScene {
     /// Draws the whole screen into `pixels` (which must be the profile's pixel size).
     public func render(into pixels: PixelBuffer) {
         layoutIfNeeded()
-        let canvas = Canvas(pixels: pixels, scale: Double(profile.scale))
+        let canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine)
+        canvas.interfaceStyle = interfaceStyle
+        canvas.isRightToLeft = isRightToLeft
         canvas.clear(.black)
         for window in windows where window.level < .statusBar { window.render(in: canvas) }
         statusBarView.render(in: canvas)
@@ -230,7 +245,8 @@ public final class WindowScene {
     /// The home indicator of a phone without a home button, over every window.
     private func drawHomeIndicator(in canvas: Canvas) {
         if profile.cornerRadius > 0 {
-            let light = statusBarStyle == .lightContent && appWindow.rootScreen?.view.backgroundColor.luminance ?? 1 < 0.4
+            let background = appWindow.rootScreen?.view.backgroundColor.resolved(for: interfaceStyle)
+            let light = (statusBarStyle == .lightContent || interfaceStyle == .dark) && background?.luminance ?? 1 < 0.4
             canvas.fill(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5),
                         color: (light ? Color.white : Color.black).withAlpha(0.85), cornerRadius: 2.5)
         }

@@ -46,7 +46,7 @@ public struct NavigationBarAppearance: Equatable, Sendable {
     var resolvedLargeTitleColor: Color { largeTitleColor ?? titleColor ?? (barStyle == .black ? .white : .label) }
     var resolvedLargeTitleFont: Font { largeTitleFont ?? .system(32, weight: .bold) }
     var resolvedShadowColor: Color? {
-        shadowHidden ? nil : (shadowColor ?? (barStyle == .black ? Color.white.withAlpha(0.15) : Color.black.withAlpha(0.3)))
+        shadowHidden ? nil : (shadowColor ?? (barStyle == .black ? Color.white.withAlpha(0.15) : Color(light: Color.black.withAlpha(0.3), dark: Color.white.withAlpha(0.15))))
     }
     var statusBarStyle: StatusBarStyle {
         if let barTintColor { return barTintColor.luminance < 0.5 ? .lightContent : .darkContent }

@@ -115,7 +115,7 @@ final class QuickActionView: View {
         self.symbol = symbol
         self.caption = caption
         super.init()
-        backgroundColor = .white
+        backgroundColor = .secondarySystemGroupedBackground
         cornerRadius = 10
         elementType = .button
         isAccessibilityElement = true

@@ -61,8 +61,9 @@ open class Button: View {
         let textWidth = TextMetrics.size(of: title, font: font).width
         let total = side + 6 + textWidth
         let x = titleAlignment == .leading ? 0 : bounds.midX - total / 2
-        symbol.draw(in: Rect(x: x, y: bounds.midY - side / 2, width: side, height: side), color: foreground, canvas: canvas)
-        canvas.draw(title, in: Rect(x: x + side + 6, y: 0, width: bounds.width - x - side - 6, height: bounds.height),
+        // The symbol leads the title: on its right in a right-to-left interface.
+        symbol.draw(in: leading(Rect(x: x, y: bounds.midY - side / 2, width: side, height: side)), color: foreground, canvas: canvas)
+        canvas.draw(title, in: leading(Rect(x: x + side + 6, y: 0, width: bounds.width - x - side - 6, height: bounds.height)),
                     font: font, color: foreground, alignment: .leading)
     }
 

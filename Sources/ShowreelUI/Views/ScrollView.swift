@@ -151,7 +151,7 @@ open class ScrollView: View {
         let range = max(maxOffsetY - minOffsetY, 1)
         let fraction = min(max((contentOffset.y - minOffsetY) / range, 0), 1)
         let y = contentInset.top + 3 + (visible - height - 6) * fraction
-        canvas.fill(Rect(x: bounds.width - 6, y: y, width: 3, height: height), color: Color.black.withAlpha(0.35), cornerRadius: 1.5)
+        canvas.fill(Rect(x: bounds.width - 6, y: y, width: 3, height: height), color: Color(light: Color.black.withAlpha(0.35), dark: Color.white.withAlpha(0.35)), cornerRadius: 1.5)
     }
 
     open override func touchBegan(at point: Point) -> Bool { false }

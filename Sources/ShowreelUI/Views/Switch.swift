@@ -48,7 +48,7 @@ open class Switch: View {
     open override func draw(in canvas: Canvas) {
         let track = Rect(x: bounds.midX - 25.5, y: bounds.midY - 15.5, width: 51, height: 31)
         let p = knobPosition
-        let offColor = Color(hex: 0xE9E9EB)
+        let offColor = Color(light: Color(hex: 0xE9E9EB), dark: Color(hex: 0x39393D))
         canvas.fill(track, color: offColor.mixed(with: isEnabled ? onTintColor : onTintColor.withAlpha(0.5), amount: p),
                     cornerRadius: 15.5)
         let knobWidth = isPressed ? 34.0 : 27.0

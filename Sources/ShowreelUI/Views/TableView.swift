@@ -129,7 +129,7 @@ open class TableView: ScrollView {
         super.init()
         elementType = .table
         isAccessibilityElement = true
-        backgroundColor = style == .plain ? .white : .groupedBackground
+        backgroundColor = style == .plain ? .systemBackground : .groupedBackground
         reloadData()
     }
 
@@ -255,7 +255,7 @@ open class TableCell: View {
         super.init()
         elementType = .cell
         isAccessibilityElement = true
-        backgroundColor = .white
+        backgroundColor = grouped ? .secondarySystemGroupedBackground : .systemBackground
         configure()
     }
 
@@ -345,6 +345,9 @@ open class TableCell: View {
         return 16 + image.size + (grouped ? 16 : 12)
     }
 
+    // The layout below reads left to right; the toolkit mirrors it for Arabic and Hebrew.
+    open override var mirrorsLayoutInRightToLeft: Bool { true }
+
     open override func layoutSubviews() {
         let width = bounds.width, height = bounds.height
         if let imageView, let image = row.image {
@@ -391,7 +394,7 @@ open class TableCell: View {
 
     open override func draw(in canvas: Canvas) {
         if highlightAmount > 0 {
-            let grey = Color(hex: 0xD1D1D6, alpha: highlightAmount)
+            let grey = Color.systemGray4.withAlpha(highlightAmount)
             if cornerRadius > 0 {
                 canvas.fill(bounds, color: grey, cornerRadius: cornerRadius, corners: maskedCorners)
             } else {
@@ -401,17 +404,18 @@ open class TableCell: View {
         switch row.accessory {
         case .none: break
         case .disclosureIndicator:
-            let x = bounds.width - 16 - 8
-            canvas.stroke(Path(polyline: [Point(x: x, y: bounds.midY - 6.5), Point(x: x + 6.5, y: bounds.midY),
+            // Points the way the list reads: right, or left in a right-to-left interface.
+            let (x, tip) = isRightToLeft ? (24.0, 24.0 - 6.5) : (bounds.width - 16 - 8, bounds.width - 16 - 8 + 6.5)
+            canvas.stroke(Path(polyline: [Point(x: x, y: bounds.midY - 6.5), Point(x: tip, y: bounds.midY),
                                           Point(x: x, y: bounds.midY + 6.5)]),
-                          color: Color(hex: 0xC4C4C7), lineWidth: 2.2)
+                          color: Color(light: Color(hex: 0xC4C4C7), dark: Color(hex: 0x5A5A5E)), lineWidth: 2.2)
         case .checkmark:
-            Symbol.checkmark.draw(in: Rect(x: bounds.width - 16 - 16, y: bounds.midY - 8, width: 16, height: 16),
+            Symbol.checkmark.draw(in: leading(Rect(x: bounds.width - 16 - 16, y: bounds.midY - 8, width: 16, height: 16)),
                                   color: .systemBlue, canvas: canvas)
         }
         if !position.last || !grouped {
             let start = grouped || row.image != nil ? textLeading : 16
-            canvas.fill(Rect(x: start, y: bounds.height - 0.5, width: bounds.width - start, height: 0.5),
+            canvas.fill(leading(Rect(x: start, y: bounds.height - 0.5, width: bounds.width - start, height: 0.5)),
                         color: Color.separator.withAlpha(0.9))
         }
     }

@@ -86,7 +86,7 @@ open class TextField: View {
 
     open override func draw(in canvas: Canvas) {
         if borderStyle == .roundedRect {
-            canvas.fill(bounds, color: .white, cornerRadius: cornerRadius)
+            canvas.fill(bounds, color: .secondarySystemBackground, cornerRadius: cornerRadius)
             canvas.stroke(bounds, color: isFirstResponder ? tintColor.withAlpha(0.8) : Color.separator, lineWidth: 1,
                           cornerRadius: cornerRadius)
         }
@@ -95,10 +95,12 @@ open class TextField: View {
         let shown = displayedText
         let metrics = TextMetrics.metrics(of: font)
         let caretHeight = metrics.ascent + metrics.descent + 2
+        // Leading is the right edge in a right-to-left interface (text, placeholder and caret).
+        let alignsRight = (textAlignment == .trailing) != isRightToLeft
         if shown.isEmpty {
             canvas.draw(placeholder, in: area, font: font, color: .placeholderText, alignment: textAlignment)
             if isFirstResponder {
-                let x = textAlignment == .trailing ? area.maxX - 2 : area.minX
+                let x = alignsRight ? area.maxX - 2 : area.minX
                 canvas.fill(Rect(x: x, y: area.midY - caretHeight / 2, width: 2, height: caretHeight), color: tintColor, cornerRadius: 1)
             }
             return
@@ -108,7 +110,7 @@ open class TextField: View {
             canvas.clip(to: area.expanded(by: 1))
             // A long text scrolls so its end (and the caret) stays visible.
             var x = area.minX
-            if textAlignment == .trailing { x = area.maxX - width - (isFirstResponder ? 3 : 0) }
+            if alignsRight { x = area.maxX - width - (isFirstResponder ? 3 : 0) }
             if width + 3 > area.width { x = area.maxX - width - 3 }
             let baseline = area.midY + (metrics.ascent - metrics.descent) / 2
             canvas.draw(shown, baselineAt: Point(x: x, y: baseline), font: font, color: textColor)

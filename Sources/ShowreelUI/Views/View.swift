@@ -154,9 +154,33 @@ open class View {
         if needsLayout {
             needsLayout = false
             layoutSubviews()
+            if mirrorsLayoutInRightToLeft && isRightToLeft {
+                for subview in subviews { subview.frame = leading(subview.frame) }
+            }
         }
         for subview in subviews { subview.layoutIfNeeded() }
     }
+
+    /// Marks this view and every view inside it for layout (the interface's direction changed).
+    func setNeedsLayoutRecursively() {
+        setNeedsLayout()
+        for subview in subviews { subview.setNeedsLayoutRecursively() }
+    }
+
+    /// Whether the interface this view is in reads right to left: leading edges are on the
+    /// right (layouts mirror what they place by it).
+    public var isRightToLeft: Bool { scene?.isRightToLeft ?? false }
+
+    /// `rect` (in this view's coordinates) moved to the mirrored place when the interface reads
+    /// right to left: what a layout computed from the left edge lands at the leading edge.
+    public func leading(_ rect: Rect) -> Rect {
+        isRightToLeft ? Rect(x: bounds.width - rect.maxX, y: rect.y, width: rect.width, height: rect.height) : rect
+    }
+
+    /// Whether `layoutSubviews()` places every subview from the left edge and expects the
+    /// toolkit to mirror those frames in a right-to-left interface (cells, bar items). Only for
+    /// views whose layout sets all their subviews' frames each time, so none is mirrored twice.
+    open var mirrorsLayoutInRightToLeft: Bool { false }
 
     /// Override to position subviews inside `bounds`.
     open func layoutSubviews() {}
