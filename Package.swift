@@ -56,14 +56,14 @@ let package = Package(
             "CCairo", "ShowreelGraphics", .target(name: "CYUV", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "ShowreelRecorder", dependencies: [
-            "ShowreelWire",
+            "ShowreelWire", "ShowreelGraphics",
             "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
             .target(name: "CYUV", condition: .when(platforms: [.linux])),
         ]),
         // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by
         // the toolkit that describes itself and the tests that ask.
         .target(name: "ShowreelAccessibility", dependencies: ["ShowreelGraphics"]),
-        .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
+        .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelGraphics", "ShowreelAccessibility"]),
         .target(name: "ShowreelWire", dependencies: ["ShowreelGraphics", "ShowreelAccessibility"]),
         // An X display (Xvfb, Xorg) as one more display stream source for the recorder: frames on
         // damage through shared memory, the pointer drawn in. No FFmpeg, no Cairo.
@@ -77,8 +77,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "ShowreelDevice", dependencies: [
-            "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", .product(name: "Logging", package: "swift-log"),
+            "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", "ShowreelRender", "ShowreelGraphics",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "ShowreelHost", dependencies: [
             "ShowreelWire", "ShowreelHTTP",
@@ -86,15 +89,17 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
+        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility", "ShowreelGraphics"]),
         .target(name: "ShowreelKit", dependencies: [
             "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
+            "ShowreelRender",
         ]),
-        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json")]),
+        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI", "ShowreelRender"], resources: [.copy("Countries/countries.json")]),
         .target(name: "ShowreelReport"),
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
         .target(name: "ShowreelTrace", dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
@@ -103,13 +108,14 @@ let package = Package(
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
         .target(name: "ShowreelFlows", dependencies: [
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
-            "ShowreelTrace",
+            "ShowreelTrace", "ShowreelGraphics", "ShowreelUI",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11",
+            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelGraphics", "ShowreelRender", "ShowreelUI",
+            "ShowreelWire",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -149,6 +155,8 @@ let package = Package(
         .testTarget(name: "ShowreelHostTests", dependencies: [
             "ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire", "ShowreelTestSupport",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "ShowreelTestingTests", dependencies: ["ShowreelTesting", "ShowreelHost", "ShowreelTestSupport"]),
         .testTarget(name: "ShowreelTraceTests", dependencies: [
@@ -157,6 +165,7 @@ let package = Package(
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
             "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
+            "ShowreelAccessibility", "ShowreelUI",
         ]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
@@ -170,3 +179,9 @@ let package = Package(
         ]),
     ]
 )
+
+// Every Swift target imports each module whose members it uses (SE-0444), not only those it
+// names: what a file depends on is written at its top.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,4 +1,5 @@
 import Hummingbird
+import ShowreelHTTP
 import ShowreelWire
 
 extension AutomationServer {

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 #if DEBUG
 import ShowreelRender
 

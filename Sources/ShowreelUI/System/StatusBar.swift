@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// What the status bar shows: the values `simctl status_bar override` can set.
