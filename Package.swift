@@ -57,14 +57,14 @@ let package = Package(
             "CCairo", "ShowreelGraphics", .target(name: "CYUV", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "ShowreelRecorder", dependencies: [
-            "ShowreelWire",
+            "ShowreelWire", "ShowreelGraphics",
             "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
             .target(name: "CYUV", condition: .when(platforms: [.linux])),
         ]),
         // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by
         // the toolkit that describes itself and the tests that ask.
         .target(name: "ShowreelAccessibility", dependencies: ["ShowreelGraphics"]),
-        .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelAccessibility"]),
+        .target(name: "ShowreelUI", dependencies: ["ShowreelRender", "ShowreelGraphics", "ShowreelAccessibility"]),
         .target(name: "ShowreelWire", dependencies: ["ShowreelGraphics", "ShowreelAccessibility"]),
         // An X display (Xvfb, Xorg) as one more display stream source for the recorder: frames on
         // damage through shared memory, the pointer drawn in. No FFmpeg, no Cairo.
@@ -78,8 +78,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "ShowreelDevice", dependencies: [
-            "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", .product(name: "Logging", package: "swift-log"),
+            "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", "ShowreelRender", "ShowreelGraphics",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "ShowreelHost", dependencies: [
             "ShowreelWire", "ShowreelHTTP",
@@ -87,11 +90,12 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility"]),
+        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility", "ShowreelGraphics"]),
         // `showreel webdriver`: an Appium-compatible W3C WebDriver server. Requests become the
         // actions of an in-process Device, or of a booted one through DeviceClient.
         .target(name: "ShowreelWebDriver", dependencies: [
@@ -104,7 +108,7 @@ let package = Package(
         ]),
         .target(name: "ShowreelKit", dependencies: [
             "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
-            "ShowreelSession",
+            "ShowreelRender", "ShowreelSession", "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility",
         ]),
         // One in-process device recorded into one video with its actions traced: what a recorded
         // test and a flow each are (start, finish into video, trace and preview, or discard).
@@ -112,7 +116,7 @@ let package = Package(
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelTrace", "ShowreelGraphics", "ShowreelWire",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI"], resources: [.copy("Countries/countries.json"), .copy("Strings")]),
+        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI", "ShowreelRender"], resources: [.copy("Countries/countries.json"), .copy("Strings")]),
         .target(name: "ShowreelReport"),
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
         .target(name: "ShowreelTrace", dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
@@ -121,13 +125,14 @@ let package = Package(
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
         .target(name: "ShowreelFlows", dependencies: [
             "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
-            "ShowreelTrace", "ShowreelSession",
+            "ShowreelTrace", "ShowreelSession", "ShowreelGraphics", "ShowreelUI",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "showreel", dependencies: [
             "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver",
+            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics", "ShowreelRender",
+            "ShowreelUI", "ShowreelWire",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -167,6 +172,8 @@ let package = Package(
         .testTarget(name: "ShowreelHostTests", dependencies: [
             "ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire", "ShowreelTestSupport",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "ShowreelTestingTests", dependencies: ["ShowreelTesting", "ShowreelHost", "ShowreelTestSupport"]),
         .testTarget(name: "ShowreelTraceTests", dependencies: [
@@ -174,7 +181,8 @@ let package = Package(
         ]),
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
         .testTarget(name: "ShowreelFlowsTests", dependencies: [
-            "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps", "ShowreelUI",
+            "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
+            "ShowreelAccessibility", "ShowreelUI",
         ]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
@@ -189,3 +197,9 @@ let package = Package(
         ]),
     ]
 )
+
+// Every Swift target imports each module whose members it uses (SE-0444), not only those it
+// names: what a file depends on is written at its top.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

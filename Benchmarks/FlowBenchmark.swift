@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
+import ShowreelUI
 
 /// `showreel run` throughput: the fixture flows, repeated to at least a minute of video, run
 /// with 2 workers and with 1 in the same process, alternating, fastest of `rounds` each.

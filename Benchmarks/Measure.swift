@@ -1,5 +1,10 @@
 import Foundation
 
+#if canImport(CDispatch)
+// Where Linux's toolchain declares `timespec` for Swift (clock_gettime's result).
+import CDispatch
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

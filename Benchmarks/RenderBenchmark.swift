@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 

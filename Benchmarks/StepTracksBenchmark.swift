@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
+import ShowreelUI
 
 /// What finishing a flow video costs on top of recording it: the stream-copy remux that puts the
 /// steps in as chapters and subtitles, and the animated preview, per second of video (wall time

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelDiff
 import ShowreelFlows
+import ShowreelReport
 
 /// What the report's step traces add to `showreel run` (wall time and bytes, with against
 /// without, alternating rounds), and how fast `showreel diff` compares two runs (video seconds

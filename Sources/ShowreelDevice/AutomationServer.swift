@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ShowreelHTTP
 import ShowreelRender
+import ShowreelUI
 import ShowreelWire
 
 /// The device's automation API: HTTP JSON under `/v1`, the only way tests and flows touch apps.

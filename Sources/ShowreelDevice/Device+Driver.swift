@@ -2,6 +2,8 @@ import Foundation
 import ShowreelAccessibility
 import ShowreelUI
 import ShowreelWire
+import ShowreelGraphics
+import ShowreelRender
 
 /// The in-process transport: the device performs actions by calling its toolkit directly.
 extension Device: DeviceDriver {

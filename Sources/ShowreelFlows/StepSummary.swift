@@ -1,3 +1,7 @@
+import Foundation
+import ShowreelGraphics
+import ShowreelWire
+
 /// Each step in plain words, for `--captions steps`: "Tap “Canada”", "Type “hello”".
 extension FlowStep {
     public var summary: String {

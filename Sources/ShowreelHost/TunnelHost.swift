@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// The tunnel host: runs commands on this machine for test runners that cannot.
 ///

@@ -3,6 +3,7 @@ import ShowreelRecorder
 import ShowreelReport
 import ShowreelTesting
 import ShowreelTrace
+import ShowreelSession
 
 /// What happens after a recorded test: hold the last screen, keep it as a screenshot, finish
 /// the video, keep or delete it by the policy, and add the test to the manifest.

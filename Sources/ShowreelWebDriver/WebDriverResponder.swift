@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ShowreelHTTP
+import ShowreelDevice
 
 /// Answers every request (it is the router's last middleware): strips `/wd/hub`, finds the
 /// route, runs a session's commands one at a time in its queue, and renders `{"value": ...}`

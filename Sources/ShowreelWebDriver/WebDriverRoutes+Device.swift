@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 
 extension WebDriverRoute {
     static let deviceRoutes: [WebDriverRoute] = [

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 
 /// Every command the server answers: method, path (after `/` or `/wd/hub`), handler.
 /// A path that matches under another method is `unknown method`; one that matches none is

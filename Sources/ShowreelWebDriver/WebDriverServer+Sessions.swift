@@ -3,6 +3,7 @@ import ShowreelDevice
 import ShowreelGraphics
 import ShowreelTesting
 import ShowreelWire
+import Logging
 
 extension WebDriverServer {
     /// `POST /session`: a device for the session (booted here, or attached by `appium:udid`),

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelReport
+import ShowreelDevice
 
 /// Appium's screen recording endpoints, the session's own recording, and the end of a session.
 extension WebDriverSession {

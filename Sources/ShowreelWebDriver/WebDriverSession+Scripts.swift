@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelGraphics
 import ShowreelWire
+import ShowreelAccessibility
 
 /// `mobile:` scripts through execute (`driver.execute_script("mobile: swipe", {...})`), as
 /// Appium's XCUITest driver names them, and `showreel: status` to mark the session's manifest

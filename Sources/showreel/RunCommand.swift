@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
+import ShowreelUI
 import ShowreelWire
 
 /// `showreel run`: YAML flows in, one video per flow, a manifest, JUnit and an HTML report out.

@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender

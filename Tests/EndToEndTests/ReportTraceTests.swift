@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 import ShowreelRecorder
 import ShowreelReport
 import Testing

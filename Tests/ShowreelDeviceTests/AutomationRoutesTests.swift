@@ -1,4 +1,6 @@
 import Foundation
+import ShowreelDevice
+import ShowreelTesting
 import ShowreelWire
 import Testing
 #if canImport(FoundationNetworking)

@@ -3,6 +3,8 @@ import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelReport
+import ShowreelUI
 import Testing
 
 @Suite("Captions on the recorded frames")

@@ -1,9 +1,11 @@
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelUI
 import ShowreelWire
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import ShowcaseApps
 @testable import ShowreelFlows
+import ShowreelUI
 import ShowreelWire
 import Testing
 

@@ -2,6 +2,8 @@ import Foundation
 import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
+import ShowreelReport
+import ShowreelUI
 import Testing
 
 @Suite("Running flows in-process")

@@ -3,6 +3,7 @@ import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
+import Logging
 
 @Suite("Checking files against the App Store preview rules")
 struct AppStorePreviewCheckTests {

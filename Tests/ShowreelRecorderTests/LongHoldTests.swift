@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 import Testing
 
 @testable import ShowreelRecorder

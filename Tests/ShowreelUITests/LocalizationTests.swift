@@ -4,6 +4,7 @@ import ShowreelRender
 @testable import ShowreelUI
 import ShowreelTestSupport
 import Testing
+import ShowreelAccessibility
 
 /// String catalogs, the launch arguments that choose a language, locale formatting, and the
 /// sample apps in German, Japanese and Arabic.

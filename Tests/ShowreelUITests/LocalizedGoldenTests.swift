@@ -3,6 +3,7 @@ import ShowreelRender
 @testable import ShowreelUI
 import ShowreelTestSupport
 import Testing
+import ShowreelAccessibility
 
 /// The sample apps in German, Japanese and Arabic (mirrored), and in dark appearance, as
 /// golden images beside the English ones (same size, same comparison, same recording switch).

@@ -1,4 +1,5 @@
 #if DEBUG
+import ShowreelAccessibility
 import ShowreelRender
 
 /// AppFoundry's debug drawer: a small window at the top right, above the app, its alerts'

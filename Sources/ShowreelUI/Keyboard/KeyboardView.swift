@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// The software keyboard on screen: light grey panel, white letter keys, grey function keys,

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// Draws the status bar across the top of the screen, around the sensor housing.

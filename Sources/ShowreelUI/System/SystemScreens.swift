@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// A person, as the contact card shows them.

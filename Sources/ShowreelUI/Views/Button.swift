@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// A tappable title: a filled rounded button, a tinted "bordered" one, or plain tinted text.

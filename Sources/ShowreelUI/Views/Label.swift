@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// Text: one line cut with an ellipsis, or wrapped at words over `numberOfLines` lines

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelAccessibility
 import ShowreelRender
 
 /// Insets from each edge, in points.

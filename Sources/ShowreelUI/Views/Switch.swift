@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// An on/off switch: green track when on, a white knob that slides (animated) when tapped.

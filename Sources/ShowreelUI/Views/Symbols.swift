@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelAccessibility
 import ShowreelRender
 
 /// A few SF Symbols-like glyphs, drawn as vector paths in a square (any size, any colour).

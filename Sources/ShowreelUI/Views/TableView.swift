@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// A picture at the start of a row: a symbol in a coloured rounded square (settings-style),

@@ -1,3 +1,4 @@
+import ShowreelAccessibility
 import ShowreelRender
 
 /// The title of the keyboard's Return key for a field.
