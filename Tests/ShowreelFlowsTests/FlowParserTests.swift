@@ -46,7 +46,7 @@ struct FlowParserTests {
         let hello = try parser.parse(fileAt: root.appendingPathComponent("Fixtures/Flows/hello.yaml"), id: "Fixtures/Flows/hello.yaml")
         #expect(hello.appId == "dev.showreel.hello")
         #expect(hello.name == "Hello: tap the button three times")
-        #expect(hello.steps.map(\.title) == ["launchApp", "wait: 1", "repeat: {times: 3, commands: [{tapOn: {id: tapButton}}, {wait: 1}]}", "assertVisible: \"Tapped 3 times\""])
+        #expect(hello.steps.map(\.title) == ["launchApp", "wait: 1", "repeat: {times: 3, commands: [{tapOn: {id: tapButton}}, {wait: 1}]}", "assertVisible: {id: tapCount}"])
         #expect(hello.steps[0].location == FlowLocation(file: "Fixtures/Flows/hello.yaml", line: 5, column: 3))
         guard case let .repeatSteps(times, steps) = hello.steps[2].action else { Issue.record("not a repeat"); return }
         #expect(times == 3 && steps.count == 2)
