@@ -32,8 +32,10 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavcodec libavformat libavutil libswscale libswresample",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
-                        .brew(["ffmpeg"])]
+            providers: [
+                .apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
+                .brew(["ffmpeg"]),
+            ]
         ),
         // libyuv: SIMD frame shrinking and BGRA -> YUV conversion for the recorder (Linux; on
         // macOS Cairo and swscale do the same, slower).
@@ -53,14 +55,18 @@ let package = Package(
         // Value types (geometry, colours, pixel buffers, frames, profiles): no Cairo, so the light
         // test client builds without it. ShowreelRender draws them with Cairo.
         .target(name: "ShowreelGraphics"),
-        .target(name: "ShowreelRender", dependencies: [
-            "CCairo", "ShowreelGraphics", .target(name: "CYUV", condition: .when(platforms: [.linux])),
-        ]),
-        .target(name: "ShowreelRecorder", dependencies: [
-            "ShowreelWire", "ShowreelGraphics",
-            "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
-            .target(name: "CYUV", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "ShowreelRender",
+            dependencies: [
+                "CCairo", "ShowreelGraphics", .target(name: "CYUV", condition: .when(platforms: [.linux])),
+            ]),
+        .target(
+            name: "ShowreelRecorder",
+            dependencies: [
+                "ShowreelWire", "ShowreelGraphics",
+                "CFFmpeg", "ShowreelRender", .product(name: "Logging", package: "swift-log"),
+                .target(name: "CYUV", condition: .when(platforms: [.linux])),
+            ]),
         // The accessibility vocabulary (element snapshots and XCUITest-style queries), shared by
         // the toolkit that describes itself and the tests that ask.
         .target(name: "ShowreelAccessibility", dependencies: ["ShowreelGraphics"]),
@@ -71,83 +77,111 @@ let package = Package(
         .target(name: "ShowreelX11", dependencies: ["CXCB", "ShowreelGraphics", "ShowreelWire"]),
         // The servers' HTTP layer (Hummingbird): JSON answers, strict JSON bodies, errors as
         // responses, and serving the routes ShowreelWire defines for servers and clients alike.
-        .target(name: "ShowreelHTTP", dependencies: [
-            "ShowreelWire",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
-        .target(name: "ShowreelDevice", dependencies: [
-            "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", "ShowreelRender", "ShowreelGraphics",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
-        .target(name: "ShowreelHost", dependencies: [
-            "ShowreelWire", "ShowreelHTTP",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        .target(
+            name: "ShowreelHTTP",
+            dependencies: [
+                "ShowreelWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .target(
+            name: "ShowreelDevice",
+            dependencies: [
+                "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", "ShowreelRender", "ShowreelGraphics",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .target(
+            name: "ShowreelHost",
+            dependencies: [
+                "ShowreelWire", "ShowreelHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility", "ShowreelGraphics"]),
         // `showreel webdriver`: an Appium-compatible W3C WebDriver server. Requests become the
         // actions of an in-process Device, or of a booted one through DeviceClient.
-        .target(name: "ShowreelWebDriver", dependencies: [
-            "ShowreelDevice", "ShowreelTesting", "ShowreelHTTP", "ShowreelRecorder", "ShowreelRender", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelWire", "ShowreelUI",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
-        .target(name: "ShowreelKit", dependencies: [
-            "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
-            "ShowreelRender", "ShowreelSession", "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility",
-        ]),
+        .target(
+            name: "ShowreelWebDriver",
+            dependencies: [
+                "ShowreelDevice", "ShowreelTesting", "ShowreelHTTP", "ShowreelRecorder", "ShowreelRender", "ShowreelReport",
+                "ShowreelAccessibility", "ShowreelWire", "ShowreelUI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .target(
+            name: "ShowreelKit",
+            dependencies: [
+                "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
+                "ShowreelRender", "ShowreelSession", "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility",
+            ]),
         // One in-process device recorded into one video with its actions traced: what a recorded
         // test and a flow each are (start, finish into video, trace and preview, or discard).
-        .target(name: "ShowreelSession", dependencies: [
-            "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelTrace", "ShowreelGraphics", "ShowreelWire",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .target(name: "ShowcaseApps", dependencies: ["ShowreelUI", "ShowreelRender"], resources: [.copy("Countries/countries.json"), .copy("Strings")]),
+        .target(
+            name: "ShowreelSession",
+            dependencies: [
+                "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelTrace", "ShowreelGraphics",
+                "ShowreelWire",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "ShowcaseApps", dependencies: ["ShowreelUI", "ShowreelRender"],
+            resources: [.copy("Countries/countries.json"), .copy("Strings")]),
         .target(name: "ShowreelReport"),
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
-        .target(name: "ShowreelTrace", dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
+        .target(
+            name: "ShowreelTrace",
+            dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
-        .target(name: "ShowreelFlows", dependencies: [
-            "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
-            "ShowreelTrace", "ShowreelSession", "ShowreelGraphics", "ShowreelUI",
-            .product(name: "Yams", package: "Yams"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "showreel", dependencies: [
-            "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
-            "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics", "ShowreelRender",
-            "ShowreelUI", "ShowreelWire",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "ShowreelFlows",
+            dependencies: [
+                "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
+                "ShowreelTrace", "ShowreelSession", "ShowreelGraphics", "ShowreelUI",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "showreel",
+            dependencies: [
+                "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
+                "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics",
+                "ShowreelRender",
+                "ShowreelUI", "ShowreelWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
-        .executableTarget(name: "showreel-bench", dependencies: [
-            "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps", "ShowreelAccessibility",
-            "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
-        ], path: "Benchmarks"),
+        .executableTarget(
+            name: "showreel-bench",
+            dependencies: [
+                "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
+                "ShowreelAccessibility",
+                "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
+            ], path: "Benchmarks"),
         // Helpers the test targets share: temporary folders and workspaces, child processes, build
         // product paths, `eventually`, synthetic frames, ffprobe, the scene harness, an in-process
         // host, a test Xvfb. ExternalDeviceTests stays without it: the light client only.
-        .target(name: "ShowreelTestSupport", dependencies: [
-            "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility", "ShowreelRender", "ShowreelUI", "ShowreelHost", "ShowreelX11", "CXCB",
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Tests/ShowreelTestSupport"),
+        .target(
+            name: "ShowreelTestSupport",
+            dependencies: [
+                "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility", "ShowreelRender", "ShowreelUI", "ShowreelHost", "ShowreelX11",
+                "CXCB",
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Tests/ShowreelTestSupport"),
         // One test target per library module, holding that module's tests.
         .testTarget(name: "ShowreelGraphicsTests", dependencies: ["ShowreelGraphics"]),
         .testTarget(name: "ShowreelRenderTests", dependencies: ["ShowreelRender", "ShowreelTestSupport"]),
@@ -155,35 +189,50 @@ let package = Package(
         .testTarget(name: "ShowreelWireTests", dependencies: ["ShowreelWire"]),
         .testTarget(name: "ShowreelHTTPTests", dependencies: ["ShowreelHTTP"]),
         .testTarget(name: "ShowreelReportTests", dependencies: ["ShowreelReport"]),
-        .testTarget(name: "ShowreelUITests", dependencies: [
-            "ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility", "ShowreelTestSupport",
-        ]),
-        .testTarget(name: "ShowcaseAppsTests", dependencies: [
-            "ShowcaseApps", "ShowreelUI", "ShowreelRender", "ShowreelAccessibility", "ShowreelTestSupport",
-        ]),
+        .testTarget(
+            name: "ShowreelUITests",
+            dependencies: [
+                "ShowreelUI", "ShowreelRender", "ShowcaseApps", "ShowreelAccessibility", "ShowreelTestSupport",
+            ]),
+        .testTarget(
+            name: "ShowcaseAppsTests",
+            dependencies: [
+                "ShowcaseApps", "ShowreelUI", "ShowreelRender", "ShowreelAccessibility", "ShowreelTestSupport",
+            ]),
         .testTarget(name: "ShowreelX11Tests", dependencies: ["ShowreelX11", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport"]),
-        .testTarget(name: "ShowreelRecorderTests", dependencies: [
-            "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport",
-        ]),
-        .testTarget(name: "ShowreelDeviceTests", dependencies: [
-            "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelRender", "ShowreelTesting", "ShowreelAccessibility",
-            "ShowreelTestSupport",
-        ]),
-        .testTarget(name: "ShowreelHostTests", dependencies: [
-            "ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire", "ShowreelTestSupport",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "ShowreelRecorderTests",
+            dependencies: [
+                "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport",
+            ]),
+        .testTarget(
+            name: "ShowreelDeviceTests",
+            dependencies: [
+                "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelRender", "ShowreelTesting",
+                "ShowreelAccessibility",
+                "ShowreelTestSupport",
+            ]),
+        .testTarget(
+            name: "ShowreelHostTests",
+            dependencies: [
+                "ShowreelHost", "ShowreelHTTP", "ShowreelTesting", "ShowreelWire", "ShowreelTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "ShowreelTestingTests", dependencies: ["ShowreelTesting", "ShowreelHost", "ShowreelTestSupport"]),
-        .testTarget(name: "ShowreelTraceTests", dependencies: [
-            "ShowreelTrace", "ShowreelDevice", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelTestSupport",
-        ]),
+        .testTarget(
+            name: "ShowreelTraceTests",
+            dependencies: [
+                "ShowreelTrace", "ShowreelDevice", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelTestSupport",
+            ]),
         .testTarget(name: "ShowreelDiffTests", dependencies: ["ShowreelDiff", "ShowreelReport", "ShowreelGraphics"]),
-        .testTarget(name: "ShowreelFlowsTests", dependencies: [
-            "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
-            "ShowreelAccessibility", "ShowreelUI",
-        ]),
+        .testTarget(
+            name: "ShowreelFlowsTests",
+            dependencies: [
+                "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
+                "ShowreelAccessibility", "ShowreelUI",
+            ]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
         .testTarget(name: "ShowcaseUITests", dependencies: ["ShowreelKit"]),
@@ -191,10 +240,12 @@ let package = Package(
         // A test that drives a device booted with `showreel device boot`: the light client only.
         .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),
         // Across modules and processes: the CLI, real signals, real files, a real Xvfb and browser.
-        .testTarget(name: "EndToEndTests", dependencies: [
-            "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder", "ShowreelAccessibility", "ShowreelReport",
-            "ShowreelX11", "ShowreelWire", "ShowreelRender", "ShowreelGraphics", "ShowreelTestSupport",
-        ]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "ShowreelDevice", "ShowcaseApps", "ShowreelTesting", "ShowreelRecorder", "ShowreelAccessibility", "ShowreelReport",
+                "ShowreelX11", "ShowreelWire", "ShowreelRender", "ShowreelGraphics", "ShowreelTestSupport",
+            ]),
     ]
 )
 

@@ -65,7 +65,9 @@ struct BenchmarkRun {
 
     func run() throws {
         guard let ffmpeg = findOnPath("ffmpeg") else {
-            throw BenchmarkError("the ffmpeg command line is not on PATH; it is the baseline this benchmark compares against. Install it (Debian: apt-get install ffmpeg) and run again")
+            throw BenchmarkError(
+                "the ffmpeg command line is not on PATH; it is the baseline this benchmark compares against. Install it (Debian: apt-get install ffmpeg) and run again"
+            )
         }
         let executable = try selfExecutable()
         let work = try makeWorkDirectory()
@@ -87,12 +89,18 @@ struct BenchmarkRun {
         let ffmpegVersion = (try? captureFirstLine(ffmpeg, ["-hide_banner", "-version"])) ?? "ffmpeg (version unknown)"
         let (events, stop, idle) = ScriptedSession.timeline()
         print("Showreel benchmark: in-process recorder vs the ffmpeg command line")
-        print("  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ffmpegVersion.split(separator: " ").prefix(3).joined(separator: " ")), libx264 preset ultrafast, crf 23, yuv420p")
-        print(String(format: "  session: Hello sample app, 3 animations x 60 frames at 60 Hz, 5 taps, %d idle stretches (%.1f s idle), %.1f s recorded (%d scripted steps; a frame only where the screen changed)",
-                     idle.count, idle.reduce(0) { $0 + $1.upperBound - $1.lowerBound }, stop.seconds, events.count + 1))
+        print(
+            "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ffmpegVersion.split(separator: " ").prefix(3).joined(separator: " ")), libx264 preset ultrafast, crf 23, yuv420p"
+        )
+        print(
+            String(
+                format:
+                    "  session: Hello sample app, 3 animations x 60 frames at 60 Hz, 5 taps, %d idle stretches (%.1f s idle), %.1f s recorded (%d scripted steps; a frame only where the screen changed)",
+                idle.count, idle.reduce(0) { $0 + $1.upperBound - $1.lowerBound }, stop.seconds, events.count + 1))
         print("  method: each size is rendered once (WindowScene.render, Cairo) into raw BGRA frames in \(work);")
         print("          every encoder then reads the same frames from there (one copy per frame from the page cache),")
-        print("          each run in its own child process (\(configuration.rounds) rounds, fastest counts, in-process and CLI alternating).")
+        print(
+            "          each run in its own child process (\(configuration.rounds) rounds, fastest counts, in-process and CLI alternating).")
         print("")
 
         var results: [SizeResult] = []
@@ -168,7 +176,9 @@ struct BenchmarkRun {
     }
 
     func printTraces() {
-        printSection("step traces and diff", "Step traces", needs: Self.fromTheRoot) { try TraceBenchmark.run(rounds: configuration.rounds) }
+        printSection("step traces and diff", "Step traces", needs: Self.fromTheRoot) {
+            try TraceBenchmark.run(rounds: configuration.rounds)
+        }
     }
 
     /// `showreel run` throughput (workers 2 against 1), or why it could not run.
@@ -190,7 +200,9 @@ struct BenchmarkRun {
 
     /// A 16-cell matrix run against the single cell, and an App Store preview's cost.
     func printMatrix() {
-        printSection("matrix run, App Store preview", "Matrix run", needs: Self.fromTheRoot) { try MatrixBenchmark.run(rounds: configuration.rounds) }
+        printSection("matrix run, App Store preview", "Matrix run", needs: Self.fromTheRoot) {
+            try MatrixBenchmark.run(rounds: configuration.rounds)
+        }
     }
 
     private static let fromTheRoot = "run from the repository's root, where Fixtures/Flows is"
@@ -227,17 +239,30 @@ struct BenchmarkRun {
                 if kind == "inproc" {
                     inProcess.append(try child(executable, ["inproc", "--index", index, "--out", vfrPath]))
                 } else {
-                    cli.append(try child(executable, ["cli", "--index", index, "--out", cliPath, "--ffmpeg", ffmpeg,
-                                                      "--fps", String(Self.cliRate)]))
+                    cli.append(
+                        try child(
+                            executable,
+                            [
+                                "cli", "--index", index, "--out", cliPath, "--ffmpeg", ffmpeg,
+                                "--fps", String(Self.cliRate),
+                            ]))
                 }
             }
         }
         FileHandle.standardError.write(Data("[bench] \(tag): reference runs\n".utf8))
         let tunedPath = "\(work)/cli-tuned-\(tag).mp4"
-        let cliTuned = try child(executable, ["cli", "--index", index, "--out", tunedPath, "--ffmpeg", ffmpeg,
-                                                    "--fps", String(Self.cliRate), "--extra", Self.recorderLikeCLIOptions])
-        let fullQueue = try child(executable, ["inproc", "--index", index, "--out", "\(work)/inprocess-full-\(tag).mp4",
-                                               "--fill-queue", "1"])
+        let cliTuned = try child(
+            executable,
+            [
+                "cli", "--index", index, "--out", tunedPath, "--ffmpeg", ffmpeg,
+                "--fps", String(Self.cliRate), "--extra", Self.recorderLikeCLIOptions,
+            ])
+        let fullQueue = try child(
+            executable,
+            [
+                "inproc", "--index", index, "--out", "\(work)/inprocess-full-\(tag).mp4",
+                "--fill-queue", "1",
+            ])
         let cfrPath = "\(work)/cfr\(Self.cfrRate)-\(tag).mp4"
         let cfr = try child(executable, ["cfr", "--index", index, "--out", cfrPath, "--fps", String(Self.cfrRate)])
 
@@ -283,30 +308,46 @@ struct BenchmarkRun {
                 ("  (ref) CLI tuned like recorder", r.cliTuned),
             ]
             for (index, (name, s)) in lines.enumerated() {
-                print(row([index == 0 ? r.size : "", name, "\(s.framesEncoded)", f(s.wallSeconds, 2),
-                           f(Double(s.framesIn) / s.wallSeconds, 1), f(s.cpuSeconds, 2),
-                           f(s.cpuSeconds * 1000 / Double(s.framesIn), 1), f(Double(s.fileBytes) / 1024, 0)], widths))
+                print(
+                    row(
+                        [
+                            index == 0 ? r.size : "", name, "\(s.framesEncoded)", f(s.wallSeconds, 2),
+                            f(Double(s.framesIn) / s.wallSeconds, 1), f(s.cpuSeconds, 2),
+                            f(s.cpuSeconds * 1000 / Double(s.framesIn), 1), f(Double(s.fileBytes) / 1024, 0),
+                        ], widths))
             }
             let allIn = r.inProcess.map { f($0.wallSeconds, 2) }.joined(separator: ", ")
             let allCLI = r.cli.map { f($0.wallSeconds, 2) }.joined(separator: ", ")
-            print(String(format: "%11@  in-process/CLI: %.2fx throughput, %.2fx CPU per frame (walls: in-process %@ s; CLI %@ s)",
-                         "", r.ratio, r.bestInProcess.cpuSeconds / r.bestCLI.cpuSeconds, allIn, allCLI))
+            print(
+                String(
+                    format: "%11@  in-process/CLI: %.2fx throughput, %.2fx CPU per frame (walls: in-process %@ s; CLI %@ s)",
+                    "", r.ratio, r.bestInProcess.cpuSeconds / r.bestCLI.cpuSeconds, allIn, allCLI))
         }
         print("  in-process: default RecordingOptions (.mp4, fragmented, keyframe every 1 s, x264 tune zerolatency = sliced threads,")
-        print("  BT.601 through libyuv), frames submitted with their VFR timestamps. CLI (the headline comparison), frames at a nominal \(Self.cliRate) fps:")
-        print("  ffmpeg \(Scenario.ffmpegArguments(frames: results.first?.frames ?? FrameSet(width: 0, height: 0, rawPath: "", times: [], stop: 0, idle: []), fps: Self.cliRate, output: "out.mp4", extra: []).joined(separator: " ").replacingOccurrences(of: "-s \(results.first?.size ?? "")", with: "-s WxH"))")
+        print(
+            "  BT.601 through libyuv), frames submitted with their VFR timestamps. CLI (the headline comparison), frames at a nominal \(Self.cliRate) fps:"
+        )
+        print(
+            "  ffmpeg \(Scenario.ffmpegArguments(frames: results.first?.frames ?? FrameSet(width: 0, height: 0, rawPath: "", times: [], stop: 0, idle: []), fps: Self.cliRate, output: "out.mp4", extra: []).joined(separator: " ").replacingOccurrences(of: "-s \(results.first?.size ?? "")", with: "-s WxH"))"
+        )
         print("  The reference row adds \(Self.recorderLikeCLIOptions) (the recorder's x264 tuning and swscale")
         print("  input path). Files differ in size mainly by the recorder's 1 s keyframe interval (the CLI keeps x264's 250).")
 
         print("")
-        print("Frames per recorded second: our VFR recorder vs a constant \(Self.cfrRate) fps recorder (same in-process encoder, every 1/\(Self.cfrRate) s tick)")
+        print(
+            "Frames per recorded second: our VFR recorder vs a constant \(Self.cfrRate) fps recorder (same in-process encoder, every 1/\(Self.cfrRate) s tick)"
+        )
         let vw = [11, 8, 11, 8, 11, 8, 8, 8, 8]
         print(row(["size", "span s", "VFR frames", "per s", "CFR frames", "per s", "saved", "CPU VFR", "CPU CFR"], vw))
         for r in results {
             let vfr = r.vfrProbe.frameCount, cfr = r.cfrProbe.frameCount
-            print(row([r.size, f(r.span, 2), "\(vfr)", f(Double(vfr) / r.span, 2), "\(cfr)", f(Double(cfr) / r.span, 2),
-                       String(format: "%.0f%%", 100 * (1 - Double(vfr) / Double(max(1, cfr)))),
-                       f(r.bestInProcess.cpuSeconds, 2) + "s", f(r.cfr.cpuSeconds, 2) + "s"], vw))
+            print(
+                row(
+                    [
+                        r.size, f(r.span, 2), "\(vfr)", f(Double(vfr) / r.span, 2), "\(cfr)", f(Double(cfr) / r.span, 2),
+                        String(format: "%.0f%%", 100 * (1 - Double(vfr) / Double(max(1, cfr)))),
+                        f(r.bestInProcess.cpuSeconds, 2) + "s", f(r.cfr.cpuSeconds, 2) + "s",
+                    ], vw))
         }
         print("  (frame counts read back from the files with MediaProbe; the animations run at 60 Hz, so VFR encodes more")
         print("   frames than CFR while they play and none while the screen is idle)")
@@ -318,23 +359,33 @@ struct BenchmarkRun {
         for r in results {
             let inRSS = mib(r.inProcess.map(\.own.maxRSSKiB).max()!)
             let feedRSS = mib(r.feed.own.maxRSSKiB)
-            print(row([r.size, f(inRSS, 1), f(feedRSS, 1), f(inRSS - feedRSS, 1), f(mib(r.fullQueue.own.maxRSSKiB), 1),
-                       f(mib(r.cli.map(\.own.maxRSSKiB).max()!), 1), f(mib(r.cli.compactMap { $0.children?.maxRSSKiB }.max() ?? 0), 1)], mw))
+            print(
+                row(
+                    [
+                        r.size, f(inRSS, 1), f(feedRSS, 1), f(inRSS - feedRSS, 1), f(mib(r.fullQueue.own.maxRSSKiB), 1),
+                        f(mib(r.cli.map(\.own.maxRSSKiB).max()!), 1), f(mib(r.cli.compactMap { $0.children?.maxRSSKiB }.max() ?? 0), 1),
+                    ], mw))
         }
-        let frameMiB = results.map { String(format: "%.1f MiB at %@", Double($0.frames.frameBytes) / 1048576, $0.size) }.joined(separator: ", ")
+        let frameMiB = results.map { String(format: "%.1f MiB at %@", Double($0.frames.frameBytes) / 1_048_576, $0.size) }.joined(
+            separator: ", ")
         print("  in-process = the whole child: binary and libraries, \(Scenario.inFlightFrames) BGRA frames in flight (one queued, one")
         print("  encoding, one being loaded; a frame is \(frameMiB)), the encoder, swscale, the muxer.")
         print("  feed only = the same child loading the same frames into the same buffers, no recorder: 'recorder adds' is")
         print("  the recorder's own share. queue full = the producer keeps the recorder's queue full (an encoder that fell")
-        print("  behind; its byte budget allows " + results.map { "\(($0.fullQueue.inFlight ?? 2) - 2) queued frames at \($0.size)" }.joined(separator: ", ") + "),")
+        print(
+            "  behind; its byte budget allows "
+                + results.map { "\(($0.fullQueue.inFlight ?? 2) - 2) queued frames at \($0.size)" }.joined(separator: ", ") + "),")
         print("  the recorder's worst case. CLI columns: the benchmark child writing to the pipe (one frame buffer), and ffmpeg.")
 
         print("")
         print("Idle check (MediaProbe on the in-process VFR file)")
         for r in results {
-            print(String(format: "  %@: %d frames in the file for %d changed frames; duration %.3f s for a %.3f s span; %d frames inside %d idle stretches (%.1f s); CFR: %d",
-                         r.size, r.vfrProbe.frameCount, r.frames.count, r.vfrProbe.duration, r.span, r.framesInsideIdle,
-                         r.frames.idle.count, r.idleSeconds, r.cfrProbe.frameCount))
+            print(
+                String(
+                    format:
+                        "  %@: %d frames in the file for %d changed frames; duration %.3f s for a %.3f s span; %d frames inside %d idle stretches (%.1f s); CFR: %d",
+                    r.size, r.vfrProbe.frameCount, r.frames.count, r.vfrProbe.duration, r.span, r.framesInsideIdle,
+                    r.frames.idle.count, r.idleSeconds, r.cfrProbe.frameCount))
             if r.cliProbe.frameCount != r.frames.count {
                 print("  warning: the CLI's file has \(r.cliProbe.frameCount) frames, expected \(r.frames.count)")
             }
@@ -348,25 +399,34 @@ struct BenchmarkRun {
         print("Targets")
         for r in results {
             let pass = r.ratio >= Self.throughputTarget
-            print(String(format: "  %@  in-process >= %.2fx the ffmpeg CLI's throughput at %@: %.2fx (%.1f vs %.1f frames/s)",
-                         pass ? "PASS" : "FAIL", Self.throughputTarget, r.size, r.ratio,
-                         Double(r.frames.count) / r.bestInProcess.wallSeconds, Double(r.frames.count) / r.bestCLI.wallSeconds))
+            print(
+                String(
+                    format: "  %@  in-process >= %.2fx the ffmpeg CLI's throughput at %@: %.2fx (%.1f vs %.1f frames/s)",
+                    pass ? "PASS" : "FAIL", Self.throughputTarget, r.size, r.ratio,
+                    Double(r.frames.count) / r.bestInProcess.wallSeconds, Double(r.frames.count) / r.bestCLI.wallSeconds))
         }
         if let large = results.first(where: { $0.profile.name == Self.memoryTargetProfile }) {
             let peak = mib(large.inProcess.map(\.own.maxRSSKiB).max()!)
             let worst = mib(large.fullQueue.own.maxRSSKiB)
-            print(String(format: "  %@  peak memory <= %.0f MiB at %@: %.1f MiB (whole process, %d frames in flight included)",
-                         peak <= Self.memoryTargetMiB ? "PASS" : "FAIL", Self.memoryTargetMiB, large.size, peak, Scenario.inFlightFrames))
-            print(String(format: "  %@  peak memory <= %.0f MiB at %@ with the queue full: %.1f MiB (%d frames in flight)",
-                         worst <= Self.memoryTargetMiB ? "PASS" : "FAIL", Self.memoryTargetMiB, large.size, worst,
-                         large.fullQueue.inFlight ?? 0))
+            print(
+                String(
+                    format: "  %@  peak memory <= %.0f MiB at %@: %.1f MiB (whole process, %d frames in flight included)",
+                    peak <= Self.memoryTargetMiB ? "PASS" : "FAIL", Self.memoryTargetMiB, large.size, peak, Scenario.inFlightFrames))
+            print(
+                String(
+                    format: "  %@  peak memory <= %.0f MiB at %@ with the queue full: %.1f MiB (%d frames in flight)",
+                    worst <= Self.memoryTargetMiB ? "PASS" : "FAIL", Self.memoryTargetMiB, large.size, worst,
+                    large.fullQueue.inFlight ?? 0))
         } else {
             print("  SKIP  peak memory at 1170x2532 (size not run)")
         }
         for r in results {
-            print(String(format: "  %@  an idle screen costs no frames at %@: %.1f s idle in %d stretches added %d frames (file: %d frames = %d changes)",
-                         r.idleHolds ? "PASS" : "FAIL", r.size, r.idleSeconds, r.frames.idle.count, r.framesInsideIdle,
-                         r.vfrProbe.frameCount, r.frames.count))
+            print(
+                String(
+                    format:
+                        "  %@  an idle screen costs no frames at %@: %.1f s idle in %d stretches added %d frames (file: %d frames = %d changes)",
+                    r.idleHolds ? "PASS" : "FAIL", r.size, r.idleSeconds, r.frames.idle.count, r.framesInsideIdle,
+                    r.vfrProbe.frameCount, r.frames.count))
         }
     }
 
@@ -374,7 +434,8 @@ struct BenchmarkRun {
         var line = " "
         for (index, cell) in cells.enumerated() {
             let width = index < widths.count ? widths[index] : 10
-            let padded = index == 0 || index == 1 && widths[1] > 20
+            let padded =
+                index == 0 || index == 1 && widths[1] > 20
                 ? cell.padding(toLength: max(width, cell.count), withPad: " ", startingAt: 0)
                 : String(repeating: " ", count: max(0, width - cell.count)) + cell
             line += " " + padded

@@ -8,6 +8,7 @@ import ShowreelRender
 import ShowreelUI
 import ShowreelWire
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,8 @@ enum DeviceMemoryBenchmark {
         let process = try SpawnedProcess.spawn(executable, ["--device-recorders", work], pipeStdout: true)
         let output = String(decoding: process.readAllStdout(), as: UTF8.self)
         guard process.wait() == 0, let line = output.split(separator: "\n").last,
-              let figures = try? JSONDecoder().decode(Figures.self, from: Data(line.utf8)) else {
+            let figures = try? JSONDecoder().decode(Figures.self, from: Data(line.utf8))
+        else {
             throw BenchmarkError("the device-with-recorders child failed: \(output)")
         }
         let frame = Double(figures.frameBytes) / 1_048_576
@@ -46,8 +48,10 @@ enum DeviceMemoryBenchmark {
         let peak = Double(figures.peakKiB) / 1024
         return [
             "Device with two subscribed recorders (one process, \(figures.size), \(figures.frames) frames each)",
-            String(format: "  peak RSS %.1f MiB; base before boot %.1f MiB; bound %.1f MiB = base + 2 frames (device) + 2 x (%d queued + 1 encoding frames + %.1f MiB encoder state) + %.0f MiB spare frames, at %.2f MiB a frame",
-                   peak, base, bound, figures.queueCapacity, encoder, spares, frame),
+            String(
+                format:
+                    "  peak RSS %.1f MiB; base before boot %.1f MiB; bound %.1f MiB = base + 2 frames (device) + 2 x (%d queued + 1 encoding frames + %.1f MiB encoder state) + %.0f MiB spare frames, at %.2f MiB a frame",
+                peak, base, bound, figures.queueCapacity, encoder, spares, frame),
             String(format: "  %@  peak memory within the bound: %.1f <= %.1f MiB", peak <= bound ? "PASS" : "FAIL", peak, bound),
         ]
     }
@@ -87,13 +91,15 @@ enum DeviceMemoryBenchmark {
         let profile = device.profile
         let encoder = try encoderState(work: work, screen: await device.screenshot())
         let sessions = try (0..<2).map { index in
-            try RecordingSession(url: URL(fileURLWithPath: work).appendingPathComponent("two-\(index).mp4"),
-                                 info: device.display.info, framesAreShared: true)
+            try RecordingSession(
+                url: URL(fileURLWithPath: work).appendingPathComponent("two-\(index).mp4"),
+                info: device.display.info, framesAreShared: true)
         }
         let subscriptions = sessions.map { device.display.subscribe($0) }
         let canada = ElementQuery(steps: [.init(axis: .descendants, type: .cell, key: "Canada")])
         for _ in 0..<4 {
-            try await device.launch(CountriesApp.bundleIdentifier, context: LaunchContext(arguments: ["--countries-datasource", "local-mock"]))
+            try await device.launch(
+                CountriesApp.bundleIdentifier, context: LaunchContext(arguments: ["--countries-datasource", "local-mock"]))
             try await device.wait(.milliseconds(300))
             try await device.tap(canada)
             try await device.wait(.seconds(1))  // the push animates, a frame per 1/60 s
@@ -107,9 +113,10 @@ enum DeviceMemoryBenchmark {
         let summaries = try sessions.map { try $0.finish() }
         await device.shutdown()
         let queue = FrameQueueRecorder.capacity(forFrameBytes: profile.pixelWidth * profile.pixelHeight * 4)
-        return Figures(size: "\(profile.pixelWidth)x\(profile.pixelHeight)", frames: summaries[0].framesEncoded,
-                       frameBytes: profile.pixelWidth * profile.pixelHeight * 4, queueCapacity: queue,
-                       baseKiB: base, encoderKiB: encoder, peakKiB: peakResidentKiB())
+        return Figures(
+            size: "\(profile.pixelWidth)x\(profile.pixelHeight)", frames: summaries[0].framesEncoded,
+            frameBytes: profile.pixelWidth * profile.pixelHeight * 4, queueCapacity: queue,
+            baseKiB: base, encoderKiB: encoder, peakKiB: peakResidentKiB())
     }
 
     /// The resident growth of one recorder opened alone and fed 10 frames of `screen`, in KiB.
@@ -127,14 +134,16 @@ enum DeviceMemoryBenchmark {
     /// This process's peak resident memory (VmHWM, which starts afresh at exec).
     private static func peakResidentKiB() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
     /// Resident memory now (not the peak), from /proc/self/statm.
     static func residentKiB() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 }

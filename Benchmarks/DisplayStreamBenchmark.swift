@@ -50,8 +50,9 @@ enum DisplayStreamBenchmark {
         Task { await device.shutdown() }
         return [
             "Display stream, device -> subscriber process, \(profile.pixelWidth)x\(profile.pixelHeight) BGRA",
-            String(format: "  %d frames received in %.2f s: %.0f frames/s, %.2f GB/s, %d dropped", received, seconds, fps,
-                   fps * bytes / 1e9, dropped),
+            String(
+                format: "  %d frames received in %.2f s: %.0f frames/s, %.2f GB/s, %d dropped", received, seconds, fps,
+                fps * bytes / 1e9, dropped),
             String(format: "  target >= %.0f frames/s: %@", target, fps >= target && received == frameCount ? "PASS" : "FAIL"),
         ]
     }

@@ -20,19 +20,22 @@ enum FlowBenchmark {
         // One warm-up run gives each flow's length; repeat the set to reach a minute.
         let warmUp = try measure(once, workers: 2, scale: defaultScale, output: work.appendingPathComponent("warm-up"))
         let copies = Int((videoTarget / max(warmUp.video, 0.1)).rounded(.up))
-        let flows = (0..<copies).flatMap { copy in once.map { flow in
-            var flow = flow
-            flow.id += "#\(copy)"
-            return flow
-        } }
+        let flows = (0..<copies).flatMap { copy in
+            once.map { flow in
+                var flow = flow
+                flow.id += "#\(copy)"
+                return flow
+            }
+        }
         // Keyed by workers, at `showreel run`'s default size; 0 is 2 workers at every device pixel (--scale 1).
         var best: [Int: Double] = [:]
         var cpu: [Int: Double] = [:]
         var video = 0.0
         for round in 0..<rounds {
             for workers in [2, 1, 0] {
-                let run = try measure(flows, workers: workers == 0 ? 2 : workers, scale: workers == 0 ? 1 : defaultScale,
-                                      output: work.appendingPathComponent("r\(round)-w\(workers)"))
+                let run = try measure(
+                    flows, workers: workers == 0 ? 2 : workers, scale: workers == 0 ? 1 : defaultScale,
+                    output: work.appendingPathComponent("r\(round)-w\(workers)"))
                 if run.wall < best[workers] ?? .infinity { (best[workers], cpu[workers]) = (run.wall, run.cpu) }
                 video = run.video
             }
@@ -45,20 +48,31 @@ enum FlowBenchmark {
         // cores, two workers could at best split it.
         let cpuFor60 = cpu[2]! / video * videoTarget
         return [
-            String(format: "Flows: %@ x%d = %d flows, %.1f s of video (390x844 H.264, run's default size; virtual clock, in-process devices; fastest of %d)",
-                   folder, copies, flows.count, video, rounds),
+            String(
+                format:
+                    "Flows: %@ x%d = %d flows, %.1f s of video (390x844 H.264, run's default size; virtual clock, in-process devices; fastest of %d)",
+                folder, copies, flows.count, video, rounds),
             "  left out: \(debugOnly.isEmpty ? "none" : debugOnly.sorted().joined(separator: ", ")) (debug aids, absent from a release build)",
             // x264 and swscale run threads of their own, so one worker already keeps cores busy.
-            String(format: "  --workers 1: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU (%.1f cores busy)", best[1]!, rate1, cpu[1]!, cpu[1]! / best[1]!),
-            String(format: "  --workers 2: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU (%.1f cores busy)  %.2fx --workers 1",
-                   best[2]!, rate2, cpu[2]!, cpu[2]! / best[2]!, rate2 / rate1),
-            String(format: "  --workers 2 --scale 1 (780x1688): %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU", best[0]!, video / best[0]!, cpu[0]!),
-            String(format: "  a minute of flow video costs %.1f s of CPU at 390x844 (%.1f s at 780x1688): at best %.1f s (%.1f s) wall on 2 idle cores",
-                   cpuFor60, cpu[0]! / video * videoTarget, cpuFor60 / 2, cpu[0]! / video * videoTarget / 2),
-            String(format: "  %@  60 s of flow video in <= %.0f s wall with 2 workers: %.2f s (load average %@ on %d cores)",
-                   wallFor60 <= wallTarget ? "PASS" : "FAIL", wallTarget, wallFor60, load, ProcessInfo.processInfo.activeProcessorCount),
-            String(format: "  %@  the same at --scale 1 (780x1688): %.2f s", videoTarget / (video / best[0]!) <= wallTarget ? "PASS" : "FAIL",
-                   videoTarget / (video / best[0]!)),
+            String(
+                format: "  --workers 1: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU (%.1f cores busy)", best[1]!, rate1, cpu[1]!,
+                cpu[1]! / best[1]!),
+            String(
+                format: "  --workers 2: %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU (%.1f cores busy)  %.2fx --workers 1",
+                best[2]!, rate2, cpu[2]!, cpu[2]! / best[2]!, rate2 / rate1),
+            String(
+                format: "  --workers 2 --scale 1 (780x1688): %6.2f s wall  %5.1f video s per wall s  %5.2f s CPU", best[0]!,
+                video / best[0]!, cpu[0]!),
+            String(
+                format:
+                    "  a minute of flow video costs %.1f s of CPU at 390x844 (%.1f s at 780x1688): at best %.1f s (%.1f s) wall on 2 idle cores",
+                cpuFor60, cpu[0]! / video * videoTarget, cpuFor60 / 2, cpu[0]! / video * videoTarget / 2),
+            String(
+                format: "  %@  60 s of flow video in <= %.0f s wall with 2 workers: %.2f s (load average %@ on %d cores)",
+                wallFor60 <= wallTarget ? "PASS" : "FAIL", wallTarget, wallFor60, load, ProcessInfo.processInfo.activeProcessorCount),
+            String(
+                format: "  %@  the same at --scale 1 (780x1688): %.2f s", videoTarget / (video / best[0]!) <= wallTarget ? "PASS" : "FAIL",
+                videoTarget / (video / best[0]!)),
         ]
     }
 
@@ -74,8 +88,10 @@ enum FlowBenchmark {
 
     /// The ids of the flows that fail when run once (the debug aids' flows, in a release build).
     private static func releaseFailures(_ flows: [Flow], output: URL) throws -> Set<String> {
-        let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps,
-                                                        recording: RecordingOptions(scale: 0.25)))
+        let runner = FlowRunner(
+            options: FlowRunOptions(
+                output: output, apps: ShowcaseCatalog.apps,
+                recording: RecordingOptions(scale: 0.25)))
         let entries = entries(runner, flows, workers: 2)
         try? FileManager.default.removeItem(at: output)
         return Set(entries.filter { $0.status != .passed }.map(\.id))
@@ -86,10 +102,14 @@ enum FlowBenchmark {
 
     /// Runs `flows` into `output` and returns wall seconds and seconds of video made; the
     /// output is removed afterwards unless `keep`.
-    static func measure(_ flows: [Flow], workers: Int, scale: Double, output: URL, traces: Bool = true,
-                        keep: Bool = false) throws -> (wall: Double, video: Double, cpu: Double) {
-        let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps, recording: RecordingOptions(scale: scale),
-                                                        traces: traces))
+    static func measure(
+        _ flows: [Flow], workers: Int, scale: Double, output: URL, traces: Bool = true,
+        keep: Bool = false
+    ) throws -> (wall: Double, video: Double, cpu: Double) {
+        let runner = FlowRunner(
+            options: FlowRunOptions(
+                output: output, apps: ShowcaseCatalog.apps, recording: RecordingOptions(scale: scale),
+                traces: traces))
         let start = monotonicSeconds()
         let usage = Usage.current()
         let entries = entries(runner, flows, workers: workers)

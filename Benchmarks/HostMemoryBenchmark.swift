@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelWire
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,7 +38,8 @@ enum HostMemoryBenchmark {
     static func report(besides benchmark: String) -> String {
         let showreel = (benchmark as NSString).deletingLastPathComponent + "/showreel"
         guard access(showreel, X_OK) == 0 else {
-            return "\nTunnel host memory: SKIP (no showreel binary at \(showreel); build it with the same configuration: swift build -c release --product showreel)"
+            return
+                "\nTunnel host memory: SKIP (no showreel binary at \(showreel); build it with the same configuration: swift build -c release --product showreel)"
         }
         do {
             FileHandle.standardError.write(Data("[bench] tunnel host memory\n".utf8))
@@ -56,10 +58,15 @@ enum HostMemoryBenchmark {
                 ("one /exec printing 200 MB", idle2, big, bigOutputBoundMiB),
             ] {
                 let grown = result.peakMiB - idle.rssMiB
-                lines.append(row([name, f(idle.rssMiB), f(result.peakMiB), f(result.rssMiB), f(grown),
-                                  "\(grown <= bound ? "PASS" : "FAIL") <= \(Int(bound))"], widths))
+                lines.append(
+                    row(
+                        [
+                            name, f(idle.rssMiB), f(result.peakMiB), f(result.rssMiB), f(grown),
+                            "\(grown <= bound ? "PASS" : "FAIL") <= \(Int(bound))",
+                        ], widths))
             }
-            lines.append("  \(clients) clients at once; each command's output kept: 16 MiB, finished commands' output in memory: 32 MiB in all")
+            lines.append(
+                "  \(clients) clients at once; each command's output kept: 16 MiB, finished commands' output in memory: 32 MiB in all")
             lines.append("  (older output is spooled to disk and read back on /status). Unbounded, the 256 remembered finished commands")
             lines.append("  would hold 256 MB of output after the first run; the 200 MB command keeps its newest 16 MiB.")
             return lines.joined(separator: "\n")
@@ -107,11 +114,14 @@ enum HostMemoryBenchmark {
             DispatchQueue.global().async(group: group) {
                 do {
                     for _ in stride(from: client, to: commands, by: clients) {
-                        let id = try WireJSON.decoder.decode(HostAPI.LegacyResultResponse.self,
-                                                             from: post(port, HostAPI.Routes.Legacy.launch, command: command)).result
+                        let id = try WireJSON.decoder.decode(
+                            HostAPI.LegacyResultResponse.self,
+                            from: post(port, HostAPI.Routes.Legacy.launch, command: command)
+                        ).result
                         while true {
-                            let status = try WireJSON.decoder.decode(HostAPI.LegacyStatusResponse.self,
-                                                                     from: post(port, HostAPI.Routes.Legacy.status, command: id))
+                            let status = try WireJSON.decoder.decode(
+                                HostAPI.LegacyStatusResponse.self,
+                                from: post(port, HostAPI.Routes.Legacy.status, command: id))
                             if case .finished = status.result { break }
                             Thread.sleep(forTimeInterval: 0.005)
                         }
@@ -127,7 +137,8 @@ enum HostMemoryBenchmark {
 
     /// One legacy POST with `command=<value>` (escaped as the iOS client does), its body.
     private static func post(_ port: Int, _ route: Route, command: String) throws -> Data {
-        let escaped = command.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "=", with: "%3D")
+        let escaped = command.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(
+            of: "=", with: "%3D")
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(route.path())")!, timeoutInterval: 600)
         request.httpMethod = route.method.rawValue
         request.httpBody = Data("command=\(escaped)".utf8)
@@ -138,7 +149,9 @@ enum HostMemoryBenchmark {
             if let error {
                 result = .failure(error)
             } else if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
-                result = .failure(BenchmarkError("\(route.template) answered \(status): \(String(decoding: (data ?? Data()).prefix(200), as: UTF8.self))"))
+                result = .failure(
+                    BenchmarkError("\(route.template) answered \(status): \(String(decoding: (data ?? Data()).prefix(200), as: UTF8.self))")
+                )
             } else {
                 result = .success(data ?? Data())
             }
@@ -161,8 +174,11 @@ enum HostMemoryBenchmark {
         var line = " "
         for (index, cell) in cells.enumerated() {
             let width = widths[index]
-            line += " " + (index == 0 ? cell.padding(toLength: max(width, cell.count), withPad: " ", startingAt: 0)
-                                      : String(repeating: " ", count: max(0, width - cell.count)) + cell)
+            line +=
+                " "
+                + (index == 0
+                    ? cell.padding(toLength: max(width, cell.count), withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: max(0, width - cell.count)) + cell)
         }
         return line
     }

@@ -1,6 +1,6 @@
 import Foundation
-import ShowreelRecorder
 import ShowcaseApps
+import ShowreelRecorder
 import ShowreelRender
 import ShowreelUI
 
@@ -45,9 +45,11 @@ enum IdleCostBenchmark {
 
         return [
             "An idle minute on a real clock, \(profile.pixelWidth)x\(profile.pixelHeight), fragmented .mp4 (what keeps kill -9 to under a second lost)",
-            String(format: "  keep-alive: %d repeated frames, %.1f KiB (%.0f bytes a repeat, fragment included); 25 fps CFR: %d frames, %.1f KiB; ratio %.1fx fewer bytes",
-                   repeats, Double(idleBytes) / 1024, Double(idleBytes) / Double(max(repeats, 1)), cfrFrames - 1,
-                   Double(cfrBytes) / 1024, Double(cfrBytes) / Double(max(idleBytes, 1))),
+            String(
+                format:
+                    "  keep-alive: %d repeated frames, %.1f KiB (%.0f bytes a repeat, fragment included); 25 fps CFR: %d frames, %.1f KiB; ratio %.1fx fewer bytes",
+                repeats, Double(idleBytes) / 1024, Double(idleBytes) / Double(max(repeats, 1)), cfrFrames - 1,
+                Double(cfrBytes) / 1024, Double(cfrBytes) / Double(max(idleBytes, 1))),
         ]
     }
 

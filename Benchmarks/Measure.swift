@@ -28,14 +28,16 @@ struct Usage: Codable {
         _ = getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
         #endif
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return Usage(userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
-                     maxRSSKiB: Int(usage.ru_maxrss))
+        return Usage(
+            userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
+            maxRSSKiB: Int(usage.ru_maxrss))
     }
 
     /// CPU used between `start` and `self` (peak memory is the later reading's).
     func since(_ start: Usage) -> Usage {
-        Usage(userSeconds: userSeconds - start.userSeconds, systemSeconds: systemSeconds - start.systemSeconds,
-              maxRSSKiB: maxRSSKiB)
+        Usage(
+            userSeconds: userSeconds - start.userSeconds, systemSeconds: systemSeconds - start.systemSeconds,
+            maxRSSKiB: maxRSSKiB)
     }
 }
 
@@ -66,8 +68,10 @@ struct SpawnedProcess {
     /// Our end of the child's stdout pipe, when asked for.
     let stdoutReader: Int32?
 
-    static func spawn(_ path: String, _ arguments: [String], pipeStdin: Bool = false, pipeStdout: Bool = false,
-                      stderrToNull: Bool = false) throws -> SpawnedProcess {
+    static func spawn(
+        _ path: String, _ arguments: [String], pipeStdin: Bool = false, pipeStdout: Bool = false,
+        stderrToNull: Bool = false
+    ) throws -> SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -95,8 +99,9 @@ struct SpawnedProcess {
             if pipeStdout { close(outFDs[0]) }
             throw BenchmarkError("could not start \(path): \(String(cString: strerror(result)))")
         }
-        return SpawnedProcess(pid: pid, stdinWriter: pipeStdin ? inFDs[1] : nil,
-                              stdoutReader: pipeStdout ? outFDs[0] : nil)
+        return SpawnedProcess(
+            pid: pid, stdinWriter: pipeStdin ? inFDs[1] : nil,
+            stdoutReader: pipeStdout ? outFDs[0] : nil)
     }
 
     /// Reads the child's stdout to its end.

@@ -27,37 +27,42 @@ struct RenderBenchmark {
         let setUp: (WindowScene) throws -> Void
     }
 
-    static var screens: [SampleScreen] { [
-        SampleScreen(name: "Hello") { scene in try launch(HelloApp.definition, in: scene) },
-        SampleScreen(name: "Countries list") { scene in try launch(CountriesApp.definition, in: scene) },
-        SampleScreen(name: "Countries: Canada") { scene in
-            try launch(CountriesApp.definition, in: scene)
-            try tap("Canada", in: scene)
-            settle(scene)
-        },
-        SampleScreen(name: "Greeting") { scene in
-            try launch(GreetingApp.definition, in: scene)
-            try tap("generateGreeting", in: scene)
-        },
-        SampleScreen(name: "Sign-up with keyboard") { scene in
-            try launch(SignUpApp.definition, in: scene)
-            settle(scene)
-        },
-        SampleScreen(name: "Contact card sheet") { scene in
-            try launch(SignUpApp.definition, in: scene)
-            scene.firstResponder?.resignFirstResponder()
-            settle(scene)
-            try tap("showContactCard", in: scene)
-            settle(scene)
-        },
-    ] }
+    static var screens: [SampleScreen] {
+        [
+            SampleScreen(name: "Hello") { scene in try launch(HelloApp.definition, in: scene) },
+            SampleScreen(name: "Countries list") { scene in try launch(CountriesApp.definition, in: scene) },
+            SampleScreen(name: "Countries: Canada") { scene in
+                try launch(CountriesApp.definition, in: scene)
+                try tap("Canada", in: scene)
+                settle(scene)
+            },
+            SampleScreen(name: "Greeting") { scene in
+                try launch(GreetingApp.definition, in: scene)
+                try tap("generateGreeting", in: scene)
+            },
+            SampleScreen(name: "Sign-up with keyboard") { scene in
+                try launch(SignUpApp.definition, in: scene)
+                settle(scene)
+            },
+            SampleScreen(name: "Contact card sheet") { scene in
+                try launch(SignUpApp.definition, in: scene)
+                scene.firstResponder?.resignFirstResponder()
+                settle(scene)
+                try tap("showContactCard", in: scene)
+                settle(scene)
+            },
+        ]
+    }
 
     func report() -> String {
         var lines = ["Render cost per frame (WindowScene.render: layout + Cairo into BGRA), mean of \(framesPerScreen) frames"]
         let profiles = DeviceProfile.all
         let nameWidth = 28
         var header = "  " + "screen".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-        for profile in profiles { header += "  " + "\(profile.name) \(profile.pixelWidth)x\(profile.pixelHeight)".padding(toLength: 22, withPad: " ", startingAt: 0) }
+        for profile in profiles {
+            header +=
+                "  " + "\(profile.name) \(profile.pixelWidth)x\(profile.pixelHeight)".padding(toLength: 22, withPad: " ", startingAt: 0)
+        }
         lines.append(header)
         var countries3x = Double.nan
         for screen in Self.screens {
@@ -83,8 +88,10 @@ struct RenderBenchmark {
         let unchanged = (try? unchangedFrame(profile: .phoneLarge)) ?? .nan
         lines.append(String(format: "  Unchanged frame (phone-3x): %.4f ms (renderIfNeeded on a clean scene draws nothing)", unchanged))
         let pass = countries3x < Self.targetMilliseconds
-        lines.append(String(format: "  target: Countries list at 1170x2532 < %.0f ms: %@ (%.2f ms)", Self.targetMilliseconds,
-                            pass ? "PASS" : "FAIL", countries3x))
+        lines.append(
+            String(
+                format: "  target: Countries list at 1170x2532 < %.0f ms: %@ (%.2f ms)", Self.targetMilliseconds,
+                pass ? "PASS" : "FAIL", countries3x))
         return lines.joined(separator: "\n")
     }
 

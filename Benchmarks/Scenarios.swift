@@ -73,15 +73,18 @@ enum Scenario {
         case "feed":
             result = try feed(frames: try FrameSet.load(try option("--index")))
         case "inproc":
-            result = try inProcess(frames: try FrameSet.load(try option("--index")), output: try option("--out"),
-                                   fillQueue: options["--fill-queue"] == "1")
+            result = try inProcess(
+                frames: try FrameSet.load(try option("--index")), output: try option("--out"),
+                fillQueue: options["--fill-queue"] == "1")
         case "cfr":
-            result = try constantRate(frames: try FrameSet.load(try option("--index")), output: try option("--out"),
-                                      fps: Int(try option("--fps")) ?? 25)
+            result = try constantRate(
+                frames: try FrameSet.load(try option("--index")), output: try option("--out"),
+                fps: Int(try option("--fps")) ?? 25)
         case "cli":
-            result = try commandLine(frames: try FrameSet.load(try option("--index")), output: try option("--out"),
-                                     ffmpeg: try option("--ffmpeg"), fps: Int(try option("--fps")) ?? 60,
-                                     extra: options["--extra"].map { $0.split(separator: " ").map(String.init) } ?? [])
+            result = try commandLine(
+                frames: try FrameSet.load(try option("--index")), output: try option("--out"),
+                ffmpeg: try option("--ffmpeg"), fps: Int(try option("--fps")) ?? 60,
+                extra: options["--extra"].map { $0.split(separator: " ").map(String.init) } ?? [])
         default:
             throw BenchmarkError("unknown scenario \(name)")
         }
@@ -129,8 +132,9 @@ enum Scenario {
             times.append(event.time.microsecondsValue)
             swap(&shown, &next)
         }
-        let set = FrameSet(width: width, height: height, rawPath: rawPath, times: times, stop: stop.microsecondsValue,
-                           idle: idle.map { [$0.lowerBound, $0.upperBound] })
+        let set = FrameSet(
+            width: width, height: height, rawPath: rawPath, times: times, stop: stop.microsecondsValue,
+            idle: idle.map { [$0.lowerBound, $0.upperBound] })
         try JSONEncoder().encode(set).write(to: URL(fileURLWithPath: indexPath))
         return ScenarioResult(
             wallSeconds: monotonicSeconds() - wallStart, own: Usage.current().since(start), children: nil,
@@ -190,8 +194,9 @@ enum Scenario {
             if sink.count >= inFlightFrames - 1 { sink.removeFirst() }
         }
         sink.removeAll()
-        return ScenarioResult(wallSeconds: monotonicSeconds() - wallStart, own: Usage.current().since(start), children: nil,
-                              framesIn: frames.count, framesEncoded: 0, framesDropped: 0, fileBytes: 0)
+        return ScenarioResult(
+            wallSeconds: monotonicSeconds() - wallStart, own: Usage.current().since(start), children: nil,
+            framesIn: frames.count, framesEncoded: 0, framesDropped: 0, fileBytes: 0)
     }
 
     // MARK: - In-process: FrameQueueRecorder (VideoRecorder behind its queue and thread)
@@ -219,9 +224,10 @@ enum Scenario {
         let summary = try recorder.finish(stopTime: .microseconds(frames.stop))
         let wall = monotonicSeconds() - wallStart
         let usage = Usage.current().since(start)
-        var result = ScenarioResult(wallSeconds: wall, own: usage, children: nil, framesIn: frames.count,
-                                    framesEncoded: summary.framesEncoded, framesDropped: summary.framesDropped + refused,
-                                    fileBytes: summary.fileSize)
+        var result = ScenarioResult(
+            wallSeconds: wall, own: usage, children: nil, framesIn: frames.count,
+            framesEncoded: summary.framesEncoded, framesDropped: summary.framesDropped + refused,
+            fileBytes: summary.fileSize)
         result.inFlight = ahead + 2
         return result
     }
@@ -257,17 +263,20 @@ enum Scenario {
         }
         let summary = try recorder.finish(stopTime: .microseconds(Int64(ticks) * 1_000_000 / Int64(fps)))
         let wall = monotonicSeconds() - wallStart
-        return ScenarioResult(wallSeconds: wall, own: Usage.current().since(start), children: nil, framesIn: ticks,
-                              framesEncoded: summary.framesEncoded, framesDropped: summary.framesDropped + refused,
-                              fileBytes: summary.fileSize)
+        return ScenarioResult(
+            wallSeconds: wall, own: Usage.current().since(start), children: nil, framesIn: ticks,
+            framesEncoded: summary.framesEncoded, framesDropped: summary.framesDropped + refused,
+            fileBytes: summary.fileSize)
     }
 
     // MARK: - The ffmpeg command line, fed raw BGRA through a pipe
 
     static func ffmpegArguments(frames: FrameSet, fps: Int, output: String, extra: [String]) -> [String] {
-        ["-hide_banner", "-loglevel", "error", "-nostdin",
-         "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(frames.width)x\(frames.height)", "-framerate", "\(fps)", "-i", "-",
-         "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23"] + extra + ["-pix_fmt", "yuv420p", "-y", output]
+        [
+            "-hide_banner", "-loglevel", "error", "-nostdin",
+            "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(frames.width)x\(frames.height)", "-framerate", "\(fps)", "-i", "-",
+            "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23",
+        ] + extra + ["-pix_fmt", "yuv420p", "-y", output]
     }
 
     static func commandLine(frames: FrameSet, output: String, ffmpeg: String, fps: Int, extra: [String]) throws -> ScenarioResult {
@@ -279,8 +288,9 @@ enum Scenario {
         let start = Usage.current()
         let childrenStart = Usage.current(children: true)
         let wallStart = monotonicSeconds()
-        let process = try SpawnedProcess.spawn(ffmpeg, ffmpegArguments(frames: frames, fps: fps, output: output, extra: extra),
-                                               pipeStdin: true)
+        let process = try SpawnedProcess.spawn(
+            ffmpeg, ffmpegArguments(frames: frames, fps: fps, output: output, extra: extra),
+            pipeStdin: true)
         let pipe = process.stdinWriter!
         // The biggest pipe an unprivileged process may ask for: fewer wake-ups for ffmpeg.
         _ = fcntl(pipe, F_SETPIPE_SZ, 1 << 20)
@@ -302,7 +312,8 @@ enum Scenario {
         let own = Usage.current().since(start)
         let children = Usage.current(children: true).since(childrenStart)
         let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
-        return ScenarioResult(wallSeconds: wall, own: own, children: children, framesIn: frames.count,
-                              framesEncoded: frames.count, framesDropped: 0, fileBytes: size)
+        return ScenarioResult(
+            wallSeconds: wall, own: own, children: children, framesIn: frames.count,
+            framesEncoded: frames.count, framesDropped: 0, fileBytes: size)
     }
 }

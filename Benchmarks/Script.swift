@@ -68,26 +68,26 @@ struct ScriptedSession {
 
     static var segments: [Segment] {
         [
-        .idle(.seconds(2)),
-        .animation("banner slides in", frames: 60) { s, t in
-            let width = s.scene.bounds.width
-            s.banner.frame.x = -width + (width + 24) * easeInOut(t)
-        },
-        .idle(.seconds(3)),
-        .tap(pause: .milliseconds(500)), .tap(pause: .milliseconds(500)), .tap(pause: .milliseconds(500)),
-        .idle(.seconds(4)),
-        .animation("card rises and fades in", frames: 60) { s, t in
-            let height = s.scene.bounds.height
-            s.card.frame.y = height - (height - 300) * easeInOut(t)
-            s.card.alpha = t
-        },
-        .idle(.seconds(3)),
-        .animation("progress fills, banner slides out", frames: 60) { s, t in
-            s.fill.frame.width = s.track.frame.width * t
-            s.banner.frame.x = 24 + (s.scene.bounds.width) * easeInOut(t)
-        },
-        .tap(pause: .milliseconds(500)), .tap(pause: .seconds(1)),
-        .idle(.seconds(5)),
+            .idle(.seconds(2)),
+            .animation("banner slides in", frames: 60) { s, t in
+                let width = s.scene.bounds.width
+                s.banner.frame.x = -width + (width + 24) * easeInOut(t)
+            },
+            .idle(.seconds(3)),
+            .tap(pause: .milliseconds(500)), .tap(pause: .milliseconds(500)), .tap(pause: .milliseconds(500)),
+            .idle(.seconds(4)),
+            .animation("card rises and fades in", frames: 60) { s, t in
+                let height = s.scene.bounds.height
+                s.card.frame.y = height - (height - 300) * easeInOut(t)
+                s.card.alpha = t
+            },
+            .idle(.seconds(3)),
+            .animation("progress fills, banner slides out", frames: 60) { s, t in
+                s.fill.frame.width = s.track.frame.width * t
+                s.banner.frame.x = 24 + (s.scene.bounds.width) * easeInOut(t)
+            },
+            .tap(pause: .milliseconds(500)), .tap(pause: .seconds(1)),
+            .idle(.seconds(5)),
         ]
     }
 

@@ -54,20 +54,28 @@ enum StepTracksBenchmark {
             if entry.id == long { longPreview = (summary!.bytes, entry.duration, summary!.frames) }
         }
         var lines = [
-            String(format: "Steps in the videos, previews: %d flow videos, %.1f s (390x844 H.264, run's default size; fastest of %d)",
-                   entries.count, video, rounds),
-            String(format: "  chapters + subtitles (stream-copy remux): %6.1f ms wall %6.1f ms CPU per video second  %6.0f bytes per video second (%.2f%% of the video's %.0f)",
-                   remuxWall / video * 1000, remuxCPU / video * 1000, Double(stepBytes) / video,
-                   Double(stepBytes) / Double(videoBytes) * 100, Double(videoBytes) / video),
-            String(format: "  preview (webp, %d px wide, 10 fps):         %6.1f ms wall %6.1f ms CPU per video second  %6.0f bytes per video second",
-                   previewWidth, previewWall / video * 1000, previewCPU / video * 1000, Double(previewBytes) / video),
-            String(format: "  both: %.2f s wall, %.2f s CPU for a minute of flow video", (remuxWall + previewWall) / video * 60,
-                   (remuxCPU + previewCPU) / video * 60),
+            String(
+                format: "Steps in the videos, previews: %d flow videos, %.1f s (390x844 H.264, run's default size; fastest of %d)",
+                entries.count, video, rounds),
+            String(
+                format:
+                    "  chapters + subtitles (stream-copy remux): %6.1f ms wall %6.1f ms CPU per video second  %6.0f bytes per video second (%.2f%% of the video's %.0f)",
+                remuxWall / video * 1000, remuxCPU / video * 1000, Double(stepBytes) / video,
+                Double(stepBytes) / Double(videoBytes) * 100, Double(videoBytes) / video),
+            String(
+                format:
+                    "  preview (webp, %d px wide, 10 fps):         %6.1f ms wall %6.1f ms CPU per video second  %6.0f bytes per video second",
+                previewWidth, previewWall / video * 1000, previewCPU / video * 1000, Double(previewBytes) / video),
+            String(
+                format: "  both: %.2f s wall, %.2f s CPU for a minute of flow video", (remuxWall + previewWall) / video * 60,
+                (remuxCPU + previewCPU) / video * 60),
         ]
         if let longPreview {
-            lines.append(String(format: "  %@  a %.0f s flow's preview under %.0f MB: %.0f KB, %d frames",
-                                longPreview.bytes < previewTargetBytes ? "PASS" : "FAIL", longPreview.seconds,
-                                Double(previewTargetBytes) / 1e6, Double(longPreview.bytes) / 1000, longPreview.frames))
+            lines.append(
+                String(
+                    format: "  %@  a %.0f s flow's preview under %.0f MB: %.0f KB, %d frames",
+                    longPreview.bytes < previewTargetBytes ? "PASS" : "FAIL", longPreview.seconds,
+                    Double(previewTargetBytes) / 1e6, Double(longPreview.bytes) / 1000, longPreview.frames))
         }
         return lines
     }
@@ -87,8 +95,10 @@ enum StepTracksBenchmark {
     /// Records `flows` once (failures too: the debug aids' flows fail in a release build and
     /// still leave their videos).
     private static func record(_ flows: [Flow], output: URL) throws -> [ManifestEntry] {
-        let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps,
-                                                        recording: RecordingOptions(scale: FlowBenchmark.defaultScale)))
+        let runner = FlowRunner(
+            options: FlowRunOptions(
+                output: output, apps: ShowcaseCatalog.apps,
+                recording: RecordingOptions(scale: FlowBenchmark.defaultScale)))
         return FlowBenchmark.entries(runner, flows, workers: 2)
     }
 }

@@ -25,13 +25,17 @@ enum TextShapingBenchmark {
             }
             totals[.toy, default: 0] += cost[.toy]!
             totals[.shaped, default: 0] += cost[.shaped]!
-            lines.append(String(format: "  %@ toy %6.2f ms   shaped %6.2f ms   %+.0f%%",
-                                screen.name.padding(toLength: 26, withPad: " ", startingAt: 0), cost[.toy]!, cost[.shaped]!,
-                                (cost[.shaped]! / cost[.toy]! - 1) * 100))
+            lines.append(
+                String(
+                    format: "  %@ toy %6.2f ms   shaped %6.2f ms   %+.0f%%",
+                    screen.name.padding(toLength: 26, withPad: " ", startingAt: 0), cost[.toy]!, cost[.shaped]!,
+                    (cost[.shaped]! / cost[.toy]! - 1) * 100))
         }
-        lines.append(String(format: "  all screens: shaped costs %+.2f ms per frame (%+.0f%%)",
-                            (totals[.shaped]! - totals[.toy]!) / Double(RenderBenchmark.screens.count),
-                            (totals[.shaped]! / totals[.toy]! - 1) * 100))
+        lines.append(
+            String(
+                format: "  all screens: shaped costs %+.2f ms per frame (%+.0f%%)",
+                (totals[.shaped]! - totals[.toy]!) / Double(RenderBenchmark.screens.count),
+                (totals[.shaped]! / totals[.toy]! - 1) * 100))
 
         let work = URL(fileURLWithPath: "/tmp/srb-text-\(getpid())")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -41,17 +45,20 @@ enum TextShapingBenchmark {
         for round in 0..<rounds {
             for path in round % 2 == 0 ? [TextEngine.Path.toy, .shaped] : [.shaped, .toy] {
                 TextEngine.path = path
-                let run = try FlowBenchmark.measure(flows, workers: 2, scale: FlowBenchmark.defaultScale,
-                                                    output: work.appendingPathComponent("r\(round)-\(path)"))
+                let run = try FlowBenchmark.measure(
+                    flows, workers: 2, scale: FlowBenchmark.defaultScale,
+                    output: work.appendingPathComponent("r\(round)-\(path)"))
                 speed[path] = max(speed[path] ?? 0, run.video / run.wall)
                 video = run.video
             }
         }
         let ratio = speed[.shaped]! / speed[.toy]!
-        lines.append(String(format: "Fixture flows (%@, %d flows, %.1f s of video, 2 workers, best of %d):", folder, flows.count, video, rounds))
+        lines.append(
+            String(format: "Fixture flows (%@, %d flows, %.1f s of video, 2 workers, best of %d):", folder, flows.count, video, rounds))
         lines.append(String(format: "  toy text:    %6.2f video s per wall s", speed[.toy]!))
         lines.append(String(format: "  shaped text: %6.2f video s per wall s   %.2fx of the toy path", speed[.shaped]!, ratio))
-        lines.append(String(format: "  target: shaped >= %.0f%% of the toy path: %@", targetRatio * 100, ratio >= targetRatio ? "PASS" : "FAIL"))
+        lines.append(
+            String(format: "  target: shaped >= %.0f%% of the toy path: %@", targetRatio * 100, ratio >= targetRatio ? "PASS" : "FAIL"))
         return lines
     }
 }

@@ -16,8 +16,9 @@ enum TraceBenchmark {
         var video = 0.0
         for round in 0..<rounds {
             for traces in round % 2 == 0 ? [true, false] : [false, true] {
-                let run = try FlowBenchmark.measure(flows, workers: 2, scale: FlowBenchmark.defaultScale,
-                                                    output: work.appendingPathComponent("r\(round)-\(traces)"), traces: traces)
+                let run = try FlowBenchmark.measure(
+                    flows, workers: 2, scale: FlowBenchmark.defaultScale,
+                    output: work.appendingPathComponent("r\(round)-\(traces)"), traces: traces)
                 best[traces] = min(best[traces] ?? .infinity, run.wall)
                 video = run.video
             }
@@ -41,12 +42,15 @@ enum TraceBenchmark {
         return [
             String(format: "Step traces: %@, %d flows, %.1f s of video, 2 workers, fastest of %d", folder, flows.count, video, rounds),
             String(format: "  with traces:    %6.2f s wall", best[true]!),
-            String(format: "  without traces: %6.2f s wall   traces add %+.0f%% wall", best[false]!, (best[true]! / best[false]! - 1) * 100),
-            String(format: "  traces: %.0f KiB for %.1f s of video (%.1f KiB per video second), %.0f%% of the videos' %.0f KiB",
-                   Double(traceBytes) / 1024, video, Double(traceBytes) / 1024 / video, Double(traceBytes) / Double(max(videoBytes, 1)) * 100,
-                   Double(videoBytes) / 1024),
-            String(format: "showreel diff of that run against a copy: %d of %d flows identical, %.2f s wall, %.1f video s compared per wall s",
-                   compared, diff.entries.count, diffWall, video / diffWall),
+            String(
+                format: "  without traces: %6.2f s wall   traces add %+.0f%% wall", best[false]!, (best[true]! / best[false]! - 1) * 100),
+            String(
+                format: "  traces: %.0f KiB for %.1f s of video (%.1f KiB per video second), %.0f%% of the videos' %.0f KiB",
+                Double(traceBytes) / 1024, video, Double(traceBytes) / 1024 / video, Double(traceBytes) / Double(max(videoBytes, 1)) * 100,
+                Double(videoBytes) / 1024),
+            String(
+                format: "showreel diff of that run against a copy: %d of %d flows identical, %.2f s wall, %.1f video s compared per wall s",
+                compared, diff.entries.count, diffWall, video / diffWall),
         ]
     }
 }

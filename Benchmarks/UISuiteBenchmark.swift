@@ -57,18 +57,22 @@ enum UISuiteBenchmark {
                 var environment = ProcessInfo.processInfo.environment.merging(ways[index].environment) { $1 }
                 environment["SHOWREEL_RECORDINGS"] = recordings.path
                 sync()
-                let suite = try TimedChild.run(bundle.path, ["--testing-library", "swift-testing", "--filter", "ShowcaseUITests"],
-                                               environment: environment)
-                let xctest = try TimedChild.run(bundle.path, ["ShowcaseUITests.CountriesXCTests,ShowcaseUITests.SignUpXCTests"],
-                                                environment: environment)
+                let suite = try TimedChild.run(
+                    bundle.path, ["--testing-library", "swift-testing", "--filter", "ShowcaseUITests"],
+                    environment: environment)
+                let xctest = try TimedChild.run(
+                    bundle.path, ["ShowcaseUITests.CountriesXCTests,ShowcaseUITests.SignUpXCTests"],
+                    environment: environment)
                 for run in [suite, xctest] where run.status != 0 {
                     throw BenchmarkError("the UI suite failed when \(ways[index].name):\n\(run.output.suffix(2000))")
                 }
                 ways[index].seconds.append(suite.seconds + xctest.seconds)
             }
         }
-        var lines = ["UI suite with and without recording (ShowcaseUITests: 4 tests in Swift Testing and XCTest form; \(rounds) rounds of",
-                     "alternating runs, in reverse order every other round; median wall time, and the median of the rounds' ratios to the unrecorded run)"]
+        var lines = [
+            "UI suite with and without recording (ShowcaseUITests: 4 tests in Swift Testing and XCTest form; \(rounds) rounds of",
+            "alternating runs, in reverse order every other round; median wall time, and the median of the rounds' ratios to the unrecorded run)",
+        ]
         for way in ways {
             let label = way.name.padding(toLength: 40, withPad: " ", startingAt: 0)
             let all = way.seconds.map { String(format: "%.2f", $0) }.joined(separator: ", ")
@@ -77,7 +81,9 @@ enum UISuiteBenchmark {
         lines.append("  (default policy = .retainOnFailure: a passing test's frames are kept in memory, converted, and dropped")
         lines.append("   unencoded; \"every video kept\" = SHOWREEL_RECORD=on, each frame encoded with x264 as the test runs)")
         let ratio = ways[1].ratio(to: ways[0])
-        lines.append(String(format: "  target: recorded in-process <= %.2fx not recorded: %.2fx %@", target, ratio, ratio <= target ? "PASS" : "FAIL"))
+        lines.append(
+            String(
+                format: "  target: recorded in-process <= %.2fx not recorded: %.2fx %@", target, ratio, ratio <= target ? "PASS" : "FAIL"))
         return lines
     }
 

@@ -5,6 +5,7 @@ import ShowreelDevice
 import ShowreelTesting
 import ShowreelWebDriver
 import ShowreelWire
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +23,9 @@ enum WebDriverBenchmark {
         var lines = [
             "WebDriver round trip (find + click + find + text + back), \(iterations) iterations, fastest of \(rounds)",
             String(format: "  WebDriver (5 HTTP requests):        %6.2f ms per round trip", webDriver * 1000),
-            String(format: "  Swift DeviceClient (3 HTTP calls):  %6.2f ms per round trip   WebDriver takes %.2fx", swiftClient * 1000, webDriver / swiftClient),
+            String(
+                format: "  Swift DeviceClient (3 HTTP calls):  %6.2f ms per round trip   WebDriver takes %.2fx", swiftClient * 1000,
+                webDriver / swiftClient),
         ]
         lines += try suite(rounds: rounds)
         return lines
@@ -37,9 +40,16 @@ enum WebDriverBenchmark {
         let serving = Task { try await server.run { port.continuation.yield($0) } }
         guard let bound = await port.stream.first(where: { _ in true }) else { throw BenchmarkError("the WebDriver server did not start") }
         let base = "http://127.0.0.1:\(bound)"
-        let session = try await call(base, "POST", "/session", ["capabilities": ["alwaysMatch": [
-            "platformName": "iOS", "appium:bundleId": CountriesApp.bundleIdentifier,
-            "appium:arguments": ["--countries-datasource", "local-mock"]]]])
+        let session = try await call(
+            base, "POST", "/session",
+            [
+                "capabilities": [
+                    "alwaysMatch": [
+                        "platformName": "iOS", "appium:bundleId": CountriesApp.bundleIdentifier,
+                        "appium:arguments": ["--countries-datasource", "local-mock"],
+                    ]
+                ]
+            ])
         guard let id = (session as? [String: Any])?["sessionId"] as? String else { throw BenchmarkError("no session: \(session ?? "nil")") }
         func element(_ name: String) async throws -> String {
             let found = try await call(base, "POST", "/session/\(id)/element", ["using": "accessibility id", "value": name])
@@ -98,7 +108,9 @@ enum WebDriverBenchmark {
         let port = try blocking { () async throws -> Int in
             let bound = AsyncStream<Int>.makeStream()
             Task { try await server.run { bound.continuation.yield($0) } }
-            guard let port = await bound.stream.first(where: { _ in true }) else { throw BenchmarkError("the WebDriver server did not start") }
+            guard let port = await bound.stream.first(where: { _ in true }) else {
+                throw BenchmarkError("the WebDriver server did not start")
+            }
             return port
         }
         var best: [Bool: Double] = [:]
@@ -120,7 +132,9 @@ enum WebDriverBenchmark {
         return [
             "WebDriver pytest suite (\(tests), \(count) tests, a session each), fastest of \(max(rounds, 3))",
             String(format: "  without showreel:record: %6.2f s wall", best[false]!),
-            String(format: "  with showreel:record:    %6.2f s wall   (%d session videos)   recording takes %.2fx", best[true]!, videos, best[true]! / best[false]!),
+            String(
+                format: "  with showreel:record:    %6.2f s wall   (%d session videos)   recording takes %.2fx", best[true]!, videos,
+                best[true]! / best[false]!),
         ]
     }
 
@@ -151,6 +165,8 @@ enum WebDriverBenchmark {
     }
 
     private static func blocking(_ work: @escaping @Sendable () async -> Void) {
-        _ = try? blocking { () async throws -> Int in await work(); return 0 }
+        _ = try? blocking { () async throws -> Int in
+            await work(); return 0
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelWire
 import ShowreelX11
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,8 +36,9 @@ enum X11Benchmark {
         let wall = (monotonicSeconds() - start) / Double(frames)
         let cpu = (threadCPUSeconds() - cpuBefore) / Double(frames)
         let serverCPU = (processCPUSeconds(server.pid) - serverBefore) / Double(frames)
-        return String(format: "  capture %dx%d: %.2f ms a frame (%.2f ms CPU in the recorder, %.2f ms in Xvfb): shm grab, BGRA copy, pointer",
-                      width, height, wall * 1000, cpu * 1000, serverCPU * 1000)
+        return String(
+            format: "  capture %dx%d: %.2f ms a frame (%.2f ms CPU in the recorder, %.2f ms in Xvfb): shm grab, BGRA copy, pointer",
+            width, height, wall * 1000, cpu * 1000, serverCPU * 1000)
     }
 
     /// A browser showing a page that changes once every few seconds, recorded for `seconds` by
@@ -51,21 +53,25 @@ enum X11Benchmark {
         let page = URL(fileURLWithPath: work).appendingPathComponent("mostly-idle.html")
         try Data(idlePage.utf8).write(to: page)
         setenv("DISPLAY", server.display, 1)
-        let browser = try SpawnedProcess.spawn(chromium, [
-            "--no-sandbox", "--kiosk", "--window-position=0,0", "--window-size=1280,800", "--no-first-run", "--test-type",
-            "--disable-dev-shm-usage", "--user-data-dir=\(work)/chromium-profile", page.absoluteString,
-        ], stderrToNull: true)
+        let browser = try SpawnedProcess.spawn(
+            chromium,
+            [
+                "--no-sandbox", "--kiosk", "--window-position=0,0", "--window-size=1280,800", "--no-first-run", "--test-type",
+                "--disable-dev-shm-usage", "--user-data-dir=\(work)/chromium-profile", page.absoluteString,
+            ], stderrToNull: true)
         defer { kill(browser.pid, SIGTERM); _ = browser.wait() }
         sleep(5)  // the browser up and the page drawn: what follows is the idle part
 
         let ours = URL(fileURLWithPath: work).appendingPathComponent("x11-showreel.mp4")
         let theirs = URL(fileURLWithPath: work).appendingPathComponent("x11-x11grab.mp4")
         let recorder = try SpawnedProcess.spawn(showreel, ["io", server.display, "recordVideo", "--force", ours.path], stderrToNull: true)
-        let grabber = try SpawnedProcess.spawn(ffmpeg, [
-            "-hide_banner", "-loglevel", "error", "-y", "-f", "x11grab", "-framerate", "25", "-video_size", "1280x800",
-            "-i", server.display, "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23",
-            "-pix_fmt", "yuv420p", theirs.path,
-        ], pipeStdin: true, stderrToNull: true)
+        let grabber = try SpawnedProcess.spawn(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "x11grab", "-framerate", "25", "-video_size", "1280x800",
+                "-i", server.display, "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23",
+                "-pix_fmt", "yuv420p", theirs.path,
+            ], pipeStdin: true, stderrToNull: true)
         let serverBefore = processCPUSeconds(server.pid)
         sleep(UInt32(seconds))
         kill(recorder.pid, SIGINT)
@@ -76,22 +82,25 @@ enum X11Benchmark {
         let ourSize = fileSize(ours), theirSize = fileSize(theirs)
         let share = ourUsage / max(theirUsage, 0.001)
         return [
-            String(format: "  a mostly idle headed Chromium (the page changes every 5 s), %d s at 1280x800, both recording at once:", seconds),
+            String(
+                format: "  a mostly idle headed Chromium (the page changes every 5 s), %d s at 1280x800, both recording at once:", seconds),
             String(format: "    Showreel (frames on damage): %.2f CPU s, %.0f KiB", ourUsage, Double(ourSize) / 1024),
             String(format: "    ffmpeg x11grab 25 fps:       %.2f CPU s, %.0f KiB", theirUsage, Double(theirSize) / 1024),
-            String(format: "    Showreel uses %.0f%% of x11grab's CPU (target: at most 25%%) and %.0f%% of its bytes; Xvfb used %.2f CPU s for both",
-                   share * 100, Double(ourSize) / Double(max(theirSize, 1)) * 100, serverCPU),
+            String(
+                format:
+                    "    Showreel uses %.0f%% of x11grab's CPU (target: at most 25%%) and %.0f%% of its bytes; Xvfb used %.2f CPU s for both",
+                share * 100, Double(ourSize) / Double(max(theirSize, 1)) * 100, serverCPU),
         ]
     }
 
     /// A page that redraws one small line every five seconds: a test waiting on something.
     static let idlePage = """
-    <!doctype html><html><body style="margin:0;font:32px sans-serif;background:#f4f4f4">
-    <h1 style="background:#1e5aa8;color:white;padding:40px;margin:0">Waiting for the order to ship</h1>
-    <p id="status" style="padding:40px">Checked 0 times</p>
-    <script>let n = 0; setInterval(() => { n += 1; document.getElementById("status").textContent = `Checked ${n} times` }, 5000)</script>
-    </body></html>
-    """
+        <!doctype html><html><body style="margin:0;font:32px sans-serif;background:#f4f4f4">
+        <h1 style="background:#1e5aa8;color:white;padding:40px;margin:0">Waiting for the order to ship</h1>
+        <p id="status" style="padding:40px">Checked 0 times</p>
+        <script>let n = 0; setInterval(() => { n += 1; document.getElementById("status").textContent = `Checked ${n} times` }, 5000)</script>
+        </body></html>
+        """
 
     /// Waits for `pid` and returns its CPU seconds (user + system, from wait4).
     private static func waitWithUsage(_ pid: pid_t, _ name: String) throws -> Double {

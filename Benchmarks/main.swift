@@ -25,27 +25,28 @@ case "--device-recorders":
     guard arguments.count == 2 else { fail("usage: --device-recorders WORK_DIR", code: 64) }
     do { try DeviceMemoryBenchmark.child(work: arguments[1]) } catch { fail("\(error)", code: 1) }
 case "-h", "--help":
-    print("""
-    usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--only-text] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
-      --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
-      --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
-      --skip-display-stream  skip the display stream transport benchmark
-      --skip-flows           skip `showreel run` throughput (Fixtures/Flows, workers 2 against 1)
-      --only-flows           only `showreel run` throughput
-      --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
-      --only-text            only what text shaping costs against the toy Cairo text path
-      --only-traces          only what step traces add to `showreel run`, and `showreel diff` speed
-      --only-webdriver       only `showreel webdriver`: a round trip against the Swift client, the pytest suite with and without recording
-      --skip-webdriver       skip that
-      --skip-steps           skip what chapters, subtitles and previews add to a flow video
-      --only-steps           only that
-      --skip-matrix          skip the 16-cell matrix run against the single cell, and the App Store preview's cost
-      --only-matrix          only that
-      --skip-x11             skip recording an X display (Xvfb; Showreel against ffmpeg's x11grab)
-      --only-x11             only recording an X display
-      --x11-seconds N        how long the mostly idle browser is recorded (default 60)
-      --keep                 keep the frames and videos in the work folder and print where
-    """)
+    print(
+        """
+        usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--only-text] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
+          --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
+          --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
+          --skip-display-stream  skip the display stream transport benchmark
+          --skip-flows           skip `showreel run` throughput (Fixtures/Flows, workers 2 against 1)
+          --only-flows           only `showreel run` throughput
+          --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
+          --only-text            only what text shaping costs against the toy Cairo text path
+          --only-traces          only what step traces add to `showreel run`, and `showreel diff` speed
+          --only-webdriver       only `showreel webdriver`: a round trip against the Swift client, the pytest suite with and without recording
+          --skip-webdriver       skip that
+          --skip-steps           skip what chapters, subtitles and previews add to a flow video
+          --only-steps           only that
+          --skip-matrix          skip the 16-cell matrix run against the single cell, and the App Store preview's cost
+          --only-matrix          only that
+          --skip-x11             skip recording an X display (Xvfb; Showreel against ffmpeg's x11grab)
+          --only-x11             only recording an X display
+          --x11-seconds N        how long the mostly idle browser is recorded (default 60)
+          --keep                 keep the frames and videos in the work folder and print where
+        """)
 default:
     var configuration = BenchmarkRun.Configuration()
     var onlyFlows = false
@@ -61,7 +62,9 @@ default:
         switch arguments[index] {
         case "--rounds":
             index += 1
-            guard index < arguments.count, let rounds = Int(arguments[index]), rounds >= 1 else { fail("--rounds needs a number >= 1", code: 64) }
+            guard index < arguments.count, let rounds = Int(arguments[index]), rounds >= 1 else {
+                fail("--rounds needs a number >= 1", code: 64)
+            }
             configuration.rounds = rounds
         case "--sizes":
             index += 1
@@ -83,7 +86,9 @@ default:
         case "--only-text": onlyText = true
         case "--x11-seconds":
             index += 1
-            guard index < arguments.count, let seconds = Int(arguments[index]), seconds >= 1 else { fail("--x11-seconds needs a number >= 1", code: 64) }
+            guard index < arguments.count, let seconds = Int(arguments[index]), seconds >= 1 else {
+                fail("--x11-seconds needs a number >= 1", code: 64)
+            }
             configuration.x11Seconds = seconds
         case "--keep": configuration.keep = true
         default: fail("unknown argument \(arguments[index]) (see --help)", code: 64)

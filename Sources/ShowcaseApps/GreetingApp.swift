@@ -42,8 +42,9 @@ public enum GreetingApp {
     }
 
     public static func makeRootScreen(locator: GreetingServiceLocating) -> Screen {
-        locator.defaults.registerDefaults([:], volatileDefaults: GreetingDebugDefaults.registered,
-                                          isVolatile: locator.debugDefaultsAreVolatile)
+        locator.defaults.registerDefaults(
+            [:], volatileDefaults: GreetingDebugDefaults.registered,
+            isVolatile: locator.debugDefaultsAreVolatile)
         let root = makeRootScreen(stringService: locator.stringService)
         root.sceneAccessories = locator.sceneAccessories
         return root
@@ -59,8 +60,9 @@ public enum GreetingApp {
 public final class GreetingScreen: Screen {
     public var stringService: StringService
     let greetingLabel = Label("", font: .system(34, weight: .bold), alignment: .center, lines: 0)
-    let hintLabel = Label("Tap the button to generate a greeting.", font: .system(15), color: .secondaryLabel,
-                          alignment: .center, lines: 0)
+    let hintLabel = Label(
+        "Tap the button to generate a greeting.", font: .system(15), color: .secondaryLabel,
+        alignment: .center, lines: 0)
     let button = Button("Generate greeting")
 
     public init(stringService: StringService) {

@@ -39,7 +39,8 @@ public enum SignUpApp {
     public static func isValidEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
-              !parts[1].hasSuffix("."), !text.contains(" ") else { return false }
+            !parts[1].hasSuffix("."), !text.contains(" ")
+        else { return false }
         return true
     }
 }
@@ -68,23 +69,29 @@ public final class SignUpScreen: Screen {
 
     private func rebuild() {
         table.sections = [
-            TableSection(header: strings("Account"), footer: strings("We will send a confirmation link to this address."), rows: [
-                .textField(text: initialEmail, placeholder: strings("Email"), identifier: "email") { [weak self] field in
-                    field.returnKeyType = .join
-                    field.onReturn = { field in self?.submit(field) }
-                },
-            ]),
-            TableSection(header: strings("Result"), rows: [
-                TableRow(title: strings("Status"), detail: result, style: .caption, identifier: "resultRow", detailIdentifier: "result"),
-            ]),
-            TableSection(header: strings("System screens"),
-                         footer: strings("Resets the navigation bar appearance while a system screen shows."), rows: [
-                .toggle(strings("Reset appearance"), isOn: resetsAppearance, identifier: "resetAppearance") { [weak self] on in
-                    self?.resetsAppearance = on
-                },
-                .button(strings("Show contact card"), identifier: "showContactCard") { [weak self] in self?.showContactCard() },
-                .button(strings("Share…"), identifier: "share") { [weak self] in self?.share() },
-            ]),
+            TableSection(
+                header: strings("Account"), footer: strings("We will send a confirmation link to this address."),
+                rows: [
+                    .textField(text: initialEmail, placeholder: strings("Email"), identifier: "email") { [weak self] field in
+                        field.returnKeyType = .join
+                        field.onReturn = { field in self?.submit(field) }
+                    }
+                ]),
+            TableSection(
+                header: strings("Result"),
+                rows: [
+                    TableRow(title: strings("Status"), detail: result, style: .caption, identifier: "resultRow", detailIdentifier: "result")
+                ]),
+            TableSection(
+                header: strings("System screens"),
+                footer: strings("Resets the navigation bar appearance while a system screen shows."),
+                rows: [
+                    .toggle(strings("Reset appearance"), isOn: resetsAppearance, identifier: "resetAppearance") { [weak self] on in
+                        self?.resetsAppearance = on
+                    },
+                    .button(strings("Show contact card"), identifier: "showContactCard") { [weak self] in self?.showContactCard() },
+                    .button(strings("Share…"), identifier: "share") { [weak self] in self?.share() },
+                ]),
         ]
     }
 
@@ -112,8 +119,9 @@ public final class SignUpScreen: Screen {
     func showContactCard() {
         emailField?.resignFirstResponder()
         let restore = resetsAppearance ? resetToDefaultAppearance() : nil
-        let contact = Contact(givenName: "Kate", familyName: "Bell", phone: "(555) 564-8583", email: "kate-bell@mac.com",
-                              note: "Met at the sign-up demo.")
+        let contact = Contact(
+            givenName: "Kate", familyName: "Bell", phone: "(555) 564-8583", email: "kate-bell@mac.com",
+            note: "Met at the sign-up demo.")
         let card = ContactCardScreen.presentable(contact: contact) { restore?() }
         present(card)
     }
@@ -122,9 +130,10 @@ public final class SignUpScreen: Screen {
         emailField?.resignFirstResponder()
         let restore = resetsAppearance ? resetToDefaultAppearance() : nil
         let text = emailField?.text.isEmpty == false ? emailField!.text : "https://showreel.dev/signup"
-        present(ShareSheetScreen.presentable(items: [text]) { [weak self] activity in
-            restore?()
-            if let activity, let self { setResult(strings("Shared via %@", activity)) }
-        })
+        present(
+            ShareSheetScreen.presentable(items: [text]) { [weak self] activity in
+                restore?()
+                if let activity, let self { setResult(strings("Shared via %@", activity)) }
+            })
     }
 }

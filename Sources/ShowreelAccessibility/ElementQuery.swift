@@ -19,9 +19,11 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
         /// Keep only the match at this position (XCUITest's `element(boundBy:)`).
         public var index: Int?
 
-        public init(axis: Axis = .descendants, type: ElementType? = nil, key: String? = nil, identifier: String? = nil,
-                    label: String? = nil, labelContains: String? = nil, placeholder: String? = nil,
-                    value: String? = nil, index: Int? = nil) {
+        public init(
+            axis: Axis = .descendants, type: ElementType? = nil, key: String? = nil, identifier: String? = nil,
+            label: String? = nil, labelContains: String? = nil, placeholder: String? = nil,
+            value: String? = nil, index: Int? = nil
+        ) {
             self.axis = axis; self.type = type; self.key = key; self.identifier = identifier; self.label = label
             self.labelContains = labelContains; self.placeholder = placeholder; self.value = value; self.index = index
         }
@@ -98,11 +100,12 @@ public struct ElementQuery: Codable, Equatable, Hashable, Sendable, CustomString
             func visit(_ elements: [ElementSnapshot], parent: [Int], parentInScope: Bool, ancestorInScope: Bool) {
                 for (position, element) in elements.enumerated() {
                     let path = parent + [position]
-                    let candidate = if scope == nil {
-                        step.axis == .descendants || parent.isEmpty
-                    } else {
-                        step.axis == .descendants ? ancestorInScope : parentInScope
-                    }
+                    let candidate =
+                        if scope == nil {
+                            step.axis == .descendants || parent.isEmpty
+                        } else {
+                            step.axis == .descendants ? ancestorInScope : parentInScope
+                        }
                     if candidate, step.matches(element) { found.append((path, element)) }
                     let inScope = scope?.contains(path) ?? false
                     visit(element.children, parent: path, parentInScope: inScope, ancestorInScope: ancestorInScope || inScope)

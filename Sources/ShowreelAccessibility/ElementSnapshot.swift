@@ -13,8 +13,10 @@ public struct ElementSnapshot: Codable, Equatable, Sendable {
     public var isHittable: Bool
     public var children: [ElementSnapshot]
 
-    public init(type: ElementType, identifier: String, label: String, value: String? = nil, placeholder: String? = nil,
-                frame: Rect, isEnabled: Bool, isHittable: Bool, children: [ElementSnapshot] = []) {
+    public init(
+        type: ElementType, identifier: String, label: String, value: String? = nil, placeholder: String? = nil,
+        frame: Rect, isEnabled: Bool, isHittable: Bool, children: [ElementSnapshot] = []
+    ) {
         self.type = type; self.identifier = identifier; self.label = label; self.value = value
         self.placeholder = placeholder; self.frame = frame; self.isEnabled = isEnabled
         self.isHittable = isHittable; self.children = children

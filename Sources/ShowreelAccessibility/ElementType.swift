@@ -4,7 +4,7 @@ public enum ElementType: String, Codable, Sendable, CaseIterable, CustomStringCo
     /// In a query: an element of any type (XCUITest's `.any`).
     case any
     case other, window, statusBar, navigationBar, staticText, button, textField, secureTextField,
-         `switch`, table, cell, image, alert, key, keyboard, scrollView
+        `switch`, table, cell, image, alert, key, keyboard, scrollView
 
     public var description: String { rawValue }
 

@@ -65,8 +65,10 @@ package final class ActionTrace: @unchecked Sendable {
 
     /// Starts an entry, or (while another is open) gives the open one its target and returns
     /// nil: a flow step's taps, a press's touch, are part of what is already being traced.
-    func begin(_ title: String, query: ElementQuery?, target: Rect?, at time: Duration, screen: () -> Frame,
-               tree: () -> [ElementSnapshot]) -> Handle? {
+    func begin(
+        _ title: String, query: ElementQuery?, target: Rect?, at time: Duration, screen: () -> Frame,
+        tree: () -> [ElementSnapshot]
+    ) -> Handle? {
         let absorbed = lock.withLock { () -> Bool in
             guard let open else { return false }
             // The first element the step looked for is what it is about (a tap's wait, then tap).
@@ -75,8 +77,9 @@ package final class ActionTrace: @unchecked Sendable {
             return true
         }
         if absorbed { return nil }
-        let entry = Entry(title: title, start: time, end: time, query: query?.description, target: target,
-                          before: picture(of: screen()), after: nil, tree: tree(), error: nil)
+        let entry = Entry(
+            title: title, start: time, end: time, query: query?.description, target: target,
+            before: picture(of: screen()), after: nil, tree: tree(), error: nil)
         return lock.withLock {
             recorded.append(entry)
             open = recorded.count - 1

@@ -62,8 +62,10 @@ struct ActionMiddleware: RouterMiddleware {
 
     static let reads = Set(AutomationAPI.Routes.reads.map(\.template))
 
-    func handle(_ request: Request, context: Context,
-                next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard request.method != .get, !Self.reads.contains(request.uri.path) else { return try await next(request, context) }
         let channel = context.channel
         return try await withoutActuallyEscaping(next) { next in
@@ -71,7 +73,9 @@ struct ActionMiddleware: RouterMiddleware {
             nonisolated(unsafe) let next = next
             return try await withThrowingTaskGroup(of: Response?.self) { group in
                 group.addTask { try await next(request, context) }
-                group.addTask { await hangUp(channel); return nil }
+                group.addTask {
+                    await hangUp(channel); return nil
+                }
                 let first = try await group.next() ?? nil
                 group.cancelAll()
                 if let first { return first }

@@ -1,9 +1,9 @@
-import ShowreelAccessibility
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ShowreelAccessibility
 import ShowreelHTTP
 import ShowreelRender
 import ShowreelUI
@@ -32,8 +32,10 @@ package struct AutomationServer: Sendable {
         }
     }
 
-    public init(device: Device, bindAddress: String = "127.0.0.1", port: Int = 0,
-                logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        device: Device, bindAddress: String = "127.0.0.1", port: Int = 0,
+        logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.device = device
         self.bindAddress = bindAddress
         self.port = port
@@ -44,7 +46,9 @@ package struct AutomationServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router(context: AutomationRequestContext.self)
         // A web page must not tap the device: the tunnel host's Origin and loopback Host rules.
-        router.add(middleware: LoopbackGuard.Middleware(loopbackOnly: LoopbackGuard.isLoopbackAddress(bindAddress), server: "device's automation API"))
+        router.add(
+            middleware: LoopbackGuard.Middleware(
+                loopbackOnly: LoopbackGuard.isLoopbackAddress(bindAddress), server: "device's automation API"))
         router.add(middleware: ActionMiddleware())
         register(on: router)
         let fallback = port
@@ -93,7 +97,9 @@ package struct AutomationServer: Sendable {
         }
         act(router, Routes.terminate) { context in .terminate(bundle: try Self.bundle(context)) }
         act(router, Routes.activate) { context in .activate(bundle: try Self.bundle(context)) }
-        act(router, Routes.waitForState, AutomationAPI.WaitForState.self) { body, context in try body.action(bundle: try Self.bundle(context)) }
+        act(router, Routes.waitForState, AutomationAPI.WaitForState.self) { body, context in
+            try body.action(bundle: try Self.bundle(context))
+        }
         act(router, Routes.home) { _ in .pressHome }
 
         // Events.
@@ -114,8 +120,10 @@ package struct AutomationServer: Sendable {
     }
 
     /// An action route with a JSON body: the body becomes the action, the device performs it.
-    private func act<Body: AutomationBody & Sendable>(_ router: Router<AutomationRequestContext>, _ route: Route, _ type: Body.Type, emptyBody: Body? = nil,
-                                           _ action: @escaping @Sendable (Body, AutomationRequestContext) throws -> DeviceAction) {
+    private func act<Body: AutomationBody & Sendable>(
+        _ router: Router<AutomationRequestContext>, _ route: Route, _ type: Body.Type, emptyBody: Body? = nil,
+        _ action: @escaping @Sendable (Body, AutomationRequestContext) throws -> DeviceAction
+    ) {
         let device = self.device
         router.on(route) { request, context in
             await respond(request, as: Body.self, emptyBody: emptyBody) { body in
@@ -128,8 +136,10 @@ package struct AutomationServer: Sendable {
     }
 
     /// An action route without a body (what the path names is the whole request).
-    private func act(_ router: Router<AutomationRequestContext>, _ route: Route,
-                     _ action: @escaping @Sendable (AutomationRequestContext) throws -> DeviceAction) {
+    private func act(
+        _ router: Router<AutomationRequestContext>, _ route: Route,
+        _ action: @escaping @Sendable (AutomationRequestContext) throws -> DeviceAction
+    ) {
         let device = self.device
         router.on(route) { _, context in await respond { try await device.perform(try action(context)).answer } }
     }
@@ -138,7 +148,8 @@ package struct AutomationServer: Sendable {
 
     static func bundle(_ context: AutomationRequestContext) throws -> String {
         guard let bundle = context.parameters.get("bundle"), !bundle.isEmpty else {
-            throw DeviceError.invalidRequest("the path needs a bundle identifier, e.g. \(AutomationAPI.Routes.launch.path("dev.showreel.hello"))")
+            throw DeviceError.invalidRequest(
+                "the path needs a bundle identifier, e.g. \(AutomationAPI.Routes.launch.path("dev.showreel.hello"))")
         }
         return bundle
     }
@@ -166,8 +177,10 @@ func respond(_ body: () async throws -> any Encodable) async -> Response {
 }
 
 /// Decodes the request's JSON body (naming the field that is wrong), then runs the handler.
-func respond<Body: AutomationBody>(_ request: Request, as type: Body.Type, emptyBody: Body? = nil,
-                                   _ handler: (Body) async throws -> any Encodable) async -> Response {
+func respond<Body: AutomationBody>(
+    _ request: Request, as type: Body.Type, emptyBody: Body? = nil,
+    _ handler: (Body) async throws -> any Encodable
+) async -> Response {
     do {
         let body = try await request.decodeJSON(Body.self, empty: emptyBody)
         return .json(try await handler(body))

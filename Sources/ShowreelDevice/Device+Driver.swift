@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelAccessibility
-import ShowreelUI
-import ShowreelWire
 import ShowreelGraphics
 import ShowreelRender
+import ShowreelUI
+import ShowreelWire
 
 /// The in-process transport: the device performs actions by calling its toolkit directly.
 extension Device: DeviceDriver {
@@ -48,7 +48,8 @@ extension Device: DeviceDriver {
             try await wait(duration)
         case let .waitFor(condition):
             let start = clock.now
-            let matched = try await waitFor(condition.query, exists: condition.exists, hittable: condition.hittable, timeout: condition.timeout)
+            let matched = try await waitFor(
+                condition.query, exists: condition.exists, hittable: condition.hittable, timeout: condition.timeout)
             return .waited(AutomationAPI.WaitResult(matched: matched, waited: (clock.now - start).seconds))
         case let .waitForState(bundle, state, timeout):
             let start = clock.now
@@ -83,7 +84,8 @@ extension Device: DeviceDriver {
     public func screenshotPNG() async throws -> Data { Data(screenshot().pngData()) }
 
     public func info() async throws -> AutomationAPI.DeviceInfo {
-        AutomationAPI.DeviceInfo(udid: udid, name: name, profile: profile.name, clock: clock.kind, time: clock.now.seconds,
-                                 installedApps: installedApps, foregroundApp: foregroundApp)
+        AutomationAPI.DeviceInfo(
+            udid: udid, name: name, profile: profile.name, clock: clock.kind, time: clock.now.seconds,
+            installedApps: installedApps, foregroundApp: foregroundApp)
     }
 }

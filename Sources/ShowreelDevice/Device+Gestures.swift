@@ -22,8 +22,9 @@ extension Device {
         try await traced("scroll \(direction.rawValue)") {
             let centre = scene.bounds.center
             let fraction = DeviceAction.Defaults.scrollFraction
-            try await dragUntraced(from: offset(centre, direction, by: fraction), to: offset(centre, direction.opposite, by: fraction),
-                                   duration: DeviceAction.Defaults.scrollDuration)
+            try await dragUntraced(
+                from: offset(centre, direction, by: fraction), to: offset(centre, direction.opposite, by: fraction),
+                duration: DeviceAction.Defaults.scrollDuration)
         }
     }
 

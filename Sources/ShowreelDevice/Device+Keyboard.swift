@@ -8,8 +8,10 @@ extension Device {
     /// symbols plane for "@" and ".", shift for capitals, Return for a newline. With a query,
     /// the field is tapped first to focus it. Pauses `keyDelay` plus up to `jitter` (seeded,
     /// so the same run gives the same video) between keys.
-    public func typeText(_ text: String, into query: ElementQuery? = nil, keyDelay: Duration = .zero,
-                         jitter: Duration = .zero, seed: UInt64 = 1) async throws {
+    public func typeText(
+        _ text: String, into query: ElementQuery? = nil, keyDelay: Duration = .zero,
+        jitter: Duration = .zero, seed: UInt64 = 1
+    ) async throws {
         try await traced("type \"\(text)\"" + (query.map { " into \($0)" } ?? ""), query: query) {
             try await typeUntraced(text, into: query, keyDelay: keyDelay, jitter: jitter, seed: seed)
         }

@@ -13,8 +13,9 @@ extension Device {
     package func beginTracedStep(_ title: String) -> ActionTrace.Handle? {
         guard let trace = actionTrace else { return nil }
         let frame = currentFrame()
-        return trace.begin(title, query: nil, target: nil, at: clock.now, screen: { frame },
-                           tree: { trace.tree(on: frame) { tree() } })
+        return trace.begin(
+            title, query: nil, target: nil, at: clock.now, screen: { frame },
+            tree: { trace.tree(on: frame) { tree() } })
     }
 
     /// Closes a step opened with `beginTracedStep`, with why it failed (nil when it passed).
@@ -24,14 +25,17 @@ extension Device {
 
     /// Runs one automation action, traced when a trace is attached: the element `query` finds on
     /// screen (or the finger's `point`) is its target.
-    func traced<T: Sendable>(_ title: @autoclosure () -> String, query: ElementQuery? = nil, point: Point? = nil,
-                             _ body: () async throws -> T) async throws -> T {
+    func traced<T: Sendable>(
+        _ title: @autoclosure () -> String, query: ElementQuery? = nil, point: Point? = nil,
+        _ body: () async throws -> T
+    ) async throws -> T {
         guard let trace = actionTrace else { return try await body() }
         // One tree for the target and the trace, shared with the action before while the screen
         // has not changed: taking it is most of what tracing costs.
         let frame = currentFrame()
         let snapshot = trace.tree(on: frame) { tree() }
-        let target = query.flatMap { onScreen($0, in: snapshot).first?.frame }
+        let target =
+            query.flatMap { onScreen($0, in: snapshot).first?.frame }
             ?? point.map { Rect(x: $0.x - 22, y: $0.y - 22, width: 44, height: 44) }
         let handle = trace.begin(title(), query: query, target: target, at: clock.now, screen: { frame }, tree: { snapshot })
         do {
@@ -39,8 +43,9 @@ extension Device {
             trace.end(handle, at: clock.now, screen: { currentFrame() }, error: nil, interrupted: false)
             return result
         } catch {
-            trace.end(handle, at: clock.now, screen: { currentFrame() }, error: ErrorSentence.describe(error),
-                      interrupted: error is CancellationError)
+            trace.end(
+                handle, at: clock.now, screen: { currentFrame() }, error: ErrorSentence.describe(error),
+                interrupted: error is CancellationError)
             throw error
         }
     }

@@ -1,6 +1,6 @@
-import ShowreelAccessibility
 import Foundation
 import Logging
+import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire
@@ -42,10 +42,12 @@ public actor Device {
     public static let frameInterval = Frame.refreshInterval
 
     /// Boots a device: registers it, opens its display stream and shows the home screen.
-    public init(name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
-                apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
-                showsTouches: Bool = false, interfaceStyle: InterfaceStyle = .light, languages: [String] = [],
-                logger: Logger = Logger(label: "showreel.device", factory: { _ in SwiftLogNoOpLogHandler() })) throws {
+    public init(
+        name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
+        apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
+        showsTouches: Bool = false, interfaceStyle: InterfaceStyle = .light, languages: [String] = [],
+        logger: Logger = Logger(label: "showreel.device", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
         self.udid = udid
         self.name = name
         self.profile = profile
@@ -67,10 +69,11 @@ public actor Device {
             info: DisplayInfo(udid: udid, deviceName: name, profile: profile, clock: clock),
             clock: self.clock, logger: logger)
         let pid = getpid()
-        try registry.save(DeviceRecord(
-            udid: udid, name: name, profile: profile.name, state: .booted, clock: clock, pid: pid,
-            processStartTime: ProcessStat.read(pid)?.startTicks, displaySocket: socketPath,
-            automationURL: nil, bootedAt: Date()))
+        try registry.save(
+            DeviceRecord(
+                udid: udid, name: name, profile: profile.name, state: .booted, clock: clock, pid: pid,
+                processStartTime: ProcessStat.read(pid)?.startTicks, displaySocket: socketPath,
+                automationURL: nil, bootedAt: Date()))
         // First frame: the home screen, so a recorder always has something to show.
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)

@@ -1,4 +1,5 @@
 import ShowreelWire
+
 /// What went wrong when driving a device, worded so a test log explains itself.
 public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownApp(String, installed: [String])

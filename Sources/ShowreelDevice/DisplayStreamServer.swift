@@ -123,8 +123,9 @@ package final class DisplayStreamServer: Sendable {
                 guard !state.isShutDown else { return nil }
                 let id = state.nextID
                 state.nextID += 1
-                let subscriber = Subscriber(id: id, socket: connection, server: self, dropsWhenBehind: !clock.kind.waitsForSlowConsumers,
-                                            limit: queueLimit)
+                let subscriber = Subscriber(
+                    id: id, socket: connection, server: self, dropsWhenBehind: !clock.kind.waitsForSlowConsumers,
+                    limit: queueLimit)
                 state.subscribers[id] = subscriber
                 state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)
                 return subscriber
@@ -268,7 +269,9 @@ final class Subscriber: Sendable {
 
     private func writeLoop(hello: [UInt8]) {
         defer {
-            queue.withLock { $0.finished = true; $0.ended = true }
+            queue.withLock {
+                $0.finished = true; $0.ended = true
+            }
             socket.shutdownAndClose()
             server?.finished(self)
             done.lock(); done.broadcast(); done.unlock()

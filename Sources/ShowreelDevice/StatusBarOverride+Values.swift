@@ -4,9 +4,10 @@ import ShowreelWire
 
 extension StatusBarOverride {
     init(_ values: StatusBarValues) {
-        self.init(time: values.time, dataNetwork: values.dataNetwork, wifiBars: values.wifiBars,
-                  cellularBars: values.cellularBars, operatorName: values.operatorName,
-                  batteryState: values.batteryState, batteryLevel: values.batteryLevel)
+        self.init(
+            time: values.time, dataNetwork: values.dataNetwork, wifiBars: values.wifiBars,
+            cellularBars: values.cellularBars, operatorName: values.operatorName,
+            batteryState: values.batteryState, batteryLevel: values.batteryLevel)
     }
 
     /// Applies the given fields, refusing values a status bar cannot show.

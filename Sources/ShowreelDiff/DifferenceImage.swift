@@ -62,7 +62,9 @@ enum DifferenceImage {
                 image.withUnsafeMutableBytes { memory in
                     for row in 0..<b.height {
                         let pb = current.baseAddress!.advanced(by: row * b.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                        let pa = row < a.height ? baseline.baseAddress!.advanced(by: row * a.bytesPerRow).assumingMemoryBound(to: UInt8.self) : nil
+                        let pa =
+                            row < a.height
+                            ? baseline.baseAddress!.advanced(by: row * a.bytesPerRow).assumingMemoryBound(to: UInt8.self) : nil
                         let out = memory.baseAddress!.advanced(by: row * image.bytesPerRow + x * 4).assumingMemoryBound(to: UInt8.self)
                         for column in 0..<b.width {
                             var delta = 255

@@ -55,7 +55,8 @@ public struct RunComparison: Sendable {
         var result = RunDiff.Entry(id: after.id, name: after.name, outcome: .identical)
         guard let oldVideo = Self.video(of: before, in: baseline), let newVideo = Self.video(of: after, in: current) else {
             result.outcome = .notCompared
-            result.note = "no video on \(Self.video(of: before, in: baseline) == nil ? "the baseline" : "the current") side (a passing test's video is kept only with .recorded(.on))"
+            result.note =
+                "no video on \(Self.video(of: before, in: baseline) == nil ? "the baseline" : "the current") side (a passing test's video is kept only with .recorded(.on))"
             return result
         }
         let first: FirstDifference?
@@ -111,11 +112,17 @@ public struct RunComparison: Sendable {
     private static func manifest(in folder: URL, role: String) throws -> RunManifest {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw Problem(description: "the \(role) folder \(folder.path) does not exist: give the folder a run wrote (showreel run --output, or Recordings/ of a test run)")
+            throw Problem(
+                description:
+                    "the \(role) folder \(folder.path) does not exist: give the folder a run wrote (showreel run --output, or Recordings/ of a test run)"
+            )
         }
         let file = folder.appendingPathComponent("manifest.json")
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw Problem(description: "the \(role) folder \(folder.path) has no manifest.json: give the folder a run wrote (showreel run --output, or Recordings/ of a test run)")
+            throw Problem(
+                description:
+                    "the \(role) folder \(folder.path) has no manifest.json: give the folder a run wrote (showreel run --output, or Recordings/ of a test run)"
+            )
         }
         do { return try RunManifest.load(from: file) } catch {
             throw Problem(description: "\(error)")

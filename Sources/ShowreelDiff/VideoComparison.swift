@@ -40,8 +40,9 @@ public enum VideoComparison {
                     // Once the pictures differ, the encoder's choices for the rest of the frame
                     // differ too (a few levels on every edge): the area is where they differ visibly.
                     let visible = pictureB.difference(from: pictureA, tolerance: max(threshold, Self.encodingNoise))
-                    return FirstDifference(time: candidate.time, baseline: pictureA, current: pictureB,
-                                           difference: visible ?? difference, tolerance: visible == nil ? threshold : max(threshold, Self.encodingNoise))
+                    return FirstDifference(
+                        time: candidate.time, baseline: pictureA, current: pictureB,
+                        difference: visible ?? difference, tolerance: visible == nil ? threshold : max(threshold, Self.encodingNoise))
                 }
             }
             start += Self.chunk

@@ -31,7 +31,9 @@ public enum FlowDiscovery {
             if isFolder.boolValue {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isFlowFile).sorted()
                 found += names.map { path == "." ? $0 : path == "/" ? "/\($0)" : "\(path)/\($0)" }
-                    .filter { var sub: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &sub) && !sub.boolValue }
+                    .filter {
+                        var sub: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &sub) && !sub.boolValue
+                    }
             } else {
                 guard isFlowFile((path as NSString).lastPathComponent) else { throw .notAFlow(typed) }
                 found.append(path)

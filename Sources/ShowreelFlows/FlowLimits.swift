@@ -35,8 +35,11 @@ final class YAMLBudget {
         while let (node, depth) = stack.popLast() {
             remaining -= 1
             if remaining < 0 {
-                return (node, "the flow is too big: more than \(FlowLimits.maximumYAMLNodes) YAML values with aliases expanded "
-                    + "(over all the files it runs); the limit keeps an alias that repeats an alias from multiplying without end")
+                return (
+                    node,
+                    "the flow is too big: more than \(FlowLimits.maximumYAMLNodes) YAML values with aliases expanded "
+                        + "(over all the files it runs); the limit keeps an alias that repeats an alias from multiplying without end"
+                )
             }
             if depth > FlowLimits.maximumYAMLDepth {
                 return (node, "lists and maps are nested more than \(FlowLimits.maximumYAMLDepth) deep here")

@@ -22,8 +22,13 @@ public struct FlowParser: Sendable {
         let flow = parse(url, id: id, chain: [], problems: &problems, requiresApp: true, budget: YAMLBudget(), nesting: 0)
         guard problems.isEmpty, let flow else { throw FlowValidationError(problems) }
         if let step = Self.stepBeyondLimit(flow.steps) {
-            throw FlowValidationError([FlowDiagnostic(step.location, "the flow runs more than \(FlowLimits.maximumSteps) steps "
-                + "once repeat and runFlow are expanded, from this step on (the limit is \(FlowLimits.maximumSteps)): repeat fewer times")])
+            throw FlowValidationError([
+                FlowDiagnostic(
+                    step.location,
+                    "the flow runs more than \(FlowLimits.maximumSteps) steps "
+                        + "once repeat and runFlow are expanded, from this step on (the limit is \(FlowLimits.maximumSteps)): repeat fewer times"
+                )
+            ])
         }
         return flow
     }
@@ -41,8 +46,10 @@ public struct FlowParser: Sendable {
     /// One file; `chain` holds the files that `runFlow` came through, to catch cycles; `budget`
     /// bounds the YAML the whole flow may expand to, `nesting` counts the `repeat`s and
     /// `runFlow`s this file is inside.
-    func parse(_ url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool,
-               budget: YAMLBudget, nesting: Int) -> Flow? {
+    func parse(
+        _ url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool,
+        budget: YAMLBudget, nesting: Int
+    ) -> Flow? {
         let start = FlowLocation(file: id, line: 1, column: 1)
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
@@ -64,7 +71,10 @@ public struct FlowParser: Sendable {
         // Aliases and size first: the typed parse below walks every use of an alias.
         for document in documents {
             if let (node, problem) = budget.charge(document) {
-                if let problem { problems.append(FlowDiagnostic(FlowLocation(file: id, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1), problem)) }
+                if let problem {
+                    problems.append(
+                        FlowDiagnostic(FlowLocation(file: id, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1), problem))
+                }
                 return nil
             }
         }
@@ -79,7 +89,7 @@ public struct FlowParser: Sendable {
         if let yaml = error as? YamlError {
             switch yaml {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-                 let .composer(context, problem, mark, _):
+                let .composer(context, problem, mark, _):
                 let detail = context.map { "\(problem) \($0.text) (which starts at \(file):\($0.mark.line):\($0.mark.column))" } ?? problem
                 return FlowDiagnostic(FlowLocation(file: file, line: mark.line, column: mark.column), "invalid YAML: \(detail)")
             default: break
@@ -121,8 +131,9 @@ final class FileParser {
         if documents.count == 1 {
             // A sub-flow may be steps alone; it runs with its caller's app.
             if first.sequence != nil, !requiresApp {
-                return Flow(id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
-                            environment: [:], device: Flow.DeviceSettings(), tags: [], steps: steps(first, field: "steps"))
+                return Flow(
+                    id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
+                    environment: [:], device: Flow.DeviceSettings(), tags: [], steps: steps(first, field: "steps"))
             }
             if first.sequence != nil {
                 fail(top, "a flow starts with a header (appId: ...) and a '---' line before its steps")
@@ -134,8 +145,9 @@ final class FileParser {
         if documents.count > 2 {
             fail(location(documents[2]), "a flow has one header and one list of steps: remove the extra '---' document")
         }
-        var flow = Flow(id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
-                        environment: [:], device: Flow.DeviceSettings(), tags: [], steps: [])
+        var flow = Flow(
+            id: id, url: url, name: url.deletingPathExtension().lastPathComponent, appId: nil, arguments: [],
+            environment: [:], device: Flow.DeviceSettings(), tags: [], steps: [])
         header(first, into: &flow, requiresApp: requiresApp)
         flow.steps = steps(documents[1], field: "steps")
         return flow
@@ -148,7 +160,9 @@ final class FileParser {
         if let value = fields["appId"] {
             if let app = string(value, field: "appId"), checkApp(app, at: value) { flow.appId = app }
         } else if requiresApp {
-            fail(location(node), "missing field 'appId': the bundle identifier of the app to launch, one of \(parser.knownApps.joined(separator: ", "))")
+            fail(
+                location(node),
+                "missing field 'appId': the bundle identifier of the app to launch, one of \(parser.knownApps.joined(separator: ", "))")
         }
         if let value = fields["name"] { flow.name = string(value, field: "name") ?? flow.name }
         if let value = fields["arguments"] { flow.arguments = strings(value, field: "arguments") ?? [] }
@@ -161,9 +175,13 @@ final class FileParser {
         guard let fields = mapping(node, field: "device", allowed: Self.deviceKeys) else { return }
         if let value = fields["name"], let name = string(value, field: "device name") { settings.name = name }
         if let value = fields["profile"], let name = string(value, field: "profile") {
-            if let profile = DeviceProfile.named(name) { settings.profile = profile } else {
+            if let profile = DeviceProfile.named(name) {
+                settings.profile = profile
+            } else {
                 let names = DeviceProfile.all.map(\.name)
-                fail(location(value), "unknown device profile '\(name)'\(Spelling.hint(for: name, in: names)) (profiles: \(names.joined(separator: ", ")))")
+                fail(
+                    location(value),
+                    "unknown device profile '\(name)'\(Spelling.hint(for: name, in: names)) (profiles: \(names.joined(separator: ", ")))")
             }
         }
         if let value = fields["showTouches"], let shows = bool(value, field: "showTouches") { settings.showsTouches = shows }
@@ -204,7 +222,10 @@ final class FileParser {
 
     func checkApp(_ app: String, at node: Node) -> Bool {
         guard parser.knownApps.contains(app) else {
-            fail(location(node), "unknown app '\(app)'\(Spelling.hint(for: app, in: parser.knownApps)) (installed: \(parser.knownApps.joined(separator: ", ")))")
+            fail(
+                location(node),
+                "unknown app '\(app)'\(Spelling.hint(for: app, in: parser.knownApps)) (installed: \(parser.knownApps.joined(separator: ", ")))"
+            )
             return false
         }
         return true
@@ -249,7 +270,10 @@ final class FileParser {
                 continue
             }
             if !allowed.contains(key) {
-                fail(location(keyNode), "unknown field '\(key)' in \(field)\(Spelling.hint(for: key, in: allowed)) (fields: \(allowed.joined(separator: ", ")))")
+                fail(
+                    location(keyNode),
+                    "unknown field '\(key)' in \(field)\(Spelling.hint(for: key, in: allowed)) (fields: \(allowed.joined(separator: ", ")))"
+                )
             } else if fields[key] != nil {
                 fail(location(keyNode), "'\(key)' is given twice in \(field)")
             } else {
@@ -283,7 +307,9 @@ final class FileParser {
         }
         var values: [String: String] = [:]
         for (key, value) in map {
-            guard let name = string(key, field: "\(field) name"), let text = string(value, field: "\(field).\(key.string ?? "")") else { continue }
+            guard let name = string(key, field: "\(field) name"), let text = string(value, field: "\(field).\(key.string ?? "")") else {
+                continue
+            }
             values[name] = text
         }
         return values
@@ -314,7 +340,9 @@ final class FileParser {
         guard let text = string(node, field: field) else { return nil }
         if let value = T.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return value }
         let names = T.allCases.map(\.rawValue)
-        fail(location(node), "'\(field)' must be one of \(names.joined(separator: ", ")), got '\(text)'\(Spelling.hint(for: text, in: names))")
+        fail(
+            location(node),
+            "'\(field)' must be one of \(names.joined(separator: ", ")), got '\(text)'\(Spelling.hint(for: text, in: names))")
         return nil
     }
 
@@ -332,7 +360,10 @@ final class FileParser {
             }
         }
         guard let seconds, seconds.isFinite, seconds >= 0, seconds <= FlowLimits.maximumSeconds else {
-            fail(location(node), "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))")
+            fail(
+                location(node),
+                "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))"
+            )
             return nil
         }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))

@@ -3,9 +3,9 @@ import Logging
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRecorder
-import ShowreelSession
 import ShowreelRender
 import ShowreelReport
+import ShowreelSession
 import ShowreelTrace
 import ShowreelUI
 import ShowreelWire
@@ -25,9 +25,11 @@ public struct FlowRunOptions: Sendable {
     public var previews: Bool
     public var logger: Logger
 
-    public init(output: URL, apps: [AppDefinition], recording: RecordingOptions = RecordingOptions(),
-                container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true, previews: Bool = true,
-                logger: Logger = Logger(label: "showreel.flows", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        output: URL, apps: [AppDefinition], recording: RecordingOptions = RecordingOptions(),
+        container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true, previews: Bool = true,
+        logger: Logger = Logger(label: "showreel.flows", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.output = output
         self.apps = apps
         self.recording = recording
@@ -49,8 +51,10 @@ public struct FlowRunner: Sendable {
     /// Runs `flows` with up to `workers` at a time; calls `progress` as each one finishes.
     /// Entries come back in the order of `flows`. When the task is cancelled (Ctrl-C), running
     /// flows stop before their next step and keep their videos; flows not started are skipped.
-    public func run(_ flows: [Flow], workers: Int,
-                    progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> [ManifestEntry] {
+    public func run(
+        _ flows: [Flow], workers: Int,
+        progress: @Sendable (ManifestEntry) -> Void = { _ in }
+    ) async -> [ManifestEntry] {
         let names = Self.videoNames(for: flows)
         var results = [ManifestEntry?](repeating: nil, count: flows.count)
         await withTaskGroup(of: (Int, ManifestEntry).self) { group in
@@ -69,8 +73,10 @@ public struct FlowRunner: Sendable {
             }
         }
         return zip(flows, results).map { flow, entry in
-            entry ?? ManifestEntry(id: flow.id, name: flow.name, status: .skipped, duration: 0,
-                                   failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")])
+            entry
+                ?? ManifestEntry(
+                    id: flow.id, name: flow.name, status: .skipped, duration: 0,
+                    failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")])
         }
     }
 
@@ -89,9 +95,10 @@ public struct FlowRunner: Sendable {
         let device: Device
         let videoFile = "\(videoName).\(options.container.fileExtension)"
         do {
-            device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches,
-                                interfaceStyle: flow.device.appearance, languages: flow.device.languages, logger: options.logger)
+            device = try Device(
+                name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
+                registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches,
+                interfaceStyle: flow.device.appearance, languages: flow.device.languages, logger: options.logger)
         } catch {
             return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }
@@ -99,9 +106,11 @@ public struct FlowRunner: Sendable {
         let recorded: RecordedSession
         var captions: CaptionedSink?
         do {
-            recorded = try await RecordedSession(device: device, video: options.output.appendingPathComponent(videoFile),
-                                                 options: options.recording, mask: ScreenMask(profile: flow.device.profile),
-                                                 traces: options.traces, logger: options.logger) { session in
+            recorded = try await RecordedSession(
+                device: device, video: options.output.appendingPathComponent(videoFile),
+                options: options.recording, mask: ScreenMask(profile: flow.device.profile),
+                traces: options.traces, logger: options.logger
+            ) { session in
                 let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
                 captions = sink
                 return sink
@@ -110,8 +119,9 @@ public struct FlowRunner: Sendable {
             await device.shutdown()
             return entry.failing("Could not start the recorder: \(ErrorSentence.describe(error))")
         }
-        let execution = FlowExecution(flow: flow, device: device, sink: captions, start: recorded.videoStart,
-                                      options: options, screenshotPrefix: videoName)
+        let execution = FlowExecution(
+            flow: flow, device: device, sink: captions, start: recorded.videoStart,
+            options: options, screenshotPrefix: videoName)
         await execution.run()
         let trace = await recorded.endTrace(pictures: true)
 
@@ -130,8 +140,9 @@ public struct FlowRunner: Sendable {
         }
         do {
             // Ctrl-C asks to stop now: the video and its trace are kept, the preview is not made.
-            let outcome = try await recorded.finish(steps: entry.steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
-                                                    preview: options.previews && entry.status != .interrupted)
+            let outcome = try await recorded.finish(
+                steps: entry.steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
+                preview: options.previews && entry.status != .interrupted)
             entry.video = videoFile
             entry.duration = outcome.duration
             entry.preview = outcome.preview?.lastPathComponent
@@ -169,11 +180,13 @@ extension FlowRunner {
     /// demo's recorder, started through the tunnel host): step times count from now. Captions
     /// need the runner's own recording, so caption steps do nothing here.
     public func drive(_ flow: Flow, on device: Device, screenshotPrefix: String) async -> DriveResult {
-        let execution = FlowExecution(flow: flow, device: device, sink: nil, start: device.clock.now, options: options,
-                                      screenshotPrefix: screenshotPrefix)
+        let execution = FlowExecution(
+            flow: flow, device: device, sink: nil, start: device.clock.now, options: options,
+            screenshotPrefix: screenshotPrefix)
         await execution.run()
-        return DriveResult(steps: execution.steps, attachments: execution.attachments, failure: execution.failure,
-                           failureScreenshot: execution.failureScreenshot, wasInterrupted: execution.wasInterrupted)
+        return DriveResult(
+            steps: execution.steps, attachments: execution.attachments, failure: execution.failure,
+            failureScreenshot: execution.failureScreenshot, wasInterrupted: execution.wasInterrupted)
     }
 }
 
@@ -254,7 +267,8 @@ final class FlowExecution: @unchecked Sendable {
     /// Ctrl-C or SIGTERM stopped the flow at `step`: said as such, not as the step's failure.
     private func interrupt(_ message: String, at step: FlowStep) {
         wasInterrupted = true
-        failure = ManifestEntry.Failure(message: message + " (Ctrl-C or SIGTERM)", location: step.location.description, deviceTime: videoTime)
+        failure = ManifestEntry.Failure(
+            message: message + " (Ctrl-C or SIGTERM)", location: step.location.description, deviceTime: videoTime)
     }
 
     private func fail(_ step: FlowStep, _ error: any Error) async {
@@ -282,8 +296,10 @@ final class FlowExecution: @unchecked Sendable {
         case let .launchApp(app, arguments, environment, clearState):
             guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to launch: name one with appId") }
             if clearState { try? FileManager.default.removeItem(at: device.dataContainer(for: app)) }
-            try await act(.launch(bundle: app, arguments: flow.device.launchArguments + (arguments ?? flow.arguments),
-                                  environment: flow.environment.merging(environment ?? [:]) { $1 }))
+            try await act(
+                .launch(
+                    bundle: app, arguments: flow.device.launchArguments + (arguments ?? flow.arguments),
+                    environment: flow.environment.merging(environment ?? [:]) { $1 }))
         case let .tap(target, count, hold):
             // As Maestro does, a tap on an element waits (up to 5 s) for it to be there.
             if case let .element(spec) = target { try await act(.waitFor(DeviceAction.WaitFor(Self.query(spec), timeout: .seconds(5)))) }
@@ -291,7 +307,11 @@ final class FlowExecution: @unchecked Sendable {
         case let .inputText(text, into, keyDelay, jitter, seed):
             var query: ElementQuery?
             if let into {
-                if case let .element(spec) = into { query = Self.query(spec) } else { try await act(.tap(DeviceAction.Tap(try await touchTarget(into)))) }
+                if case let .element(spec) = into {
+                    query = Self.query(spec)
+                } else {
+                    try await act(.tap(DeviceAction.Tap(try await touchTarget(into))))
+                }
             }
             try await act(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter, seed: seed)))
         case let .pressKey(key):
@@ -362,7 +382,9 @@ final class FlowExecution: @unchecked Sendable {
             let from = try await swipe.from.asyncMap { try await point($0) } ?? Point(x: screen.width / 2, y: screen.height / 2)
             return .from(from, direction)
         }
-        guard let from = swipe.from, let to = swipe.to else { throw StepFailure(message: "a swipe needs a direction, an edge, or from and to") }
+        guard let from = swipe.from, let to = swipe.to else {
+            throw StepFailure(message: "a swipe needs a direction, an edge, or from and to")
+        }
         return .points(from: try await point(from), to: try await point(to))
     }
 
@@ -372,9 +394,13 @@ final class FlowExecution: @unchecked Sendable {
         let screen = device.profile.pointSize
         while true {
             if let element = await device.elements(query).first, element.isHittable,
-               element.frame.minY >= 0, element.frame.maxY <= screen.height { return }
+                element.frame.minY >= 0, element.frame.maxY <= screen.height
+            {
+                return
+            }
             guard device.clock.now < deadline else {
-                throw StepFailure(message: "\(query) did not come into view after scrolling \(direction.rawValue) for \(timeout.seconds.formatted()) s")
+                throw StepFailure(
+                    message: "\(query) did not come into view after scrolling \(direction.rawValue) for \(timeout.seconds.formatted()) s")
             }
             try await act(.scroll(direction))
         }
@@ -402,7 +428,9 @@ final class FlowExecution: @unchecked Sendable {
     }
 
     static func query(_ target: FlowStep.Target) throws -> ElementQuery {
-        guard case let .element(spec) = target else { throw StepFailure(message: "a point cannot be checked for visibility: name an element") }
+        guard case let .element(spec) = target else {
+            throw StepFailure(message: "a point cannot be checked for visibility: name an element")
+        }
         return query(spec)
     }
 }

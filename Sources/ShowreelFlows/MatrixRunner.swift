@@ -14,7 +14,9 @@ public struct AppStorePreviewPlan: Sendable {
     /// the run's scale: set when the user did not choose `--scale`.
     public var sizesRecording: Bool
 
-    public init(classes: [AppStorePreviewClass], holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil, sizesRecording: Bool = true) {
+    public init(
+        classes: [AppStorePreviewClass], holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil, sizesRecording: Bool = true
+    ) {
         self.classes = classes
         self.holdsLast = holdsLast
         self.trims = trims
@@ -87,8 +89,10 @@ public struct MatrixRunner: Sendable {
             }
         }
         let entries = zip(jobs, results).map { job, result in
-            result?.0 ?? ManifestEntry(id: job.id, name: job.flow.name, status: .skipped, duration: 0,
-                                       failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")], cell: job.cell)
+            result?.0
+                ?? ManifestEntry(
+                    id: job.id, name: job.flow.name, status: .skipped, duration: 0,
+                    failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")], cell: job.cell)
         }
         return MatrixRunResult(entries: entries, previewProblems: results.flatMap { $0?.1 ?? [] })
     }
@@ -106,12 +110,15 @@ public struct MatrixRunner: Sendable {
         guard let previews, entry.status == .passed, let video = entry.video else { return (entry, []) }
         var problems: [String] = []
         for previewClass in previews.classes(for: job.flow.device.profile) {
-            let path = AppStorePreviewPlan.folder + "/" + AppStorePreviewPlan.fileName(video: video, cell: job.cell, previewClass: previewClass)
-            let settings = AppStorePreviewOptions(previewClass: previewClass, holdsLast: previews.holdsLast, trims: previews.trims,
-                                                  audio: previews.audio)
+            let path =
+                AppStorePreviewPlan.folder + "/" + AppStorePreviewPlan.fileName(video: video, cell: job.cell, previewClass: previewClass)
+            let settings = AppStorePreviewOptions(
+                previewClass: previewClass, holdsLast: previews.holdsLast, trims: previews.trims,
+                audio: previews.audio)
             do {
-                try AppStorePreview.make(from: options.output.appendingPathComponent(video), to: options.output.appendingPathComponent(path),
-                                         options: settings, logger: options.logger)
+                try AppStorePreview.make(
+                    from: options.output.appendingPathComponent(video), to: options.output.appendingPathComponent(path),
+                    options: settings, logger: options.logger)
                 entry.attachments.append(path)
             } catch {
                 problems.append("\(entry.nameInCell): no \(previewClass.rawValue) preview: \(error.description)")

@@ -47,7 +47,8 @@ public struct RunMatrix: Sendable, Equatable {
                     var byCell: [RunCell: [Flow]] = [:]
                     var order: [RunCell] = []
                     for flow in flows {
-                        let cell = RunCell(language: language, device: (device ?? flow.device.profile).name, appearance: appearance.rawValue)
+                        let cell = RunCell(
+                            language: language, device: (device ?? flow.device.profile).name, appearance: appearance.rawValue)
                         if byCell[cell] == nil { order.append(cell) }
                         byCell[cell, default: []].append(Self.flow(flow, in: cell, profile: device, appearance: appearance))
                     }

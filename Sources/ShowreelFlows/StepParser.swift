@@ -154,8 +154,12 @@ extension FileParser {
         if let value = fields["index"] { spec.index = int(value, field: "index", in: 0...10_000) }
         if let value = fields["type"], let type = string(value, field: "type") {
             let types = ElementType.allCases.map(\.rawValue)
-            if let known = ElementType(rawValue: type) { spec.type = known } else {
-                fail(location(value), "unknown element type '\(type)'\(Spelling.hint(for: type, in: types)) (types: \(types.joined(separator: ", ")))")
+            if let known = ElementType(rawValue: type) {
+                spec.type = known
+            } else {
+                fail(
+                    location(value),
+                    "unknown element type '\(type)'\(Spelling.hint(for: type, in: types)) (types: \(types.joined(separator: ", ")))")
                 return nil
             }
         }
@@ -184,7 +188,9 @@ extension FileParser {
 
     private func inputText(_ node: Node) -> FlowStep.Action? {
         if case .scalar = node {
-            return string(node, field: "inputText").map { .inputText($0, into: nil, keyDelay: .milliseconds(60), jitter: .milliseconds(90), seed: 1) }
+            return string(node, field: "inputText").map {
+                .inputText($0, into: nil, keyDelay: .milliseconds(60), jitter: .milliseconds(90), seed: 1)
+            }
         }
         guard let fields = mapping(node, field: "inputText", allowed: ["text", "into", "keyDelay", "jitter", "seed"]) else { return nil }
         guard let textNode = fields["text"] else {
@@ -212,9 +218,11 @@ extension FileParser {
         if let value = fields["from"] { swipe.from = target(value, step: "from")?.0 }
         if let value = fields["to"] { swipe.to = target(value, step: "to")?.0 }
         if let value = fields["duration"], let time = duration(value, field: "duration") { swipe.duration = time }
-        let shapes = [swipe.edge != nil && swipe.from == nil && swipe.to == nil && swipe.direction == nil,
-                      swipe.direction != nil && swipe.edge == nil && swipe.to == nil,
-                      swipe.from != nil && swipe.to != nil && swipe.edge == nil && swipe.direction == nil]
+        let shapes = [
+            swipe.edge != nil && swipe.from == nil && swipe.to == nil && swipe.direction == nil,
+            swipe.direction != nil && swipe.edge == nil && swipe.to == nil,
+            swipe.from != nil && swipe.to != nil && swipe.edge == nil && swipe.direction == nil,
+        ]
         guard shapes.contains(true) else {
             fail(location(node), "a swipe takes 'direction' (with an optional 'from' element or point), 'edge', or 'from' and 'to'")
             return nil
@@ -232,14 +240,19 @@ extension FileParser {
         if let name = Self.keyNames.first(where: { $0.lowercased() == key.lowercased() }) {
             return .pressKey(["Enter": "Return", "Backspace": "delete"][name] ?? name)
         }
-        fail(location(node), "unknown key '\(key)'\(Spelling.hint(for: key, in: Self.keyNames)) (keys: \(Self.keyNames.joined(separator: ", ")), or one character)")
+        fail(
+            location(node),
+            "unknown key '\(key)'\(Spelling.hint(for: key, in: Self.keyNames)) (keys: \(Self.keyNames.joined(separator: ", ")), or one character)"
+        )
         return nil
     }
 
     private func keyCommand(_ node: Node) -> FlowStep.Action? {
         guard let text = string(node, field: "keyCommand") else { return nil }
         guard let input = KeyInput(parsing: text) else {
-            fail(location(node), "'\(text)' is not a key command: write modifiers and a key joined by '+', e.g. cmd+d (modifiers: cmd, shift, alt, ctrl)")
+            fail(
+                location(node),
+                "'\(text)' is not a key command: write modifiers and a key joined by '+', e.g. cmd+d (modifiers: cmd, shift, alt, ctrl)")
             return nil
         }
         let names = input.description.split(separator: "+").dropLast().map(String.init)
@@ -271,7 +284,10 @@ extension FileParser {
         let targetID = Self.relativeID(path, from: id)
         guard FileManager.default.fileExists(atPath: target.path) else {
             let siblings = (try? FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)) ?? []
-            fail(location(fileNode), "runFlow: no file '\(targetID)'\(Spelling.hint(for: target.lastPathComponent, in: siblings.filter(FlowDiscovery.isFlowFile)))")
+            fail(
+                location(fileNode),
+                "runFlow: no file '\(targetID)'\(Spelling.hint(for: target.lastPathComponent, in: siblings.filter(FlowDiscovery.isFlowFile)))"
+            )
             return nil
         }
         if let first = chain.firstIndex(of: target) {
@@ -281,8 +297,9 @@ extension FileParser {
         }
         guard withinNesting(fileNode, step: "runFlow") else { return nil }
         var nested: [FlowDiagnostic] = []
-        let flow = parser.parse(target, id: targetID, chain: chain, problems: &nested, requiresApp: false, budget: budget,
-                                nesting: nesting + 1)
+        let flow = parser.parse(
+            target, id: targetID, chain: chain, problems: &nested, requiresApp: false, budget: budget,
+            nesting: nesting + 1)
         problems += nested
         return flow.map(FlowStep.Action.runFlow)
     }
@@ -305,8 +322,10 @@ extension FileParser {
     /// bounded, so neither the parser nor the runner recurses without end.
     private func withinNesting(_ node: Node, step: String) -> Bool {
         guard nesting < FlowLimits.maximumNesting else {
-            fail(location(node), "\(step) is nested more than \(FlowLimits.maximumNesting) deep in repeat and runFlow steps "
-                + "(the limit is \(FlowLimits.maximumNesting)): flatten the flow")
+            fail(
+                location(node),
+                "\(step) is nested more than \(FlowLimits.maximumNesting) deep in repeat and runFlow steps "
+                    + "(the limit is \(FlowLimits.maximumNesting)): flatten the flow")
             return false
         }
         return true

@@ -8,11 +8,18 @@ extension FlowStep {
         switch action {
         case let .launchApp(app, _, _, _): app.map { "Launch \($0)" } ?? "Launch the app"
         case let .tap(target, count, hold):
-            hold != nil ? "Long-press \(Self.quoted(target))" : count == 2 ? "Double-tap \(Self.quoted(target))" : "Tap \(Self.quoted(target))"
+            hold != nil
+                ? "Long-press \(Self.quoted(target))" : count == 2 ? "Double-tap \(Self.quoted(target))" : "Tap \(Self.quoted(target))"
         case let .inputText(text, _, _, _, _): "Type “\(text)”"
         case let .pressKey(key): "Press \(key)"
         case let .swipe(swipe):
-            if let edge = swipe.edge { "Swipe in from the \(edge.rawValue) edge" } else if let direction = swipe.direction { "Swipe \(direction.rawValue)" } else { "Swipe" }
+            if let edge = swipe.edge {
+                "Swipe in from the \(edge.rawValue) edge"
+            } else if let direction = swipe.direction {
+                "Swipe \(direction.rawValue)"
+            } else {
+                "Swipe"
+            }
         case let .scroll(direction): "Scroll \(direction.rawValue)"
         case let .scrollUntilVisible(target, _, _): "Scroll to \(Self.quoted(target))"
         case .back: "Go back"

@@ -32,8 +32,9 @@ public struct Color: Equatable, Hashable, Sendable {
 
     /// `Color(hex: 0x007AFF)`: the way designers hand colours over.
     public init(hex: UInt32, alpha: Double = 1) {
-        self.init(red: Double((hex >> 16) & 0xFF) / 255, green: Double((hex >> 8) & 0xFF) / 255,
-                  blue: Double(hex & 0xFF) / 255, alpha: alpha)
+        self.init(
+            red: Double((hex >> 16) & 0xFF) / 255, green: Double((hex >> 8) & 0xFF) / 255,
+            blue: Double(hex & 0xFF) / 255, alpha: alpha)
     }
 
     public func withAlpha(_ alpha: Double) -> Color {
@@ -85,8 +86,9 @@ extension Color {
     public func mixed(with other: Color, amount: Double) -> Color {
         let t = Swift.max(0, Swift.min(1, amount))
         func mix(_ a: Color, _ b: Color) -> Color {
-            Color(red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
-                  blue: a.blue + (b.blue - a.blue) * t, alpha: a.alpha + (b.alpha - a.alpha) * t)
+            Color(
+                red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
+                blue: a.blue + (b.blue - a.blue) * t, alpha: a.alpha + (b.alpha - a.alpha) * t)
         }
         let light = mix(resolved(for: .light), other.resolved(for: .light))
         guard dark != nil || other.dark != nil else { return light }

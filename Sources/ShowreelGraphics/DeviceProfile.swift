@@ -15,8 +15,10 @@ public struct DeviceProfile: Equatable, Hashable, Sendable, Codable {
     public var pixelWidth: Int { Int(pointSize.width) * scale }
     public var pixelHeight: Int { Int(pointSize.height) * scale }
 
-    public init(name: String, displayName: String, pointSize: Size, scale: Int, cornerRadius: Double,
-                sensorHousing: Rect?, statusBarHeight: Double) {
+    public init(
+        name: String, displayName: String, pointSize: Size, scale: Int, cornerRadius: Double,
+        sensorHousing: Rect?, statusBarHeight: Double
+    ) {
         self.name = name; self.displayName = displayName; self.pointSize = pointSize; self.scale = scale
         self.cornerRadius = cornerRadius; self.sensorHousing = sensorHousing; self.statusBarHeight = statusBarHeight
     }

@@ -28,8 +28,9 @@ public struct PixelArea: Sendable, Equatable, CustomStringConvertible {
     public func union(_ other: PixelArea) -> PixelArea {
         if isEmpty { return other }
         if other.isEmpty { return self }
-        return PixelArea(rows: min(rows.lowerBound, other.rows.lowerBound)..<max(rows.upperBound, other.rows.upperBound),
-                         columns: min(columns.lowerBound, other.columns.lowerBound)..<max(columns.upperBound, other.columns.upperBound))
+        return PixelArea(
+            rows: min(rows.lowerBound, other.rows.lowerBound)..<max(rows.upperBound, other.rows.upperBound),
+            columns: min(columns.lowerBound, other.columns.lowerBound)..<max(columns.upperBound, other.columns.upperBound))
     }
 
     public var description: String {

@@ -156,7 +156,8 @@ public final class MappedMemory: Sendable {
             return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), false)
         }
         guard let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              base != MAP_FAILED else {
+            base != MAP_FAILED
+        else {
             preconditionFailure("out of memory mapping \(byteCount) bytes")
         }
         return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), true)

@@ -21,7 +21,8 @@ public struct PixelDifference: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         if let sizeMismatch { return sizeMismatch }
         let share = Double(differingPixels) / Double(max(width * height, 1)) * 100
-        var text = "\(differingPixels) of \(width * height) pixels differ (\(String(format2: share))%), "
+        var text =
+            "\(differingPixels) of \(width * height) pixels differ (\(String(format2: share))%), "
             + "within x \(boundingBox.x)..<\(boundingBox.x + boundingBox.width), y \(boundingBox.y)..<\(boundingBox.y + boundingBox.height) "
             + "(\(boundingBox.width)x\(boundingBox.height)); largest channel delta \(maxChannelDelta)"
         if let first = firstDifference {
@@ -36,9 +37,10 @@ extension PixelBuffer {
     /// `tolerance` is the largest channel delta that still counts as equal (0: exact).
     public func difference(from expected: PixelBuffer, tolerance: Int = 0) -> PixelDifference? {
         guard width == expected.width, height == expected.height else {
-            return PixelDifference(width: width, height: height, differingPixels: width * height,
-                                   boundingBox: (0, 0, width, height), maxChannelDelta: 255, firstDifference: nil,
-                                   sizeMismatch: "size differs: expected \(expected.width)x\(expected.height), got \(width)x\(height)")
+            return PixelDifference(
+                width: width, height: height, differingPixels: width * height,
+                boundingBox: (0, 0, width, height), maxChannelDelta: 255, firstDifference: nil,
+                sizeMismatch: "size differs: expected \(expected.width)x\(expected.height), got \(width)x\(height)")
         }
         var count = 0, maxDelta = 0
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
@@ -63,9 +65,10 @@ extension PixelBuffer {
             }
         }
         guard count > 0 else { return nil }
-        return PixelDifference(width: width, height: height, differingPixels: count,
-                               boundingBox: (minX, minY, maxX - minX + 1, maxY - minY + 1), maxChannelDelta: maxDelta,
-                               firstDifference: first, sizeMismatch: nil)
+        return PixelDifference(
+            width: width, height: height, differingPixels: count,
+            boundingBox: (minX, minY, maxX - minX + 1, maxY - minY + 1), maxChannelDelta: maxDelta,
+            firstDifference: first, sizeMismatch: nil)
     }
 
     /// A picture of the difference: differing pixels in red over a faded copy of `self`.

@@ -2,7 +2,11 @@
 public struct StatusBarValues: Equatable, Sendable, Codable {
     /// The network indicator: none, Wi-Fi, or a cellular generation.
     public enum DataNetwork: String, Codable, Sendable, CaseIterable {
-        case hide, wifi, threeG = "3g", fourG = "4g", lte, fiveG = "5g"
+        case hide, wifi
+        case threeG = "3g"
+        case fourG = "4g"
+        case lte
+        case fiveG = "5g"
 
         public init(from decoder: any Decoder) throws { self = try StatusBarValues.decodeChoice(from: decoder) }
     }

@@ -31,7 +31,8 @@ extension Request {
     public func badBody(_ problem: String, example: String? = nil) -> APIError {
         var sentence = "\(method.rawValue) \(uri.path): \(problem)"
         if let example {
-            sentence += sentence.hasSuffix(".") || sentence.hasSuffix("?") ? " Send a body like \(example)." : "; send a body like \(example)"
+            sentence +=
+                sentence.hasSuffix(".") || sentence.hasSuffix("?") ? " Send a body like \(example)." : "; send a body like \(example)"
         }
         return APIError(.badRequest, sentence)
     }

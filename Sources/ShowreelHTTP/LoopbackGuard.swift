@@ -13,13 +13,21 @@ public enum LoopbackGuard {
     /// server in the sentence.
     public static func refusal(of request: Request, loopbackOnly: Bool, server: String) -> APIError? {
         if let origin = request.headers[.origin] {
-            return APIError(.forbidden, "requests from web pages are refused (Origin: \(origin)); the \(server) serves test runners and command-line clients, which send no Origin header")
+            return APIError(
+                .forbidden,
+                "requests from web pages are refused (Origin: \(origin)); the \(server) serves test runners and command-line clients, which send no Origin header"
+            )
         }
         if let site = request.headers[secFetchSite], site != "none" {
-            return APIError(.forbidden, "requests from web pages are refused (Sec-Fetch-Site: \(site)); the \(server) serves test runners and command-line clients")
+            return APIError(
+                .forbidden,
+                "requests from web pages are refused (Sec-Fetch-Site: \(site)); the \(server) serves test runners and command-line clients")
         }
         if loopbackOnly, let authority = request.head.authority, !isLoopbackAuthority(authority) {
-            return APIError(.forbidden, "Host '\(authority)' is not a loopback address: the \(server) listens on this machine only and answers to localhost, 127.x.x.x or [::1] (with an optional port) only")
+            return APIError(
+                .forbidden,
+                "Host '\(authority)' is not a loopback address: the \(server) listens on this machine only and answers to localhost, 127.x.x.x or [::1] (with an optional port) only"
+            )
         }
         return nil
     }
@@ -75,7 +83,8 @@ public enum LoopbackGuard {
             self.server = server
         }
 
-        public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+        {
             if let refusal = LoopbackGuard.refusal(of: request, loopbackOnly: loopbackOnly, server: server) { return refusal.response }
             return try await next(request, context)
         }

@@ -20,7 +20,9 @@ struct AddressRange: Sendable, Equatable {
         guard let bytes = Self.addressBytes(String(parts[0])) else { return nil }
         var prefix = bytes.count * 8
         if parts.count == 2 {
-            guard !parts[1].isEmpty, parts[1].allSatisfy(\.isASCIIDigit), let length = Int(parts[1]), length <= bytes.count * 8 else { return nil }
+            guard !parts[1].isEmpty, parts[1].allSatisfy(\.isASCIIDigit), let length = Int(parts[1]), length <= bytes.count * 8 else {
+                return nil
+            }
             prefix = length
         }
         self.bytes = bytes

@@ -23,13 +23,17 @@ struct CommandLaunch {
     /// Checks a request; throws the `CommandTableError` that says what to fix.
     init(argv: [String], environment: [String: String]?, workingDirectory: String?, configuration: TunnelHostConfiguration) throws {
         guard let program = argv.first, !program.isEmpty else {
-            throw CommandTableError(.invalidArguments, "nothing to run: argv is empty; send the program and its arguments, e.g. [\"echo\", \"hello\"]")
+            throw CommandTableError(
+                .invalidArguments, "nothing to run: argv is empty; send the program and its arguments, e.g. [\"echo\", \"hello\"]")
         }
         try Self.checkNoNUL(argv: argv, environment: environment ?? [:], workingDirectory: workingDirectory)
         if let cwd = workingDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cwd, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CommandTableError(.invalidArguments, "working directory '\(cwd)' does not exist or is not a directory; send an existing absolute path as cwd, or leave it out to use the host's")
+                throw CommandTableError(
+                    .invalidArguments,
+                    "working directory '\(cwd)' does not exist or is not a directory; send an existing absolute path as cwd, or leave it out to use the host's"
+                )
             }
         }
         let searchPath = environment?["PATH"] ?? ExecutableResolver.hostSearchPath
@@ -37,7 +41,9 @@ struct CommandLaunch {
             if program.contains("/") {
                 throw CommandTableError(.failedToStart, "program '\(program)' not found or not executable: no executable file at that path")
             }
-            throw CommandTableError(.failedToStart, "program '\(program)' not found on PATH (\(searchPath)); install it, fix the spelling, or pass an absolute path")
+            throw CommandTableError(
+                .failedToStart,
+                "program '\(program)' not found on PATH (\(searchPath)); install it, fix the spelling, or pass an absolute path")
         }
         try Self.checkAllowed(program: program, resolvedPath: path, configuration: configuration)
         try Self.checkEnvironmentAllowed(environment ?? [:], configuration: configuration)
@@ -96,17 +102,24 @@ struct CommandLaunch {
             if entryPath == resolvedPath { return }
             if ExecutableResolver.canonical(entryPath) == canonicalPath, (entryPath as NSString).lastPathComponent == name { return }
         }
-        throw CommandTableError(.programNotAllowed, "program '\(program)' (\(resolvedPath)) is not allowed on this host: it only runs \(allowed.joined(separator: ", ")); restart it with --allow \(program) to permit it")
+        throw CommandTableError(
+            .programNotAllowed,
+            "program '\(program)' (\(resolvedPath)) is not allowed on this host: it only runs \(allowed.joined(separator: ", ")); restart it with --allow \(program) to permit it"
+        )
     }
 
     /// A C string ends at its first NUL, so an argument holding one would reach the program cut
     /// short, not as sent.
     private static func checkNoNUL(argv: [String], environment: [String: String], workingDirectory: String?) throws {
-        let fields = argv.enumerated().map { ("argv[\($0.offset)]", $0.element) }
+        let fields =
+            argv.enumerated().map { ("argv[\($0.offset)]", $0.element) }
             + environment.sorted { $0.key < $1.key }.flatMap { [("env name '\($0.key)'", $0.key), ("env['\($0.key)']", $0.value)] }
             + (workingDirectory.map { [("cwd", $0)] } ?? [])
         if let (field, _) = fields.first(where: { $0.1.utf8.contains(0) }) {
-            throw CommandTableError(.invalidArguments, "\(field) holds a NUL character (\\u0000), which no program argument, environment variable or path can contain: it would be cut short there; remove it")
+            throw CommandTableError(
+                .invalidArguments,
+                "\(field) holds a NUL character (\\u0000), which no program argument, environment variable or path can contain: it would be cut short there; remove it"
+            )
         }
     }
 
@@ -115,7 +128,10 @@ struct CommandLaunch {
         guard let allowed = configuration.allowedPrograms, !allowed.isEmpty else { return }
         let refused = LoaderEnvironment.loaderVariables(in: environment)
         guard !refused.isEmpty else { return }
-        throw CommandTableError(.programNotAllowed, "environment variable\(refused.count == 1 ? "" : "s") \(refused.joined(separator: ", ")) \(refused.count == 1 ? "is" : "are") not allowed on this host: with --allow it refuses loader and interpreter variables (LD_*, PYTHONPATH, BASH_ENV, ...), which would make an allowed program run other code; leave \(refused.count == 1 ? "it" : "them") out of env")
+        throw CommandTableError(
+            .programNotAllowed,
+            "environment variable\(refused.count == 1 ? "" : "s") \(refused.joined(separator: ", ")) \(refused.count == 1 ? "is" : "are") not allowed on this host: with --allow it refuses loader and interpreter variables (LD_*, PYTHONPATH, BASH_ENV, ...), which would make an allowed program run other code; leave \(refused.count == 1 ? "it" : "them") out of env"
+        )
     }
 
     /// An error of swift-subprocess, said with its code and cause.

@@ -24,7 +24,9 @@ extension CommandTable {
         }
     }
 
-    private static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger) async {
+    private static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
+        async
+    {
         do {
             for try await buffer in sequence {
                 let bytes = buffer.withUnsafeBytes { Array($0) }
@@ -51,7 +53,9 @@ extension CommandTable {
         records[id]!.output.append(stream, bytes)
         if records[id]!.output.isTruncated, !records[id]!.warnedTruncation {
             records[id]!.warnedTruncation = true
-            logger.notice("command output exceeds the limit; keeping only the newest bytes", metadata: ["id": "\(id)", "limit": "\(configuration.outputLimit)"])
+            logger.notice(
+                "command output exceeds the limit; keeping only the newest bytes",
+                metadata: ["id": "\(id)", "limit": "\(configuration.outputLimit)"])
         }
         changed(id)
     }

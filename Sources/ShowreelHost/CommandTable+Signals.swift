@@ -22,8 +22,9 @@ extension CommandTable {
             guard let record = records[id] else { throw Self.notFound(id) }
             return .alreadyFinished(Self.snapshot(of: record, output: .streams))
         }
-        await SignalReadiness.wait(until: startedPID, catches: signal, startedAt: started.startedAt,
-                                   bound: configuration.signalReadinessBound)
+        await SignalReadiness.wait(
+            until: startedPID, catches: signal, startedAt: started.startedAt,
+            bound: configuration.signalReadinessBound)
         // The actor ran other work while we waited: read the command again.
         guard let record = records[id] else { throw Self.notFound(id) }
         guard !record.isFinished, let pid = record.pid else {
@@ -50,7 +51,10 @@ extension CommandTable {
     }
 
     static func notFound(_ id: UUID) -> CommandTableError {
-        CommandTableError(.unknownCommand, "no command with id \(id.uuidString) on this host: ids come from /launch or POST /v1/commands and are forgotten when the host restarts (GET /v1/commands lists the known ones)")
+        CommandTableError(
+            .unknownCommand,
+            "no command with id \(id.uuidString) on this host: ids come from /launch or POST /v1/commands and are forgotten when the host restarts (GET /v1/commands lists the known ones)"
+        )
     }
 
     static func signalName(_ signal: Int32) -> String {

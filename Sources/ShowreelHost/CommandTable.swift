@@ -74,12 +74,14 @@ actor CommandTable {
         guard !isShuttingDown else {
             throw CommandTableError(.shuttingDown, "the tunnel host is shutting down and starts no new commands")
         }
-        let launch = try CommandLaunch(argv: argv, environment: environment, workingDirectory: workingDirectory, configuration: configuration)
+        let launch = try CommandLaunch(
+            argv: argv, environment: environment, workingDirectory: workingDirectory, configuration: configuration)
         let (program, path) = (launch.program, launch.executablePath)
         if deathSignalLauncher == nil {
             let found = await ParentDeathSignal.launcher()
             if found == nil {
-                logger.warning("setpriv (util-linux) with --pdeathsig not found: commands will outlive the host if it is killed with SIGKILL")
+                logger.warning(
+                    "setpriv (util-linux) with --pdeathsig not found: commands will outlive the host if it is killed with SIGKILL")
             }
             deathSignalLauncher = .some(found)
         }
@@ -96,7 +98,9 @@ actor CommandTable {
                     await Self.runChild(table: self, id: id, configuration: subprocessConfiguration, logger: logger)
                 }
             }
-            logger.info("started command", metadata: ["id": "\(id)", "pid": "\(pid)", "kind": "\(kind.rawValue)", "argv": "\(ShellWords.join(argv))"])
+            logger.info(
+                "started command",
+                metadata: ["id": "\(id)", "pid": "\(pid)", "kind": "\(kind.rawValue)", "argv": "\(ShellWords.join(argv))"])
         } catch {
             await records[id]?.task?.value
             remove(id)

@@ -12,12 +12,19 @@ extension HostAPI.LegacyStatusResponse {
             // NSTask.TerminationReason: 1 = exit, 2 = uncaught signal.
             switch termination {
             case .exited(let code):
-                result = .finished(terminationStatus: code, terminationReason: 1, stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: snapshot.stderr ?? "")
+                result = .finished(
+                    terminationStatus: code, terminationReason: 1,
+                    stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: snapshot.stderr ?? "")
             case .signaled(let signal):
-                result = .finished(terminationStatus: signal, terminationReason: 2, stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: snapshot.stderr ?? "")
+                result = .finished(
+                    terminationStatus: signal, terminationReason: 2,
+                    stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: snapshot.stderr ?? "")
             }
         } else if snapshot.failure != nil {
-            result = .finished(terminationStatus: -1, terminationReason: 1, stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes), stdErr: (snapshot.stderr ?? "") + (snapshot.failure ?? ""))
+            result = .finished(
+                terminationStatus: -1, terminationReason: 1,
+                stdOut: LegacyOutput.marked(snapshot.stdout ?? "", dropped: snapshot.droppedBytes),
+                stdErr: (snapshot.stderr ?? "") + (snapshot.failure ?? ""))
         } else {
             result = .running(pid: snapshot.pid ?? 0)
         }
@@ -33,14 +40,16 @@ enum LegacyOutput {
     }
 
     static func marker(dropped: Int) -> String {
-        dropped > 0 ? "[showreel host: output truncated, the first \(dropped) bytes were dropped; each command keeps its newest bytes only]\n" : ""
+        dropped > 0
+            ? "[showreel host: output truncated, the first \(dropped) bytes were dropped; each command keeps its newest bytes only]\n" : ""
     }
 }
 
 extension HostAPI.CommandInfo {
     init(_ s: CommandSnapshot, timedOut: Bool? = nil) {
-        self.init(id: s.id, argv: s.argv, executable: s.executablePath, pid: s.pid,
-                  state: s.isFinished ? "finished" : "running", startedAt: s.startedAt, outputBytes: s.outputBytes)
+        self.init(
+            id: s.id, argv: s.argv, executable: s.executablePath, pid: s.pid,
+            state: s.isFinished ? "finished" : "running", startedAt: s.startedAt, outputBytes: s.outputBytes)
         finishedAt = s.finishedAt
         durationSeconds = s.finishedAt.map { ($0.timeIntervalSince(s.startedAt) * 1000).rounded() / 1000 }
         switch s.termination {

@@ -39,9 +39,16 @@ struct GuardMiddleware: RouterMiddleware {
         } catch {
             let refusal = Self.apiError(for: error)
             if refusal.status == .internalServerError {
-                logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
+                logger.error(
+                    "request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
             } else if refusal.status != .notFound {
-                logger.notice("request refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "client": "\(context.remoteAddress?.ipAddress ?? "-")", "status": "\(refusal.status.code)", "error": "\(refusal.message)"])
+                logger.notice(
+                    "request refused",
+                    metadata: [
+                        "method": "\(request.method)", "path": "\(request.uri.path)",
+                        "client": "\(context.remoteAddress?.ipAddress ?? "-")", "status": "\(refusal.status.code)",
+                        "error": "\(refusal.message)",
+                    ])
             }
             return refusal.response
         }
@@ -71,7 +78,10 @@ struct GuardMiddleware: RouterMiddleware {
         if let allowedClients {
             let address = context.remoteAddress
             guard let address, allowedClients.contains(where: { $0.contains(address) }) else {
-                throw APIError(.forbidden, "client \(address?.ipAddress ?? "with no address") is not allowed: this host only answers \(configuration.allowedClients?.joined(separator: ", ") ?? ""); restart it with another --allow-from to let it in")
+                throw APIError(
+                    .forbidden,
+                    "client \(address?.ipAddress ?? "with no address") is not allowed: this host only answers \(configuration.allowedClients?.joined(separator: ", ") ?? ""); restart it with another --allow-from to let it in"
+                )
             }
         }
         if let refusal = LoopbackGuard.refusal(of: request, loopbackOnly: configuration.isLoopbackOnly, server: "tunnel host") {
@@ -95,7 +105,10 @@ struct GuardMiddleware: RouterMiddleware {
             presented = body.flatMap { LegacyForm(body: Array($0.readableBytesView))[Self.tokenFormField] }
         }
         guard let presented else {
-            throw APIError(.unauthorized, "this host requires a token: send 'Authorization: Bearer <token>' or 'X-Showreel-Token: <token>' (legacy clients may instead add the form field \(Self.tokenFormField)=<token>) with the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")
+            throw APIError(
+                .unauthorized,
+                "this host requires a token: send 'Authorization: Bearer <token>' or 'X-Showreel-Token: <token>' (legacy clients may instead add the form field \(Self.tokenFormField)=<token>) with the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)"
+            )
         }
         guard Self.constantTimeEquals(presented, token) else {
             throw APIError(.unauthorized, "wrong token: use the token given to 'showreel host --token' (or SHOWREEL_HOST_TOKEN)")

@@ -1,9 +1,9 @@
 import Foundation
-import Logging
-import ShowreelWire
 import Hummingbird
+import Logging
 import NIOCore
 import ShowreelHTTP
+import ShowreelWire
 
 #if canImport(Glibc)
 import Glibc
@@ -28,37 +28,48 @@ extension Routes {
 
     /// Reads the form body and its `command` field, answering 400 with what to send instead.
     private func legacyForm(_ request: Request, _ context: HostRequestContext, route: Route) async throws -> (LegacyForm, String) {
-        let example = route == Legacy.exec || route == Legacy.launch
+        let example =
+            route == Legacy.exec || route == Legacy.launch
             ? "command=<base64 of the UTF-8 command line>, e.g. command=ZWNobyBoZWxsbw== for 'echo hello'"
             : "command=<the UUID returned by /launch>"
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: Request.bodyLimit)
         } catch {
-            throw APIError(.badRequest, "request body too large or unreadable: \(route.template) takes a small form-urlencoded body with \(example)")
+            throw APIError(
+                .badRequest, "request body too large or unreadable: \(route.template) takes a small form-urlencoded body with \(example)")
         }
         let body = Array(buffer.readableBytesView)
         if let contentType = request.headers[.contentType], contentType.lowercased().contains("json") {
-            throw APIError(.badRequest, "\(route.template) takes a form-urlencoded body (\(example)), not JSON; for a JSON API use \(HostAPI.Routes.V1.create)")
+            throw APIError(
+                .badRequest,
+                "\(route.template) takes a form-urlencoded body (\(example)), not JSON; for a JSON API use \(HostAPI.Routes.V1.create)")
         }
         let form = LegacyForm(body: body)
         guard let command = form["command"] else {
             let problem = body.isEmpty ? "the request body is empty" : "the form has no 'command' field"
             throw APIError(.badRequest, "\(problem): \(route) with a form-urlencoded body: \(example)")
         }
-        logger.debug("legacy request", metadata: [
-            "endpoint": "\(route.template)",
-            "app_frame": "\(form["app_frame"] ?? "-")",
-            "simulator_device_name": "\(form["simulator_device_name"] ?? "-")",
-            "simulator_device_runtime": "\(form["simulator_device_runtime"] ?? "-")",
-        ])
+        logger.debug(
+            "legacy request",
+            metadata: [
+                "endpoint": "\(route.template)",
+                "app_frame": "\(form["app_frame"] ?? "-")",
+                "simulator_device_name": "\(form["simulator_device_name"] ?? "-")",
+                "simulator_device_runtime": "\(form["simulator_device_runtime"] ?? "-")",
+            ])
         return (form, command)
     }
 
-    private func legacyCommandLine(_ request: Request, _ context: HostRequestContext, route: Route) async throws -> (line: String, argv: [String]) {
+    private func legacyCommandLine(_ request: Request, _ context: HostRequestContext, route: Route) async throws -> (
+        line: String, argv: [String]
+    ) {
         let (_, encoded) = try await legacyForm(request, context, route: route)
         guard let line = LegacyForm.decodeBase64Command(encoded) else {
-            throw APIError(.badRequest, "the 'command' field is not valid base64 of UTF-8 text: send command=<base64 of the command line>, e.g. command=ZWNobyBoZWxsbw== for 'echo hello'")
+            throw APIError(
+                .badRequest,
+                "the 'command' field is not valid base64 of UTF-8 text: send command=<base64 of the command line>, e.g. command=ZWNobyBoZWxsbw== for 'echo hello'"
+            )
         }
         do {
             return (line, try ShellWords.split(line))
@@ -80,7 +91,9 @@ extension Routes {
         }
         let finished = await waitForExitOrDisconnect(started.id, output: .combined, context: context)
         await table.remove(started.id)
-        return Response.json(encoded: WireJSON.legacyResult(prefix: LegacyOutput.marker(dropped: finished?.droppedBytes ?? 0), text: finished?.combined ?? "", status: 1))
+        return Response.json(
+            encoded: WireJSON.legacyResult(
+                prefix: LegacyOutput.marker(dropped: finished?.droppedBytes ?? 0), text: finished?.combined ?? "", status: 1))
     }
 
     private func legacyLaunch(_ request: Request, _ context: HostRequestContext) async throws -> Response {
@@ -105,7 +118,9 @@ extension Routes {
         let (_, field) = try await legacyForm(request, context, route: route)
         let trimmed = field.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let id = UUID(uuidString: trimmed) else {
-            throw APIError(.badRequest, "the 'command' field of \(route.template) must be the UUID returned by \(Legacy.launch.template), got '\(trimmed)'")
+            throw APIError(
+                .badRequest,
+                "the 'command' field of \(route.template) must be the UUID returned by \(Legacy.launch.template), got '\(trimmed)'")
         }
         if let signal {
             switch try await table.signal(id, signal) {
@@ -116,7 +131,9 @@ extension Routes {
                     throw CommandTable.notFound(id)
                 }
                 if !snapshot.isFinished {
-                    logger.notice("command still running after \(CommandTable.signalName(signal))", metadata: ["id": "\(id)", "waited": "\(configuration.signalWait)"])
+                    logger.notice(
+                        "command still running after \(CommandTable.signalName(signal))",
+                        metadata: ["id": "\(id)", "waited": "\(configuration.signalWait)"])
                 }
                 return Response.json(HostAPI.LegacyStatusResponse(snapshot))
             }

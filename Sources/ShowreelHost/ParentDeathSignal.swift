@@ -22,7 +22,8 @@ enum ParentDeathSignal {
     static func launcher() async -> String? {
         #if os(Linux)
         for candidate in ["/usr/bin/setpriv", "/bin/setpriv"] where FileManager.default.isExecutableFile(atPath: candidate) {
-            let help = try? await Subprocess.run(.path(FilePath(candidate)), arguments: ["--help"], output: .string(limit: 64 * 1024), error: .discarded)
+            let help = try? await Subprocess.run(
+                .path(FilePath(candidate)), arguments: ["--help"], output: .string(limit: 64 * 1024), error: .discarded)
             if help?.standardOutput.contains("--pdeathsig") == true { return candidate }
         }
         #endif

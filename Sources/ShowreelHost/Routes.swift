@@ -75,10 +75,15 @@ struct Routes: Sendable {
 
     /// Waits for a command started for this request to finish; when the client goes away first,
     /// ends the command (SIGTERM, SIGKILL after the grace period) and answers nil.
-    func waitForExitOrDisconnect(_ id: UUID, timeout: Duration? = nil, output: OutputSelection = .streams, context: HostRequestContext) async -> CommandSnapshot? {
+    func waitForExitOrDisconnect(_ id: UUID, timeout: Duration? = nil, output: OutputSelection = .streams, context: HostRequestContext)
+        async -> CommandSnapshot?
+    {
         let disconnect = await ClientDisconnect.watch(context.channel)
         defer { disconnect.stop() }
-        enum Outcome: Sendable { case finished(CommandSnapshot?), disconnected, watchEnded }
+        enum Outcome: Sendable {
+            case finished(CommandSnapshot?)
+            case disconnected, watchEnded
+        }
         let outcome: Outcome = await withTaskGroup(of: Outcome.self) { group in
             group.addTask { .finished(await table.waitForExit(id, timeout: timeout, output: output)) }
             group.addTask { await disconnect.wait() ? .disconnected : .watchEnded }

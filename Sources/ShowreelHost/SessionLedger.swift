@@ -36,7 +36,9 @@ final class SessionLedger: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            logger.warning("cannot create the host state folder; commands a killed host leaves behind will not be ended", metadata: ["folder": "\(directory)", "error": "\(error)"])
+            logger.warning(
+                "cannot create the host state folder; commands a killed host leaves behind will not be ended",
+                metadata: ["folder": "\(directory)", "error": "\(error)"])
             return nil
         }
         Self.reapLeftovers(in: directory, logger: logger)
@@ -118,7 +120,8 @@ final class SessionLedger: @unchecked Sendable {
                 for pid in members.removeValue(forKey: session) ?? [] where kill(pid, SIGKILL) == 0 { ended += 1 }
             }
             if ended > 0 {
-                logger.notice("ended processes a killed tunnel host left behind", metadata: ["host": "\(ledger.host)", "processes": "\(ended)"])
+                logger.notice(
+                    "ended processes a killed tunnel host left behind", metadata: ["host": "\(ledger.host)", "processes": "\(ended)"])
             }
             try? FileManager.default.removeItem(atPath: ledger.path)
         }

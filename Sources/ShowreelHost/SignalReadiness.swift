@@ -21,7 +21,8 @@ enum SignalReadiness {
         while Date() < deadline, !Task.isCancelled {
             // nil: no /proc to ask, or the process is gone: nothing to wait for.
             guard ProcessStat.catches(signal, pid: pid) == false,
-                  ProcessStat.read(pid).map({ !$0.hasExited }) ?? false else { return }
+                ProcessStat.read(pid).map({ !$0.hasExited }) ?? false
+            else { return }
             try? await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -54,7 +54,10 @@ public struct TunnelHost: Sendable {
         )
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: primary)]
         for address in addresses.dropFirst() {
-            services.append(.init(service: ExtraListener(address: address, responder: responder, serverName: serverName, startup: listeners, logger: logger)))
+            services.append(
+                .init(
+                    service: ExtraListener(
+                        address: address, responder: responder, serverName: serverName, startup: listeners, logger: logger)))
         }
         // Last, so graceful shutdown stops the children first; then requests waiting on them
         // (exec, follow, wait) complete and the servers can drain.
@@ -172,7 +175,9 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
     private func cancelWhenShuttingDown<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
         await withTaskGroup(of: T?.self) { group in
             group.addTask { await body() }
-            group.addTask { try? await gracefulShutdown(); return nil }
+            group.addTask {
+                try? await gracefulShutdown(); return nil
+            }
             defer { group.cancelAll() }
             return await group.next() ?? nil
         }

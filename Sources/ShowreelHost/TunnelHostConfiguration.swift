@@ -93,14 +93,18 @@ public struct TunnelHostConfiguration: Sendable {
     /// run commands, so such a bind needs both a token and a client allowlist.
     public func validate() throws {
         for entry in allowedClients ?? [] where AddressRange(parsing: entry) == nil {
-            throw Problem(message: "--allow-from \(entry) is not an IP address or CIDR block; write it like 10.0.0.7, 10.0.0.0/8 or fd00::/8")
+            throw Problem(
+                message: "--allow-from \(entry) is not an IP address or CIDR block; write it like 10.0.0.7, 10.0.0.0/8 or fd00::/8")
         }
         guard !isLoopbackOnly else { return }
         var missing: [String] = []
         if token?.isEmpty ?? true { missing.append("a token (--token or SHOWREEL_HOST_TOKEN)") }
         if allowedClients?.isEmpty ?? true { missing.append("a client allowlist (--allow-from <address or CIDR>, repeatable)") }
         guard missing.isEmpty else {
-            throw Problem(message: "refusing to listen on \(bindAddress): other machines could run commands here, so a non-loopback bind needs \(missing.joined(separator: " and ")); or bind 127.0.0.1 (the default)")
+            throw Problem(
+                message:
+                    "refusing to listen on \(bindAddress): other machines could run commands here, so a non-loopback bind needs \(missing.joined(separator: " and ")); or bind 127.0.0.1 (the default)"
+            )
         }
     }
 }

@@ -33,7 +33,10 @@ extension Routes {
             let id = try commandID(context)
             guard let snapshot = await table.snapshot(id, output: .none) else { throw CommandTable.notFound(id) }
             guard snapshot.isFinished else {
-                throw APIError(.conflict, "command \(id.uuidString) is still running (pid \(snapshot.pid ?? 0)); POST \(V1.terminate.path(id.uuidString))?wait=true first")
+                throw APIError(
+                    .conflict,
+                    "command \(id.uuidString) is still running (pid \(snapshot.pid ?? 0)); POST \(V1.terminate.path(id.uuidString))?wait=true first"
+                )
             }
             await table.remove(id)
             return Response(status: .noContent)
@@ -46,14 +49,16 @@ extension Routes {
     private func commandID(_ context: HostRequestContext) throws -> UUID {
         let raw = context.parameters.get("id") ?? ""
         guard let id = UUID(uuidString: raw) else {
-            throw APIError(.badRequest, "'\(raw)' is not a command id: use the UUID returned by POST /v1/commands (GET /v1/commands lists them)")
+            throw APIError(
+                .badRequest, "'\(raw)' is not a command id: use the UUID returned by POST /v1/commands (GET /v1/commands lists them)")
         }
         return id
     }
 
     private func createCommand(_ request: Request, _ context: HostRequestContext) async throws -> Response {
-        let body = try await request.decodeJSON(HostAPI.CreateCommandRequest.self,
-                                                example: HostAPI.CreateCommandRequest.example + " (only argv is required)")
+        let body = try await request.decodeJSON(
+            HostAPI.CreateCommandRequest.self,
+            example: HostAPI.CreateCommandRequest.example + " (only argv is required)")
         if let timeout = body.timeout, let problem = HostAPI.waitLimit.problem(with: timeout) {
             throw APIError(.badRequest, "'timeout' \(problem)")
         }
@@ -104,7 +109,10 @@ extension Routes {
         case .signaled(let signal)?: how = "was ended by \(CommandTable.signalName(signal))"
         case nil: how = "finished"
         }
-        return APIError(.conflict, "command \(snapshot.id.uuidString) already \(how); there is nothing to send \(signalName) to (GET \(HostAPI.Routes.V1.command.path(snapshot.id.uuidString)) has its output)")
+        return APIError(
+            .conflict,
+            "command \(snapshot.id.uuidString) already \(how); there is nothing to send \(signalName) to (GET \(HostAPI.Routes.V1.command.path(snapshot.id.uuidString)) has its output)"
+        )
     }
 
     private func output(_ request: Request, _ context: HostRequestContext) async throws -> Response {
@@ -130,19 +138,21 @@ extension Routes {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
         }
         let table = self.table
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var slice = first
-            while true {
-                for chunk in slice.chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
-                if slice.finished && slice.chunks.isEmpty { break }
-                if slice.chunks.isEmpty {
-                    await table.waitForChange(id, since: slice.version, timeout: .seconds(30))
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                var slice = first
+                while true {
+                    for chunk in slice.chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    if slice.finished && slice.chunks.isEmpty { break }
+                    if slice.chunks.isEmpty {
+                        await table.waitForChange(id, since: slice.version, timeout: .seconds(30))
+                    }
+                    guard let next = await table.output(id, from: slice.next, of: stream) else { break }
+                    slice = next
                 }
-                guard let next = await table.output(id, from: slice.next, of: stream) else { break }
-                slice = next
-            }
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 
     private static func flag(_ value: String?) -> Bool {

@@ -43,10 +43,12 @@ public struct DeviceConfiguration: Sendable {
     public static let cleanStatusBar = StatusBarOverride(
         time: "9:41", dataNetwork: .wifi, wifiBars: 3, cellularBars: 4, batteryState: .charged, batteryLevel: 100)
 
-    public init(_ source: Source = .inProcess, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
-                statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
-                apps: [AppDefinition] = [], transport: Transport = .inProcess, appearance: InterfaceStyle = .light,
-                language: DeviceLanguage? = nil) {
+    public init(
+        _ source: Source = .inProcess, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
+        statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
+        apps: [AppDefinition] = [], transport: Transport = .inProcess, appearance: InterfaceStyle = .light,
+        language: DeviceLanguage? = nil
+    ) {
         self.source = source
         self.transport = transport
         self.appearance = appearance

@@ -21,7 +21,8 @@ public enum DeviceLanguage: Sendable, Equatable, ExpressibleByStringLiteral {
         case let .code(value): code = value
         case .argument:
             guard let testCase, let first = TestIdentity.argumentValues(of: testCase).first else {
-                throw ShowreelKitError(".device(language: .argument) needs a parameterised test: add arguments: [\"en\", \"de\"] to its @Test.")
+                throw ShowreelKitError(
+                    ".device(language: .argument) needs a parameterised test: add arguments: [\"en\", \"de\"] to its @Test.")
             }
             code = first
         }

@@ -30,8 +30,10 @@ public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
     /// Boots the device `configuration` describes, makes it the current one for `body`, and
     /// shuts it down afterwards, even when the test was cancelled or timed out: in a task of its
     /// own, so the cancellation does not cut the shutdown short.
-    static func withDevice(_ configuration: DeviceConfiguration, providedByRecording: Bool = false,
-                           _ body: @Sendable (TestDevice) async throws -> Void) async throws {
+    static func withDevice(
+        _ configuration: DeviceConfiguration, providedByRecording: Bool = false,
+        _ body: @Sendable (TestDevice) async throws -> Void
+    ) async throws {
         let testDevice = try await TestDevice.boot(configuration)
         let context = RecordedTestContext(testDevice, deviceProvidedByRecording: providedByRecording)
         let outcome = await Result {
@@ -61,14 +63,18 @@ extension Trait where Self == DeviceTrait {
     ///   - appearance: light or dark, from boot.
     ///   - transport: how actions reach an in-process device: directly (the default) or through its
     ///     automation API on loopback HTTP.
-    public static func device(_ source: DeviceConfiguration.Source = .inProcess, language: DeviceLanguage? = nil,
-                              appearance: InterfaceStyle = .light, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
-                              statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
-                              showsTouches: Bool = true, apps: [AppDefinition] = [],
-                              transport: DeviceConfiguration.Transport = .inProcess) -> DeviceTrait {
-        DeviceTrait(configuration: DeviceConfiguration(source, profile: profile, clock: clock, statusBar: statusBar,
-                                                       showsTouches: showsTouches, apps: apps, transport: transport,
-                                                       appearance: appearance, language: language))
+    public static func device(
+        _ source: DeviceConfiguration.Source = .inProcess, language: DeviceLanguage? = nil,
+        appearance: InterfaceStyle = .light, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
+        statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
+        showsTouches: Bool = true, apps: [AppDefinition] = [],
+        transport: DeviceConfiguration.Transport = .inProcess
+    ) -> DeviceTrait {
+        DeviceTrait(
+            configuration: DeviceConfiguration(
+                source, profile: profile, clock: clock, statusBar: statusBar,
+                showsTouches: showsTouches, apps: apps, transport: transport,
+                appearance: appearance, language: language))
     }
 }
 

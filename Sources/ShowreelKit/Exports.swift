@@ -2,7 +2,7 @@
 // toolkit to write one's own apps, and the sample apps.
 @_exported import ShowcaseApps
 @_exported import ShowreelDevice
-@_exported import ShowreelTesting
-@_exported import ShowreelUI
 @_exported import ShowreelRecorder
 @_exported import ShowreelRender
+@_exported import ShowreelTesting
+@_exported import ShowreelUI

@@ -18,7 +18,8 @@ struct FileAttachment: Attachable, Sendable {
         }
     }
 
-    func withUnsafeBytes<R>(for attachment: borrowing Attachment<FileAttachment>, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+    func withUnsafeBytes<R>(for attachment: borrowing Attachment<FileAttachment>, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
+    {
         switch source {
         case let .bytes(data): return try data.withUnsafeBytes(body)
         case let .file(url): return try Data(contentsOf: url, options: .alwaysMapped).withUnsafeBytes(body)

@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelRecorder
 import ShowreelReport
+import ShowreelSession
 import ShowreelTesting
 import ShowreelTrace
-import ShowreelSession
 
 /// What happens after a recorded test: hold the last screen, keep it as a screenshot, finish
 /// the video, keep or delete it by the policy, and add the test to the manifest.
@@ -15,8 +15,10 @@ enum Finalisation {
         var attachments: [URL] = []
     }
 
-    static func run(_ recording: TestRecording, testDevice: TestDevice, artifacts: TestArtifacts, issues: IssueLog,
-                    configuration: RecordingConfiguration) async -> Result {
+    static func run(
+        _ recording: TestRecording, testDevice: TestDevice, artifacts: TestArtifacts, issues: IssueLog,
+        configuration: RecordingConfiguration
+    ) async -> Result {
         var result = Result()
         var problems: [String] = []
         let status = issues.status
@@ -45,13 +47,16 @@ enum Finalisation {
         if keep {
             do {
                 // The steps go into the video too: chapters and subtitles; the trace beside it.
-                let outcome = try await recording.stop(steps: steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
-                                                       preview: true)
+                let outcome = try await recording.stop(
+                    steps: steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
+                    preview: true)
                 duration = outcome.duration
                 preview = outcome.preview
                 videoFinished = true
             } catch {
-                problems.append("the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(ErrorSentence.describe(error))")
+                problems.append(
+                    "the video \(recording.video.path) could not be finished, so it is incomplete or missing: \(ErrorSentence.describe(error))"
+                )
             }
         } else {
             duration = await recording.discard()

@@ -13,7 +13,8 @@ public enum RecordingPolicy: String, Sendable, CaseIterable {
     /// The policy in force: `SHOWREEL_RECORD=on|failures|off` overrides the code, so a CI job
     /// can record everything (or nothing) without touching the tests.
     public static func resolved(_ policy: RecordingPolicy, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws -> RecordingPolicy {
+        throws -> RecordingPolicy
+    {
         guard let value = environment["SHOWREEL_RECORD"], !value.isEmpty else { return policy }
         switch value.lowercased() {
         case "on", "all", "always": return .on
@@ -68,10 +69,12 @@ public struct RecordingConfiguration: Sendable {
             .standardizedFileURL
     }
 
-    public init(_ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264, container: VideoContainer = .mov,
-                masksScreenShape: Bool = true, scale: Double = 0.5, tail: Duration = .milliseconds(500),
-                maximumFrameRate: Double? = 30, deferredEncodingLimit: Int = 64 << 20,
-                via transport: Transport = .inProcess, folder: URL = RecordingConfiguration.defaultFolder) {
+    public init(
+        _ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264, container: VideoContainer = .mov,
+        masksScreenShape: Bool = true, scale: Double = 0.5, tail: Duration = .milliseconds(500),
+        maximumFrameRate: Double? = 30, deferredEncodingLimit: Int = 64 << 20,
+        via transport: Transport = .inProcess, folder: URL = RecordingConfiguration.defaultFolder
+    ) {
         self.maximumFrameRate = maximumFrameRate
         self.deferredEncodingLimit = deferredEncodingLimit
         self.policy = policy

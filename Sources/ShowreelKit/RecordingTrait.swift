@@ -38,8 +38,10 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
         try await record(context, configuration: configuration, test: test, testCase: testCase, function)
     }
 
-    private func record(_ context: RecordedTestContext, configuration: RecordingConfiguration, test: Test, testCase: Test.Case?,
-                        _ function: @Sendable () async throws -> Void) async throws {
+    private func record(
+        _ context: RecordedTestContext, configuration: RecordingConfiguration, test: Test, testCase: Test.Case?,
+        _ function: @Sendable () async throws -> Void
+    ) async throws {
         let testDevice = context.testDevice
         let artifacts = TestArtifacts(identity: TestIdentity(test: test, testCase: testCase), root: configuration.folder)
         let video = artifacts.file("." + configuration.container.fileExtension)
@@ -66,8 +68,9 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
 
         // Finalise in a task of its own: a cancelled or timed-out test still gets its video.
         let result = await Task {
-            await Finalisation.run(recording, testDevice: testDevice, artifacts: artifacts, issues: issues,
-                                   configuration: configuration)
+            await Finalisation.run(
+                recording, testDevice: testDevice, artifacts: artifacts, issues: issues,
+                configuration: configuration)
         }.value
         if let problem = result.problem { Issue.record(Comment(rawValue: problem)) }
         for file in result.attachments {
@@ -79,11 +82,15 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == RecordingTrait {
     /// Records each test (see `RecordingConfiguration` for every option).
-    public static func recorded(_ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264,
-                                container: VideoContainer = .mov, masksScreenShape: Bool = true, scale: Double = 0.5,
-                                via transport: RecordingConfiguration.Transport = .inProcess) -> RecordingTrait {
-        RecordingTrait(configuration: RecordingConfiguration(policy, codec: codec, container: container,
-                                                             masksScreenShape: masksScreenShape, scale: scale, via: transport))
+    public static func recorded(
+        _ policy: RecordingPolicy = .retainOnFailure, codec: VideoCodec = .h264,
+        container: VideoContainer = .mov, masksScreenShape: Bool = true, scale: Double = 0.5,
+        via transport: RecordingConfiguration.Transport = .inProcess
+    ) -> RecordingTrait {
+        RecordingTrait(
+            configuration: RecordingConfiguration(
+                policy, codec: codec, container: container,
+                masksScreenShape: masksScreenShape, scale: scale, via: transport))
     }
 
     /// Records each test as `configuration` says.

@@ -35,11 +35,13 @@ open class ShowreelTestCase: XCTestCase {
         TestContext.testCase = RecordedTestContext(testDevice, artifacts: artifacts)
         let issues = IssueLog(clock: testDevice.device?.clock)
         self.issues = issues
-        let recording = configuration.policy == .off ? nil : await startRecording(testDevice, artifacts: artifacts, configuration: configuration)
+        let recording =
+            configuration.policy == .off ? nil : await startRecording(testDevice, artifacts: artifacts, configuration: configuration)
         addTeardownBlock {
             if let recording {
-                let result = await Finalisation.run(recording, testDevice: testDevice, artifacts: artifacts, issues: issues,
-                                                    configuration: configuration)
+                let result = await Finalisation.run(
+                    recording, testDevice: testDevice, artifacts: artifacts, issues: issues,
+                    configuration: configuration)
                 if let problem = result.problem { XCTFail(problem) }
             } else {
                 _ = artifacts.settleScreenshots(passed: issues.isEmpty)
@@ -54,11 +56,14 @@ open class ShowreelTestCase: XCTestCase {
         try await super.tearDown()
     }
 
-    private func startRecording(_ testDevice: TestDevice, artifacts: TestArtifacts,
-                                configuration: RecordingConfiguration) async -> TestRecording? {
+    private func startRecording(
+        _ testDevice: TestDevice, artifacts: TestArtifacts,
+        configuration: RecordingConfiguration
+    ) async -> TestRecording? {
         do {
-            return try await TestRecording.start(testDevice, to: artifacts.file("." + configuration.container.fileExtension),
-                                                 configuration: configuration)
+            return try await TestRecording.start(
+                testDevice, to: artifacts.file("." + configuration.container.fileExtension),
+                configuration: configuration)
         } catch {
             XCTFail("The recording of \(artifacts.identity.id) could not start: \(ErrorSentence.describe(error))")
             return nil
@@ -76,8 +81,10 @@ open class ShowreelTestCase: XCTestCase {
 
     /// A thrown device failure is reported at the test's line that made the call, as the
     /// Swift Testing traits do; every failure goes into the manifest.
-    open override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-                                     expected: Bool) {
+    open override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+        expected: Bool
+    ) {
         var (description, filePath, lineNumber) = (description, filePath, lineNumber)
         if let site = CallSiteReporting.callSite(for: description, thrown: TestContext.testCase?.lastFailure) {
             (description, filePath, lineNumber) = (TestContext.testCase?.lastFailure?.message ?? description, site.filePath, site.line)

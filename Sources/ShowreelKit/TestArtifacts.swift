@@ -58,8 +58,10 @@ public final class TestArtifacts: Sendable {
 /// and recorded as a Swift Testing attachment (saved when the run has `--attachments-path`).
 ///
 ///     try await attachScreenshot(of: app, named: "CountryDetails", lifetime: .keepAlways)
-public func attachScreenshot(of app: Application, named name: String, lifetime: AttachmentLifetime = .deleteOnSuccess,
-                             fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+public func attachScreenshot(
+    of app: Application, named name: String, lifetime: AttachmentLifetime = .deleteOnSuccess,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+) async throws {
     let png = try await app.screenshot(fileID: fileID, filePath: filePath, line: line, column: column)
     let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     if let artifacts = TestArtifacts.current {

@@ -22,8 +22,10 @@ public final class TestDevice: Sendable {
     private let server: Task<Void, any Error>?
     private let ownsRegistry: Bool
 
-    private init(client: DeviceClient, record: DeviceRecord, device: Device?, registry: DeviceRegistry,
-                 server: Task<Void, any Error>?, ownsRegistry: Bool) {
+    private init(
+        client: DeviceClient, record: DeviceRecord, device: Device?, registry: DeviceRegistry,
+        server: Task<Void, any Error>?, ownsRegistry: Bool
+    ) {
         self.client = client
         self.udid = record.udid
         self.name = record.name
@@ -58,18 +60,20 @@ public final class TestDevice: Sendable {
         let registry = DeviceRegistry(home: home)
         let device: Device
         do {
-            device = try Device(name: "Test Phone", profile: profile, clock: configuration.clock,
-                                apps: ShowcaseCatalog.apps + configuration.apps, registry: registry,
-                                showsTouches: configuration.showsTouches, interfaceStyle: configuration.appearance,
-                                languages: configuration.languages)
+            device = try Device(
+                name: "Test Phone", profile: profile, clock: configuration.clock,
+                apps: ShowcaseCatalog.apps + configuration.apps, registry: registry,
+                showsTouches: configuration.showsTouches, interfaceStyle: configuration.appearance,
+                languages: configuration.languages)
         } catch {
             try? FileManager.default.removeItem(at: home)
             throw ShowreelKitError("Could not boot an in-process device: \(ErrorSentence.describe(error))")
         }
         guard configuration.transport == .http else {
             let record = try registry.resolve(device.udid)
-            return TestDevice(client: DeviceClient(.inProcess(device)), record: record, device: device, registry: registry, server: nil,
-                              ownsRegistry: true)
+            return TestDevice(
+                client: DeviceClient(.inProcess(device)), record: record, device: device, registry: registry, server: nil,
+                ownsRegistry: true)
         }
         let listening = AsyncStream<Int>.makeStream()
         let server = Task {
@@ -86,19 +90,22 @@ public final class TestDevice: Sendable {
         let url = "http://127.0.0.1:\(port)"
         try await device.publishAutomationURL(url)
         let record = try registry.resolve(device.udid)
-        return TestDevice(client: DeviceClient(baseURL: URL(string: url)!), record: record, device: device,
-                          registry: registry, server: server, ownsRegistry: true)
+        return TestDevice(
+            client: DeviceClient(baseURL: URL(string: url)!), record: record, device: device,
+            registry: registry, server: server, ownsRegistry: true)
     }
 
     private static func external(_ name: String) throws -> TestDevice {
         let registry = DeviceRegistry()
         let record: DeviceRecord
         do { record = try registry.resolve(name) } catch {
-            throw ShowreelKitError("No running device '\(name)' to test on: \(ErrorSentence.describe(error)) Boot one with `showreel device boot`, "
-                + "or use .device() for an in-process device.")
+            throw ShowreelKitError(
+                "No running device '\(name)' to test on: \(ErrorSentence.describe(error)) Boot one with `showreel device boot`, "
+                    + "or use .device() for an in-process device.")
         }
-        return TestDevice(client: try DeviceClient.named(record.udid, registry: registry), record: record, device: nil,
-                          registry: registry, server: nil, ownsRegistry: false)
+        return TestDevice(
+            client: try DeviceClient.named(record.udid, registry: registry), record: record, device: nil,
+            registry: registry, server: nil, ownsRegistry: false)
     }
 
     /// Shuts an in-process device down (recorders still attached get the end of the stream)

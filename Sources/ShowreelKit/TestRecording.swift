@@ -36,15 +36,17 @@ final class TestRecording: Sendable {
         case .inProcess:
             if let device = testDevice.device {
                 let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
-                let session = try await RecordedSession(device: device, video: video, options: configuration.recordingOptions, mask: mask,
-                                                        spoolLimit: configuration.spoolLimit)
+                let session = try await RecordedSession(
+                    device: device, video: video, options: configuration.recordingOptions, mask: mask,
+                    spoolLimit: configuration.spoolLimit)
                 return TestRecording(video: video, stopper: .inProcess(session))
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
             let stream = try DisplayStreamClient(socketPath: record.displaySocket)
             let mask = configuration.masksScreenShape ? ScreenMask(profile: stream.info.profile) : nil
-            let session = try RecordingSession(url: video, info: stream.info, options: configuration.recordingOptions, mask: mask,
-                                               spoolLimit: configuration.spoolLimit)
+            let session = try RecordingSession(
+                url: video, info: stream.info, options: configuration.recordingOptions, mask: mask,
+                spoolLimit: configuration.spoolLimit)
             let done = DispatchSemaphore(value: 0)
             let reader = Thread {
                 try? session.consume(stream)
@@ -55,12 +57,15 @@ final class TestRecording: Sendable {
             return TestRecording(video: video, stopper: .stream(stream, session, done))
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
-            let argv = [try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
-                        "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(configuration.scale)",
-                        "--force", staging.partial.path]
+            let argv = [
+                try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
+                "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(configuration.scale)",
+                "--force", staging.partial.path,
+            ]
             let host = TunnelHostClient(baseURL: url, token: token)
-            let recording = try await HostRecording.start(host: host, argv: argv,
-                                                          environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
+            let recording = try await HostRecording.start(
+                host: host, argv: argv,
+                environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
             return TestRecording(video: video, stopper: .host(recording, staging))
         }
     }
@@ -83,11 +88,12 @@ final class TestRecording: Sendable {
             return await session.discard()
         case let .stream(stream, session, done):
             try? stream.requestStop()
-            return (try? await Blocking.run {
-                _ = done.wait(timeout: .now() + 30)
-                stream.close()
-                return session.discard().seconds
-            }) ?? 0
+            return
+                (try? await Blocking.run {
+                    _ = done.wait(timeout: .now() + 30)
+                    stream.close()
+                    return session.discard().seconds
+                }) ?? 0
         case let .host(recording, staging):
             defer { staging.abandon() }
             try? await recording.stop()
@@ -137,7 +143,8 @@ enum ShowreelBinary {
             let candidate = "\(folder)/showreel"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw ShowreelKitError("Recording through a tunnel host needs the showreel executable: build it with "
-            + "`swift build --product showreel`, or set SHOWREEL_BIN to its path.")
+        throw ShowreelKitError(
+            "Recording through a tunnel host needs the showreel executable: build it with "
+                + "`swift build --product showreel`, or set SHOWREEL_BIN to its path.")
     }
 }

@@ -33,8 +33,12 @@ public enum AnimatedPreview {
         let started = ContinuousClock.now
         do {
             let summary = try write(from: video, to: url)
-            logger.debug("preview written", metadata: ["file": "\(url.path)", "bytes": "\(summary.bytes)",
-                                                       "frames": "\(summary.frames)", "time": "\(ContinuousClock.now - started)"])
+            logger.debug(
+                "preview written",
+                metadata: [
+                    "file": "\(url.path)", "bytes": "\(summary.bytes)",
+                    "frames": "\(summary.frames)", "time": "\(ContinuousClock.now - started)",
+                ])
             return url
         } catch {
             logger.warning("no preview: \(error)", metadata: ["file": "\(url.path)"])
@@ -46,8 +50,10 @@ public enum AnimatedPreview {
     /// quality-dependent amount from the frame before, with no keyframes, so at 60 a screen left
     /// ghosts of earlier ones (a pushed screen's fields over the list it returned to); at 85 a
     /// 24 s flow's preview is under 1 MB and clean.
-    public static func write(from video: URL, to url: URL, maxWidth: Int = 480, framesPerSecond: Int = 10,
-                             maxSeconds: Double = 60, quality: Double = 85) throws(RecorderError) -> PreviewSummary {
+    public static func write(
+        from video: URL, to url: URL, maxWidth: Int = 480, framesPerSecond: Int = 10,
+        maxSeconds: Double = 60, quality: Double = 85
+    ) throws(RecorderError) -> PreviewSummary {
         installFFmpegLogging()
         let info = try MediaProbe.probe(video)
         guard info.width > 0, info.height > 0 else { throw .noVideoStream(file: video.path) }
@@ -128,13 +134,18 @@ private final class PreviewEncoder {
         guard let context, let frame else { return }
         guard av_frame_make_writable(frame) >= 0 else { throw .outOfMemory("a preview picture") }
         let d = decoded.pointee, f = frame.pointee
-        let source = ColourDetails(matrix: d.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601,
-                                   fullRange: d.color_range == AVCOL_RANGE_JPEG)
+        let source = ColourDetails(
+            matrix: d.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601,
+            fullRange: d.color_range == AVCOL_RANGE_JPEG)
         let ok = converter.convert(
-            source: ([UnsafePointer(d.data.0), UnsafePointer(d.data.1), UnsafePointer(d.data.2), UnsafePointer(d.data.3)],
-                     [d.linesize.0, d.linesize.1, d.linesize.2, d.linesize.3], d.width, d.height, AVPixelFormat(d.format)),
+            source: (
+                [UnsafePointer(d.data.0), UnsafePointer(d.data.1), UnsafePointer(d.data.2), UnsafePointer(d.data.3)],
+                [d.linesize.0, d.linesize.1, d.linesize.2, d.linesize.3], d.width, d.height, AVPixelFormat(d.format)
+            ),
             sourceColour: source,
-            destination: ([f.data.0, f.data.1, f.data.2, nil], [f.linesize.0, f.linesize.1, f.linesize.2, 0], f.width, f.height, AV_PIX_FMT_YUV420P),
+            destination: (
+                [f.data.0, f.data.1, f.data.2, nil], [f.linesize.0, f.linesize.1, f.linesize.2, 0], f.width, f.height, AV_PIX_FMT_YUV420P
+            ),
             destinationColour: .videoRange601)
         guard ok else { throw .imageEncodingFailed(format: "webp", message: "could not scale a picture for \(file)") }
         let picture = Self.planes(of: frame)
@@ -154,8 +165,10 @@ private final class PreviewEncoder {
         let width = Int(f.width), height = Int(f.height)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(width * height * 3 / 2)
-        for (plane, stride, w, h) in [(f.data.0, f.linesize.0, width, height), (f.data.1, f.linesize.1, (width + 1) / 2, (height + 1) / 2),
-                                      (f.data.2, f.linesize.2, (width + 1) / 2, (height + 1) / 2)] {
+        for (plane, stride, w, h) in [
+            (f.data.0, f.linesize.0, width, height), (f.data.1, f.linesize.1, (width + 1) / 2, (height + 1) / 2),
+            (f.data.2, f.linesize.2, (width + 1) / 2, (height + 1) / 2),
+        ] {
             guard let plane else { continue }
             for row in 0..<h { bytes.append(contentsOf: UnsafeBufferPointer(start: plane + row * Int(stride), count: w)) }
         }

@@ -34,7 +34,8 @@ public struct AnimatedWebP: Sendable {
         do { data = try Data(contentsOf: url) } catch { throw .cannotOpenMedia(file: url.path, message: error.localizedDescription) }
         bytes = [UInt8](data)
         guard bytes.count >= 12, String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF",
-              String(decoding: bytes[8..<12], as: UTF8.self) == "WEBP" else {
+            String(decoding: bytes[8..<12], as: UTF8.self) == "WEBP"
+        else {
             throw .cannotOpenMedia(file: url.path, message: "not a WebP file")
         }
         var width = 0, height = 0
@@ -47,13 +48,17 @@ public struct AnimatedWebP: Sendable {
                 height = Self.uint24(bytes, body.lowerBound + 7) + 1
             case "ANMF" where body.count >= 16:
                 let at = body.lowerBound
-                frames.append(Frame(x: 2 * Self.uint24(bytes, at), y: 2 * Self.uint24(bytes, at + 3),
-                                    width: Self.uint24(bytes, at + 6) + 1, height: Self.uint24(bytes, at + 9) + 1,
-                                    duration: Self.uint24(bytes, at + 12), durationOffset: at + 12, chunks: at + 16..<body.upperBound))
+                frames.append(
+                    Frame(
+                        x: 2 * Self.uint24(bytes, at), y: 2 * Self.uint24(bytes, at + 3),
+                        width: Self.uint24(bytes, at + 6) + 1, height: Self.uint24(bytes, at + 9) + 1,
+                        duration: Self.uint24(bytes, at + 12), durationOffset: at + 12, chunks: at + 16..<body.upperBound))
             default: break
             }
         }
-        guard width > 0, !frames.isEmpty else { throw .cannotOpenMedia(file: url.path, message: "not an animated WebP (no VP8X canvas or no frames)") }
+        guard width > 0, !frames.isEmpty else {
+            throw .cannotOpenMedia(file: url.path, message: "not an animated WebP (no VP8X canvas or no frames)")
+        }
         self.width = width
         self.height = height
         self.frames = frames
@@ -78,7 +83,9 @@ public struct AnimatedWebP: Sendable {
         var bytes = animation.bytes
         let offset = animation.frames[animation.frames.count - 1].durationOffset
         bytes.replaceSubrange(offset..<offset + 3, with: uint24LE(min(milliseconds, 0xFF_FFFF)))
-        do { try Data(bytes).write(to: url, options: .atomic) } catch { throw .writeFailed(file: url.path, message: error.localizedDescription) }
+        do { try Data(bytes).write(to: url, options: .atomic) } catch {
+            throw .writeFailed(file: url.path, message: error.localizedDescription)
+        }
     }
 
     private static func decodeStill(_ file: [UInt8], file path: String) throws(RecorderError) -> PixelBuffer {
@@ -91,7 +98,9 @@ public struct AnimatedWebP: Sendable {
             av_packet_free(&packet)
             av_frame_free(&frame)
         }
-        guard let context, let packet, let frame, av_new_packet(packet, Int32(file.count)) >= 0 else { throw .outOfMemory("a WebP decoder") }
+        guard let context, let packet, let frame, av_new_packet(packet, Int32(file.count)) >= 0 else {
+            throw .outOfMemory("a WebP decoder")
+        }
         packet.pointee.data.update(from: file, count: file.count)
         var result = avcodec_open2(context, decoder, nil)
         if result >= 0 { result = avcodec_send_packet(context, packet) }

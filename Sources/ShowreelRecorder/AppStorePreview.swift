@@ -54,7 +54,8 @@ public enum AppStorePreviewError: Error, CustomStringConvertible, Equatable, Sen
             return "\(file) lasts \(String(format: "%.1f", seconds)) s; an app preview lasts 15 to 30 s: "
                 + "add --trim to keep its first 30 s, or record a shorter flow."
         case let .startsFlat(file, colour):
-            return "\(file) starts on a \(colour == "a single colour" ? "flat" : colour) frame; App Store review wants the first frame in the app: "
+            return
+                "\(file) starts on a \(colour == "a single colour" ? "flat" : colour) frame; App Store review wants the first frame in the app: "
                 + "record it again (Showreel's recordings start on the app's first drawn screen)."
         case let .recorder(error):
             return error.description
@@ -78,15 +79,19 @@ public enum AppStorePreview {
     /// name until complete. Refuses a source whose shape is more than 1% off the class's, one
     /// outside 15-30 s (unless `holdsLast` or `trims`), and one that starts on a flat frame.
     @discardableResult
-    public static func make(from source: URL, to destination: URL, options: AppStorePreviewOptions,
-                            logger: Logger = Logger(label: "showreel.preview")) throws(AppStorePreviewError) -> AppStorePreviewSummary {
+    public static func make(
+        from source: URL, to destination: URL, options: AppStorePreviewOptions,
+        logger: Logger = Logger(label: "showreel.preview")
+    ) throws(AppStorePreviewError) -> AppStorePreviewSummary {
         try make(from: source, to: destination, options: options, checksFirstFrame: true, logger: logger)
     }
 
     /// `checksFirstFrame: false` lets a flat first frame through: for tests that need a file
     /// breaking that rule alone.
-    static func make(from source: URL, to destination: URL, options: AppStorePreviewOptions, checksFirstFrame: Bool,
-                     logger: Logger) throws(AppStorePreviewError) -> AppStorePreviewSummary {
+    static func make(
+        from source: URL, to destination: URL, options: AppStorePreviewOptions, checksFirstFrame: Bool,
+        logger: Logger
+    ) throws(AppStorePreviewError) -> AppStorePreviewSummary {
         let name = source.lastPathComponent
         let info: MediaInfo
         do { info = try MediaProbe.probe(source) } catch { throw .recorder(error) }
@@ -107,7 +112,9 @@ public enum AppStorePreview {
             throw .recorder(.cannotCreateFile(file: destination.path, message: error.localizedDescription))
         }
         do {
-            if let colour = try write(source, to: staging.partial, options: options, totalTicks: totalTicks, checksFirstFrame: checksFirstFrame) {
+            if let colour = try write(
+                source, to: staging.partial, options: options, totalTicks: totalTicks, checksFirstFrame: checksFirstFrame)
+            {
                 staging.abandon()
                 throw AppStorePreviewError.startsFlat(file: name, colour: colour)
             }
@@ -122,15 +129,18 @@ public enum AppStorePreview {
             throw .recorder(.writeFailed(file: destination.path, message: "\(error)"))
         }
         logger.debug("app preview written", metadata: ["file": "\(destination.path)", "class": "\(previewClass.rawValue)"])
-        return AppStorePreviewSummary(url: destination, previewClass: previewClass,
-                                      duration: Double(totalTicks) / Double(AppStorePreviewRules.frameRate),
-                                      sourceDuration: info.duration)
+        return AppStorePreviewSummary(
+            url: destination, previewClass: previewClass,
+            duration: Double(totalTicks) / Double(AppStorePreviewRules.frameRate),
+            sourceDuration: info.duration)
     }
 
     /// Encodes the preview; returns the colour of the source's first frame, writing nothing
     /// more, when that frame is flat.
-    private static func write(_ source: URL, to partial: URL, options: AppStorePreviewOptions,
-                              totalTicks: Int64, checksFirstFrame: Bool) throws(RecorderError) -> String? {
+    private static func write(
+        _ source: URL, to partial: URL, options: AppStorePreviewOptions,
+        totalTicks: Int64, checksFirstFrame: Bool
+    ) throws(RecorderError) -> String? {
         let sound = try AppStorePreviewAudio(file: options.audio)
         let input = try MediaInput(url: source)
         let colour = withExtendedLifetime(input) { ColourTags(of: input.stream.pointee.codecpar.pointee) }
@@ -141,7 +151,9 @@ public enum AppStorePreview {
         let converter = PixelConverter(precise: true)
         try FrameDecoder.forEachTickFrame(source, ticksPerSecond: Double(AppStorePreviewRules.frameRate)) { frame, tick in
             do throws(RecorderError) {
-                if heldTick == nil, checksFirstFrame, let pixels = converter.bgraBuffer(from: frame), let colour = PictureUniformity.flatColour(of: pixels) {
+                if heldTick == nil, checksFirstFrame, let pixels = converter.bgraBuffer(from: frame),
+                    let colour = PictureUniformity.flatColour(of: pixels)
+                {
                     flat = colour
                     return false
                 }

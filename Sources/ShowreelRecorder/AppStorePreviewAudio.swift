@@ -44,8 +44,9 @@ final class AppStorePreviewAudio {
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, channels)
         var swr: OpaquePointer?
-        result = swr_alloc_set_opts2(&swr, &layout, AV_SAMPLE_FMT_FLTP, rate,
-                                     &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil)
+        result = swr_alloc_set_opts2(
+            &swr, &layout, AV_SAMPLE_FMT_FLTP, rate,
+            &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil)
         guard result >= 0, let swr, swr_init(swr) >= 0 else {
             throw .cannotOpenMedia(file: path, message: "its sound cannot be converted to 48 kHz stereo")
         }
@@ -74,11 +75,15 @@ final class AppStorePreviewAudio {
         let frame = frame!
         guard av_frame_make_writable(frame) >= 0 else { throw .outOfMemory("a writable audio frame") }
         fill(until: count)
-        let planes = withUnsafeMutablePointer(to: &frame.pointee.data) { $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { $0 } }
+        let planes = withUnsafeMutablePointer(to: &frame.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { $0 }
+        }
         let available = fifo.map { min(av_audio_fifo_size($0), count) } ?? 0
         if let fifo, available > 0 { av_audio_fifo_read(fifo, planes, available) }
         if available < count {
-            let silence = withUnsafeMutablePointer(to: &frame.pointee.data) { $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 } }
+            let silence = withUnsafeMutablePointer(to: &frame.pointee.data) {
+                $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 }
+            }
             av_samples_set_silence(silence, available, count - available, channels, AV_SAMPLE_FMT_FLTP)
         }
         frame.pointee.pts = samplesSent
@@ -115,11 +120,17 @@ final class AppStorePreviewAudio {
     private func convert(_ decoded: UnsafeMutablePointer<AVFrame>, with resampler: OpaquePointer, into fifo: OpaquePointer) {
         let room = swr_get_out_samples(resampler, decoded.pointee.nb_samples)
         var planes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
-        guard room > 0, av_samples_alloc_array_and_samples(&planes, nil, channels, room, AV_SAMPLE_FMT_FLTP, 0) >= 0, let planes else { return }
-        let source = withUnsafeMutablePointer(to: &decoded.pointee.data) { $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 } }
+        guard room > 0, av_samples_alloc_array_and_samples(&planes, nil, channels, room, AV_SAMPLE_FMT_FLTP, 0) >= 0, let planes else {
+            return
+        }
+        let source = withUnsafeMutablePointer(to: &decoded.pointee.data) {
+            $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 }
+        }
         let converted = swr_convert(resampler, planes, room, source, decoded.pointee.nb_samples)
         if converted > 0 {
-            planes.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(channels)) { _ = av_audio_fifo_write(fifo, $0, converted) }
+            planes.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(channels)) {
+                _ = av_audio_fifo_write(fifo, $0, converted)
+            }
         }
         av_freep(planes)
         var array: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>? = planes

@@ -21,7 +21,9 @@ public enum AppStorePreviewCheck {
     /// be that class's; without, any class's. A file FFmpeg cannot read is thrown.
     public static func problems(of url: URL, previewClass: AppStorePreviewClass? = nil) throws(RecorderError) -> [AppStorePreviewProblem] {
         var found: [AppStorePreviewProblem] = []
-        func add(_ rule: AppStorePreviewProblem.Rule, _ message: String) { found.append(AppStorePreviewProblem(rule: rule, message: message)) }
+        func add(_ rule: AppStorePreviewProblem.Rule, _ message: String) {
+            found.append(AppStorePreviewProblem(rule: rule, message: message))
+        }
 
         let ext = url.pathExtension.lowercased()
         if !["mov", "mp4", "m4v"].contains(ext) {
@@ -54,7 +56,9 @@ public enum AppStorePreviewCheck {
         if let audio = streams.audio {
             var wrong: [String] = []
             if audio.codec != "aac" { wrong.append("is \(audio.codec), not AAC") }
-            if audio.channels != AppStorePreviewRules.audioChannels { wrong.append("has \(audio.channels) channel\(audio.channels == 1 ? "" : "s"), not 2") }
+            if audio.channels != AppStorePreviewRules.audioChannels {
+                wrong.append("has \(audio.channels) channel\(audio.channels == 1 ? "" : "s"), not 2")
+            }
             if audio.sampleRate != AppStorePreviewRules.audioSampleRate { wrong.append("is at \(audio.sampleRate) Hz, not 48 kHz") }
             if !wrong.isEmpty { add(.audio, "its audio " + wrong.joined(separator: ", ") + "; app previews have AAC stereo at 48 kHz") }
         } else {
@@ -69,15 +73,19 @@ public enum AppStorePreviewCheck {
         if let moov = atoms.firstIndex(of: "moov"), let mdat = atoms.firstIndex(of: "mdat"), moov > mdat {
             add(.moovFirst, "its moov atom comes after its media data; app previews put it first (faststart)")
         } else if !atoms.contains("moov") {
-            add(.moovFirst, "it has no top-level moov atom before its media (\(atoms.prefix(6).joined(separator: ", "))); app previews put one first")
+            add(
+                .moovFirst,
+                "it has no top-level moov atom before its media (\(atoms.prefix(6).joined(separator: ", "))); app previews put one first")
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         if bytes > AppStorePreviewRules.maximumBytes {
             add(.fileSize, "it is \(bytes / 1_000_000) MB; app previews are at most 500 MB")
         }
         if let first = try FrameDecoder.decodeFrames(url, limit: 1).first, let colour = PictureUniformity.flatColour(of: first.pixels) {
-            add(.firstFrame, "its first frame is \(colour == "a single colour" ? "flat, a single colour" : "all \(colour)"); "
-                + "an app preview's first frame shows the app")
+            add(
+                .firstFrame,
+                "its first frame is \(colour == "a single colour" ? "flat, a single colour" : "all \(colour)"); "
+                    + "an app preview's first frame shows the app")
         }
         return found
     }
@@ -104,13 +112,15 @@ private struct PreviewStreams {
         let parameters = stream.pointee.codecpar.pointee
         let profile = parameters.profile
         let profileName = avcodec_profile_name(parameters.codec_id, profile).map { String(cString: $0) } ?? "unknown"
-        video = Video(codec: String(cString: avcodec_get_name(parameters.codec_id)), profile: profile, profileName: profileName,
-                      width: Int(parameters.width), height: Int(parameters.height))
+        video = Video(
+            codec: String(cString: avcodec_get_name(parameters.codec_id)), profile: profile, profileName: profileName,
+            width: Int(parameters.width), height: Int(parameters.height))
         let audioIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         if audioIndex >= 0, let audioStream = format.pointee.streams[Int(audioIndex)] {
             let p = audioStream.pointee.codecpar.pointee
-            audio = Audio(codec: String(cString: avcodec_get_name(p.codec_id)), channels: Int(p.ch_layout.nb_channels),
-                          sampleRate: Int(p.sample_rate))
+            audio = Audio(
+                codec: String(cString: avcodec_get_name(p.codec_id)), channels: Int(p.ch_layout.nb_channels),
+                sampleRate: Int(p.sample_rate))
         }
         let timeBase = av_q2d(stream.pointee.time_base)
         var times: [Double] = []
@@ -142,7 +152,8 @@ private struct PreviewStreams {
         } else if gaps.isEmpty, let rate = Optional(av_q2d(stream.pointee.avg_frame_rate)), rate > 0 {
             constantFrameRate = rate
         }
-        frameRateSpread = shortest > 0
+        frameRateSpread =
+            shortest > 0
             ? "frames last \(String(format: "%.1f", shortest * 1000)) to \(String(format: "%.1f", longest * 1000)) ms"
             : "frames share timestamps"
     }

@@ -127,14 +127,21 @@ final class AppStorePreviewWriter {
     /// next `send(ticks:)` sends.
     func setPicture(_ source: UnsafeMutablePointer<AVFrame>) throws(RecorderError) {
         guard let picture else { return }
-        scaler = sws_getCachedContext(scaler, source.pointee.width, source.pointee.height, AVPixelFormat(source.pointee.format),
-                                      width, height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
+        scaler = sws_getCachedContext(
+            scaler, source.pointee.width, source.pointee.height, AVPixelFormat(source.pointee.format),
+            width, height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else { throw .invalidOption("cannot scale \(source.pointee.width)x\(source.pointee.height) frames") }
         guard av_frame_make_writable(picture) >= 0 else { throw .outOfMemory("a writable preview frame") }
-        let sourceData = withUnsafePointer(to: &source.pointee.data) { $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 } }
+        let sourceData = withUnsafePointer(to: &source.pointee.data) {
+            $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 }
+        }
         let sourceLines = withUnsafePointer(to: &source.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
-        let targetData = withUnsafeMutablePointer(to: &picture.pointee.data) { $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 } }
-        let targetLines = withUnsafeMutablePointer(to: &picture.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
+        let targetData = withUnsafeMutablePointer(to: &picture.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 }
+        }
+        let targetLines = withUnsafeMutablePointer(to: &picture.pointee.linesize) {
+            $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 }
+        }
         sws_scale(scaler, sourceData, sourceLines, 0, source.pointee.height, targetData, targetLines)
     }
 

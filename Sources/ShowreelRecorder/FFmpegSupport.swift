@@ -1,10 +1,11 @@
 import CFFmpeg
-#if canImport(CYUV)
-import CYUV
-#endif
 import Foundation
 import Logging
 import ShowreelRender
+
+#if canImport(CYUV)
+import CYUV
+#endif
 
 /// The text FFmpeg gives for an error code (`av_strerror`).
 func ffmpegErrorMessage(_ code: Int32) -> String {
@@ -76,7 +77,7 @@ extension Duration {
 
 /// Colour matrix and range for a swscale conversion.
 struct ColourDetails: Equatable {
-    var matrix: Int32   // SWS_CS_*
+    var matrix: Int32  // SWS_CS_*
     var fullRange: Bool
 
     /// BT.601, limited range: what video recordings are encoded in.
@@ -132,8 +133,10 @@ final class PixelConverter {
             destination.width, destination.height, destination.format,
             flags | extraFlags, nil, nil, nil)
         guard let newContext else { return false }
-        let key: [Int32] = [sourceColour.matrix, sourceColour.fullRange ? 1 : 0,
-                            destinationColour.matrix, destinationColour.fullRange ? 1 : 0]
+        let key: [Int32] = [
+            sourceColour.matrix, sourceColour.fullRange ? 1 : 0,
+            destinationColour.matrix, destinationColour.fullRange ? 1 : 0,
+        ]
         if newContext != context || key != appliedKey {
             context = newContext
             appliedKey = key
@@ -151,16 +154,21 @@ final class PixelConverter {
 
     /// Converts `rows` rows of BGRA pixels (an even number, but for a picture's last rows) into
     /// YUV 4:2:0 planes, BT.601 limited range: a band of a frame, as a `FrameSpool` keeps them.
-    func convertRows(_ bgra: UnsafeRawPointer, bytesPerRow: Int, width: Int, rows: Int,
-                     into y: (UnsafeMutablePointer<UInt8>, Int), _ u: (UnsafeMutablePointer<UInt8>, Int),
-                     _ v: (UnsafeMutablePointer<UInt8>, Int)) -> Bool {
+    func convertRows(
+        _ bgra: UnsafeRawPointer, bytesPerRow: Int, width: Int, rows: Int,
+        into y: (UnsafeMutablePointer<UInt8>, Int), _ u: (UnsafeMutablePointer<UInt8>, Int),
+        _ v: (UnsafeMutablePointer<UInt8>, Int)
+    ) -> Bool {
         #if canImport(CYUV)
-        return ARGBToI420(bgra.assumingMemoryBound(to: UInt8.self), Int32(bytesPerRow), y.0, Int32(y.1), u.0, Int32(u.1),
-                          v.0, Int32(v.1), Int32(width), Int32(rows)) == 0
+        return ARGBToI420(
+            bgra.assumingMemoryBound(to: UInt8.self), Int32(bytesPerRow), y.0, Int32(y.1), u.0, Int32(u.1),
+            v.0, Int32(v.1), Int32(width), Int32(rows)) == 0
         #else
         return convert(
-            source: ([bgra.assumingMemoryBound(to: UInt8.self), nil, nil, nil], [Int32(bytesPerRow), 0, 0, 0],
-                     Int32(width), Int32(rows), AV_PIX_FMT_BGRA),
+            source: (
+                [bgra.assumingMemoryBound(to: UInt8.self), nil, nil, nil], [Int32(bytesPerRow), 0, 0, 0],
+                Int32(width), Int32(rows), AV_PIX_FMT_BGRA
+            ),
             sourceColour: ColourDetails(matrix: ColourDetails.videoRange601.matrix, fullRange: true),
             destination: ([y.0, u.0, v.0, nil], [Int32(y.1), Int32(u.1), Int32(v.1), 0], Int32(width), Int32(rows), AV_PIX_FMT_YUV420P),
             destinationColour: .videoRange601)
@@ -171,11 +179,13 @@ final class PixelConverter {
     func convert(_ pixels: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>, colour: ColourDetails) -> Bool {
         let f = frame.pointee
         if colour == .videoRange601, AVPixelFormat(f.format) == AV_PIX_FMT_YUV420P,
-           Int(f.width) == pixels.width, Int(f.height) == pixels.height, let y = f.data.0, let u = f.data.1, let v = f.data.2 {
+            Int(f.width) == pixels.width, Int(f.height) == pixels.height, let y = f.data.0, let u = f.data.1, let v = f.data.2
+        {
             // The whole frame as one band (libyuv where there is one: a tenth of swscale's time).
             return pixels.withUnsafeBytes { bytes in
-                convertRows(bytes.baseAddress!, bytesPerRow: pixels.bytesPerRow, width: pixels.width, rows: pixels.height,
-                            into: (y, Int(f.linesize.0)), (u, Int(f.linesize.1)), (v, Int(f.linesize.2)))
+                convertRows(
+                    bytes.baseAddress!, bytesPerRow: pixels.bytesPerRow, width: pixels.width, rows: pixels.height,
+                    into: (y, Int(f.linesize.0)), (u, Int(f.linesize.1)), (v, Int(f.linesize.2)))
             }
         }
         if threads != 1, frame.pointee.buf.0 != nil {
@@ -185,12 +195,16 @@ final class PixelConverter {
             let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let f = frame.pointee
             return convert(
-                source: ([UnsafePointer(base), nil, nil, nil], [Int32(pixels.bytesPerRow), 0, 0, 0],
-                         Int32(pixels.width), Int32(pixels.height), AV_PIX_FMT_BGRA),
+                source: (
+                    [UnsafePointer(base), nil, nil, nil], [Int32(pixels.bytesPerRow), 0, 0, 0],
+                    Int32(pixels.width), Int32(pixels.height), AV_PIX_FMT_BGRA
+                ),
                 sourceColour: ColourDetails(matrix: colour.matrix, fullRange: true),
-                destination: ([f.data.0, f.data.1, f.data.2, f.data.3],
-                              [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3],
-                              f.width, f.height, AVPixelFormat(f.format)),
+                destination: (
+                    [f.data.0, f.data.1, f.data.2, f.data.3],
+                    [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3],
+                    f.width, f.height, AVPixelFormat(f.format)
+                ),
                 destinationColour: colour)
         }
     }
@@ -203,10 +217,13 @@ final class PixelConverter {
         // filters it down; without it, swscale averages pixel pairs in plain C first. Same luma,
         // chroma within 1 dB, and the conversion takes about half the time (5.2 -> 2.8 ms a
         // 1170x2532 frame here).
-        let flags: Int32 = ((Int(f.width) < pixels.width || Int(f.height) < pixels.height)
-            ? Int32(SWS_AREA) : Int32(SWS_BILINEAR)) | Int32(SWS_FULL_CHR_H_INP)
-        let key: [Int32] = [Int32(pixels.width), Int32(pixels.height), f.width, f.height, f.format, flags | extraFlags,
-                            colour.matrix, colour.fullRange ? 1 : 0]
+        let flags: Int32 =
+            ((Int(f.width) < pixels.width || Int(f.height) < pixels.height)
+                ? Int32(SWS_AREA) : Int32(SWS_BILINEAR)) | Int32(SWS_FULL_CHR_H_INP)
+        let key: [Int32] = [
+            Int32(pixels.width), Int32(pixels.height), f.width, f.height, f.format, flags | extraFlags,
+            colour.matrix, colour.fullRange ? 1 : 0,
+        ]
         if threadedContext == nil || key != threadedKey {
             sws_freeContext(threadedContext)
             threadedContext = nil
@@ -278,12 +295,16 @@ final class PixelConverter {
         let ok = buffer.withUnsafeMutableBytes { bytes -> Bool in
             let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return convert(
-                source: ([UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2), UnsafePointer(f.data.3)],
-                         [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3],
-                         f.width, f.height, format),
+                source: (
+                    [UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2), UnsafePointer(f.data.3)],
+                    [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3],
+                    f.width, f.height, format
+                ),
                 sourceColour: ColourDetails(matrix: matrix, fullRange: fullRange),
-                destination: ([base, nil, nil, nil], [Int32(buffer.bytesPerRow), 0, 0, 0],
-                              f.width, f.height, AV_PIX_FMT_BGRA),
+                destination: (
+                    [base, nil, nil, nil], [Int32(buffer.bytesPerRow), 0, 0, 0],
+                    f.width, f.height, AV_PIX_FMT_BGRA
+                ),
                 destinationColour: ColourDetails(matrix: SWS_CS_DEFAULT, fullRange: true))
         }
         return ok ? buffer : nil

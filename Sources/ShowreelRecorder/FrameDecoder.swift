@@ -39,8 +39,10 @@ public enum FrameDecoder {
     /// such frame (lent: the decoder's own, unconverted) with the first tick it is on screen at,
     /// until it returns false; a frame replaced within a tick is skipped (never converted). The
     /// last frame comes even when it begins after the video's last tick.
-    static func forEachTickFrame(_ url: URL, ticksPerSecond: Double,
-                                 _ body: (UnsafeMutablePointer<AVFrame>, _ tick: Int64) -> Bool) throws(RecorderError) {
+    static func forEachTickFrame(
+        _ url: URL, ticksPerSecond: Double,
+        _ body: (UnsafeMutablePointer<AVFrame>, _ tick: Int64) -> Bool
+    ) throws(RecorderError) {
         var held = av_frame_alloc()
         defer { av_frame_free(&held) }
         guard let held else { throw .outOfMemory("a frame") }

@@ -53,13 +53,16 @@ public final class FrameQueueRecorder: Sendable {
     /// virtual-clock device), so the device keeps the cores it wants and loses nothing.
     /// `onFailure` is called once, on the encoding thread, when encoding or writing fails
     /// (later frames are discarded).
-    public init(recorder: VideoRecorder, capacity: Int = 8, frameBytes: Int? = nil,
-                maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
-                keepAlive: KeepAlive = KeepAlive(), encoderPriority: QualityOfService = .userInitiated,
-                onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder.queue")) {
+    public init(
+        recorder: VideoRecorder, capacity: Int = 8, frameBytes: Int? = nil,
+        maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
+        keepAlive: KeepAlive = KeepAlive(), encoderPriority: QualityOfService = .userInitiated,
+        onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder.queue")
+    ) {
         precondition(capacity >= 2, "the frame queue needs room for the first and the newest frame")
-        let capacity = Self.capacity(forFrameBytes: frameBytes ?? recorder.inputWidth * recorder.inputHeight * 4,
-                                     requested: capacity, maxQueuedBytes: maxQueuedBytes)
+        let capacity = Self.capacity(
+            forFrameBytes: frameBytes ?? recorder.inputWidth * recorder.inputHeight * 4,
+            requested: capacity, maxQueuedBytes: maxQueuedBytes)
         self.url = recorder.url
         self.capacity = capacity
         worker = EncoderWorker(recorder: recorder, capacity: capacity, keepAlive: keepAlive, onFailure: onFailure, logger: logger)
@@ -71,8 +74,10 @@ public final class FrameQueueRecorder: Sendable {
     }
 
     /// How many frames of `frameBytes` the queue holds: `requested`, fewer to fit the byte budget, at least two.
-    public static func capacity(forFrameBytes frameBytes: Int, requested: Int = 8,
-                                maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes) -> Int {
+    public static func capacity(
+        forFrameBytes frameBytes: Int, requested: Int = 8,
+        maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes
+    ) -> Int {
         max(2, min(requested, maxQueuedBytes / max(1, frameBytes)))
     }
 
@@ -84,10 +89,12 @@ public final class FrameQueueRecorder: Sendable {
         encoderPriority: QualityOfService = .userInitiated,
         onFailure: (@Sendable (RecorderError) -> Void)? = nil, logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
-        let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, mask: mask,
-                                         masksCopies: masksCopies, logger: logger)
-        self.init(recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, keepAlive: keepAlive,
-                  encoderPriority: encoderPriority, onFailure: onFailure, logger: logger)
+        let recorder = try VideoRecorder(
+            url: url, width: width, height: height, options: options, mask: mask,
+            masksCopies: masksCopies, logger: logger)
+        self.init(
+            recorder: recorder, capacity: capacity, maxQueuedBytes: maxQueuedBytes, keepAlive: keepAlive,
+            encoderPriority: encoderPriority, onFailure: onFailure, logger: logger)
     }
 
     deinit {
@@ -166,8 +173,10 @@ private final class EncoderWorker: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()  // guarded by `condition`
 
-    init(recorder: VideoRecorder, capacity: Int, keepAlive: FrameQueueRecorder.KeepAlive,
-         onFailure: (@Sendable (RecorderError) -> Void)?, logger: Logger) {
+    init(
+        recorder: VideoRecorder, capacity: Int, keepAlive: FrameQueueRecorder.KeepAlive,
+        onFailure: (@Sendable (RecorderError) -> Void)?, logger: Logger
+    ) {
         self.recorder = recorder
         self.capacity = capacity
         self.keepAlive = keepAlive

@@ -31,7 +31,10 @@ final class FrameSpool {
         func bandBytes(columns: Range<Int>) -> Int { Self.bandRows * columns.count + 2 * (Self.bandRows / 2) * ((columns.count + 1) / 2) }
         /// Where a band's planes start in its spool bytes, and their rows' widths.
         static func bandPlanes(at bytes: UnsafeMutableRawPointer, columns: Range<Int>)
-            -> (y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, width: Int, chromaWidth: Int) {
+            -> (
+                y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, width: Int, chromaWidth: Int
+            )
+        {
             let (width, chromaWidth) = (columns.count, (columns.count + 1) / 2)
             let y = bytes.assumingMemoryBound(to: UInt8.self)
             let u = y + bandRows * width
@@ -62,7 +65,8 @@ final class FrameSpool {
 
     /// `converter` turns BGRA bands into YUV (it is the recorder's, used on the same thread).
     init(layout: Layout, converter: PixelConverter) {
-        precondition(layout.bandBytes(columns: 0..<layout.width) <= Self.chunkBytes, "a \(layout.width)-pixel-wide band does not fit a spool chunk")
+        precondition(
+            layout.bandBytes(columns: 0..<layout.width) <= Self.chunkBytes, "a \(layout.width)-pixel-wide band does not fit a spool chunk")
         self.layout = layout
         self.converter = converter
     }
@@ -132,13 +136,16 @@ final class FrameSpool {
 
     /// Converts `columns` of one band of a BGRA frame into spool bytes laid out as
     /// `Layout.bandBytes` says.
-    private func convert(_ band: Int, columns: Range<Int>, of pixels: UnsafeRawPointer, bytesPerRow: Int,
-                         into bytes: UnsafeMutableRawPointer) -> Bool {
+    private func convert(
+        _ band: Int, columns: Range<Int>, of pixels: UnsafeRawPointer, bytesPerRow: Int,
+        into bytes: UnsafeMutableRawPointer
+    ) -> Bool {
         let rows = layout.rows(of: band)
         let planes = Layout.bandPlanes(at: bytes, columns: columns)
-        return converter.convertRows(pixels + rows.lowerBound * bytesPerRow + columns.lowerBound * 4, bytesPerRow: bytesPerRow,
-                                     width: planes.width, rows: rows.count,
-                                     into: (planes.y, planes.width), (planes.u, planes.chromaWidth), (planes.v, planes.chromaWidth))
+        return converter.convertRows(
+            pixels + rows.lowerBound * bytesPerRow + columns.lowerBound * 4, bytesPerRow: bytesPerRow,
+            width: planes.width, rows: rows.count,
+            into: (planes.y, planes.width), (planes.u, planes.chromaWidth), (planes.v, planes.chromaWidth))
     }
 
     private func room(for byteCount: Int) -> UnsafeMutableRawPointer {

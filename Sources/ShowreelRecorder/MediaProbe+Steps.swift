@@ -30,11 +30,14 @@ extension MediaProbe {
             guard let chapter = format.pointee.chapters[index] else { continue }
             let base = av_q2d(chapter.pointee.time_base)
             let title = av_dict_get(chapter.pointee.metadata, "title", nil, 0).map { String(cString: $0.pointee.value) } ?? ""
-            chapters.append(VideoChapter(title: title, start: Double(chapter.pointee.start) * base, end: Double(chapter.pointee.end) * base))
+            chapters.append(
+                VideoChapter(title: title, start: Double(chapter.pointee.start) * base, end: Double(chapter.pointee.end) * base))
         }
         var info = StepTracksInfo(chapters: chapters, subtitles: [])
-        guard let text = (0..<Int(format.pointee.nb_streams)).compactMap({ format.pointee.streams[$0] })
-            .first(where: { $0.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_MOV_TEXT }) else { return info }
+        guard
+            let text = (0..<Int(format.pointee.nb_streams)).compactMap({ format.pointee.streams[$0] })
+                .first(where: { $0.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_MOV_TEXT })
+        else { return info }
         info.subtitlesShownByDefault = text.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
         info.subtitleTrackName = av_dict_get(text.pointee.metadata, "handler_name", nil, 0).map { String(cString: $0.pointee.value) }
         let base = av_q2d(text.pointee.time_base)
@@ -43,13 +46,17 @@ extension MediaProbe {
         guard let packet else { throw .outOfMemory("a packet") }
         while av_read_frame(format, packet) >= 0 {
             defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == text.pointee.index, packet.pointee.size >= 2, let data = packet.pointee.data else { continue }
+            guard packet.pointee.stream_index == text.pointee.index, packet.pointee.size >= 2, let data = packet.pointee.data else {
+                continue
+            }
             // A timed-text sample: the text's length in bytes (16 bits, big-endian), the text, then style boxes.
             let length = min(Int(data[0]) << 8 | Int(data[1]), Int(packet.pointee.size) - 2)
             guard length > 0 else { continue }
             let start = Double(packet.pointee.pts) * base
-            info.subtitles.append(TimedText(text: String(decoding: UnsafeBufferPointer(start: data + 2, count: length), as: UTF8.self),
-                                            start: start, end: start + Double(packet.pointee.duration) * base))
+            info.subtitles.append(
+                TimedText(
+                    text: String(decoding: UnsafeBufferPointer(start: data + 2, count: length), as: UTF8.self),
+                    start: start, end: start + Double(packet.pointee.duration) * base))
         }
         return info
     }

@@ -69,7 +69,8 @@ public enum MediaProbe {
             duration = lastEnd
         }
         if duration.isNaN { duration = 0 }
-        let streamDuration = stream.pointee.duration != nopts && stream.pointee.duration > 0
+        let streamDuration =
+            stream.pointee.duration != nopts && stream.pointee.duration > 0
             ? Double(stream.pointee.duration) * timeBase : nil
 
         return MediaInfo(

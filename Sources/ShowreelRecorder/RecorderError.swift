@@ -28,7 +28,8 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable, Sendable {
             return "Cannot record to \(file): \(shown) is not a supported video container. Use a file name ending in .mov or .mp4."
         case let .unsupportedImageFormat(file, ext):
             let shown = ext.isEmpty ? "no extension" : "the extension '.\(ext)'"
-            return "Cannot save an image to \(file): \(shown) is not a supported image format. Use a file name ending in .png, .jpg or .jpeg."
+            return
+                "Cannot save an image to \(file): \(shown) is not a supported image format. Use a file name ending in .png, .jpg or .jpeg."
         case let .invalidDimensions(width, height):
             return "Cannot record a \(width)x\(height) screen: width and height must be positive."
         case let .invalidOption(message):

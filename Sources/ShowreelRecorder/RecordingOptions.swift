@@ -126,7 +126,8 @@ public struct RecordingOptions: Sendable, Equatable {
             throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
         }
         if let maximumFrameRate, !(maximumFrameRate.isFinite && maximumFrameRate >= 1 && maximumFrameRate <= 240) {
-            throw .invalidOption("maximum frame rate \(maximumFrameRate) is out of range: use 1 to 240 frames a second, or none to keep every frame")
+            throw .invalidOption(
+                "maximum frame rate \(maximumFrameRate) is out of range: use 1 to 240 frames a second, or none to keep every frame")
         }
         guard (0...64).contains(threads) else {
             throw .invalidOption("threads \(threads) is out of range: use 0 (one per core), 1 (the recorder's thread only) or up to 64")

@@ -92,10 +92,12 @@ public final class RecordingSession: DisplayStreamSink {
     ///     finished, so `url` never holds a half-written video (runs and tests, whose manifest
     ///     names it). False writes in place: `recordVideo`'s fragmented file, which a killed
     ///     recorder leaves playable where the user asked for it.
-    package init(url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
-                framesAreShared: Bool = false, spoolLimit: Int? = nil, staged: Bool = true,
-                onFailure: (@Sendable (RecorderError) -> Void)? = nil,
-                logger: Logger = Logger(label: "showreel.recorder")) throws(RecorderError) {
+    package init(
+        url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
+        framesAreShared: Bool = false, spoolLimit: Int? = nil, staged: Bool = true,
+        onFailure: (@Sendable (RecorderError) -> Void)? = nil,
+        logger: Logger = Logger(label: "showreel.recorder")
+    ) throws(RecorderError) {
         self.url = url
         self.logger = logger
         let staging = staged ? StagedFile(url) : nil
@@ -115,13 +117,15 @@ public final class RecordingSession: DisplayStreamSink {
         let priority: QualityOfService = waitsForEncoder ? .background : .userInitiated
         let shrunkBytes = shrinker.map { $0.width * $0.height * 4 }
         queue = { recorder in
-            FrameQueueRecorder(recorder: recorder, capacity: shrunkBytes == nil ? 8 : 24, frameBytes: shrunkBytes,
-                               keepAlive: keepAlive, encoderPriority: priority, onFailure: onFailure, logger: logger)
+            FrameQueueRecorder(
+                recorder: recorder, capacity: shrunkBytes == nil ? 8 : 24, frameBytes: shrunkBytes,
+                keepAlive: keepAlive, encoderPriority: priority, onFailure: onFailure, logger: logger)
         }
         self.onFailure = onFailure
-        let recorder = try VideoRecorder(url: staging?.partial ?? url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
-                                         mask: mask, masksCopies: framesAreShared,
-                                         spoolLimit: waitsForEncoder ? spoolLimit : nil, logger: logger)
+        let recorder = try VideoRecorder(
+            url: staging?.partial ?? url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
+            mask: mask, masksCopies: framesAreShared,
+            spoolLimit: waitsForEncoder ? spoolLimit : nil, logger: logger)
         if recorder.isDeferred {
             encoder = Mutex(.deferred(recorder))
         } else {
@@ -241,8 +245,12 @@ public final class RecordingSession: DisplayStreamSink {
         do throws(RecorderError) {
             try StepTracks.write(steps, from: staging.partial, to: staging.withSteps)
             try staging.replacePartial(with: staging.withSteps)
-            logger.debug("steps added", metadata: ["file": "\(url.path)", "steps": "\(steps.count)",
-                                                   "time": "\(ContinuousClock.now - started)"])
+            logger.debug(
+                "steps added",
+                metadata: [
+                    "file": "\(url.path)", "steps": "\(steps.count)",
+                    "time": "\(ContinuousClock.now - started)",
+                ])
         } catch {
             try? FileManager.default.removeItem(at: staging.withSteps)
             logger.warning("the video keeps no chapters or subtitles: \(error)", metadata: ["file": "\(url.path)"])

@@ -33,9 +33,11 @@ public struct ReelSummary: Sendable, Equatable {
 /// when every clip matches the first one's codec, size and encoder headers (the title cards
 /// are encoded to match); otherwise everything is decoded and encoded once.
 public enum Reel {
-    public static func write(_ clips: [ReelClip], to url: URL, options: RecordingOptions = RecordingOptions(),
-                             titleDuration: Duration = .milliseconds(1500),
-                             logger: Logger = Logger(label: "showreel.reel")) throws(RecorderError) -> ReelSummary {
+    public static func write(
+        _ clips: [ReelClip], to url: URL, options: RecordingOptions = RecordingOptions(),
+        titleDuration: Duration = .milliseconds(1500),
+        logger: Logger = Logger(label: "showreel.reel")
+    ) throws(RecorderError) -> ReelSummary {
         guard !clips.isEmpty else { throw .invalidOption("a reel needs at least one video") }
         installFFmpegLogging()
         let first = try MediaProbe.probe(clips[0].video)
@@ -168,8 +170,10 @@ public enum Reel {
 
     /// Decodes every segment and encodes them once into one video at `width` x `height`;
     /// returns each segment's length in seconds.
-    private static func transcode(_ segments: [URL], to url: URL, width: Int, height: Int, options: RecordingOptions,
-                                  logger: Logger) throws(RecorderError) -> [Double] {
+    private static func transcode(
+        _ segments: [URL], to url: URL, width: Int, height: Int, options: RecordingOptions,
+        logger: Logger
+    ) throws(RecorderError) -> [Double] {
         let recorder = try VideoRecorder(url: url, width: width, height: height, options: options, logger: logger)
         var offset = Duration.zero
         var lengths: [Double] = []

@@ -93,22 +93,23 @@ public enum StepTracks {
         parameters.pointee.codec_id = AV_CODEC_ID_MOV_TEXT
         // 3GPP timed text, in a MOV too (where the muxer would pick QuickTime's older 'text',
         // whose sample description differs): what Apple's players list as subtitles ('sbtl').
-        parameters.pointee.codec_tag = showreel_mktag(CChar(UInt8(ascii: "t")), CChar(UInt8(ascii: "x")),
-                                                      CChar(UInt8(ascii: "3")), CChar(UInt8(ascii: "g")))
+        parameters.pointee.codec_tag = showreel_mktag(
+            CChar(UInt8(ascii: "t")), CChar(UInt8(ascii: "x")),
+            CChar(UInt8(ascii: "3")), CChar(UInt8(ascii: "g")))
         stream.pointee.time_base = AVRational(num: 1, den: 1000)
         stream.pointee.disposition = 0
         av_dict_set(&stream.pointee.metadata, "handler_name", subtitleTrackName, 0)
         av_dict_set(&stream.pointee.metadata, "language", "eng", 0)
         let sampleEntry: [UInt8] = [
-            0, 0, 0, 0,             // display flags
-            1, 0xFF,                // horizontally centred, at the bottom
-            0, 0, 0, 0,             // background: transparent
-            0, 0, 0, 0, 0, 0, 0, 0, // text box: the default
-            0, 0, 0, 0, 0, 1,       // style record: characters 0-0, font 1
-            0, 0x12,                // plain, 18 pt
-            0xFF, 0xFF, 0xFF, 0xFF, // white, opaque
-            0, 0, 0, 0x12, 0x66, 0x74, 0x61, 0x62, 0, 1, // font table: one font
-            0, 1, 5, 0x53, 0x65, 0x72, 0x69, 0x66,       // 1: "Serif"
+            0, 0, 0, 0,  // display flags
+            1, 0xFF,  // horizontally centred, at the bottom
+            0, 0, 0, 0,  // background: transparent
+            0, 0, 0, 0, 0, 0, 0, 0,  // text box: the default
+            0, 0, 0, 0, 0, 1,  // style record: characters 0-0, font 1
+            0, 0x12,  // plain, 18 pt
+            0xFF, 0xFF, 0xFF, 0xFF,  // white, opaque
+            0, 0, 0, 0x12, 0x66, 0x74, 0x61, 0x62, 0, 1,  // font table: one font
+            0, 1, 5, 0x53, 0x65, 0x72, 0x69, 0x66,  // 1: "Serif"
         ]
         guard let extradata = av_mallocz(sampleEntry.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
             throw .outOfMemory("the subtitle track's description")
@@ -119,8 +120,10 @@ public enum StepTracks {
     }
 
     /// One timed-text sample: the text's length in bytes (16 bits, big-endian), then the text.
-    private static func writeCue(_ cue: VideoChapter, stream: UnsafeMutablePointer<AVStream>,
-                                 output: UnsafeMutablePointer<AVFormatContext>, path: String) throws(RecorderError) {
+    private static func writeCue(
+        _ cue: VideoChapter, stream: UnsafeMutablePointer<AVStream>,
+        output: UnsafeMutablePointer<AVFormatContext>, path: String
+    ) throws(RecorderError) {
         var text = Array(cue.title.utf8.prefix(0xFFFF))
         // A cut must not split a UTF-8 sequence.
         while let last = text.last, text.count == 0xFFFF, last & 0xC0 == 0x80 { text.removeLast() }

@@ -23,7 +23,8 @@ enum TrackHeaders {
             let bytes = [UInt8](body)
             for trak in boxes(in: bytes, from: 0, to: bytes.count) where trak.type == "trak" {
                 guard let tkhd = boxes(in: bytes, from: trak.payload, to: trak.end).first(where: { $0.type == "tkhd" }),
-                      tkhd.end - tkhd.payload >= 24 else { continue }
+                    tkhd.end - tkhd.payload >= 24
+                else { continue }
                 let version = bytes[tkhd.payload]
                 let idOffset = tkhd.payload + (version == 1 ? 20 : 12)
                 let id = bytes[idOffset..<idOffset + 4].reduce(0) { $0 << 8 | Int($1) }

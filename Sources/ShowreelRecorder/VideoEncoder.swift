@@ -46,8 +46,10 @@ final class VideoEncoder {
     }
 
     /// Opens the encoder, creates the file at `url` and writes its header.
-    init(url: URL, container: VideoContainer, options: RecordingOptions, fragmented: Bool, width: Int, height: Int,
-         logger: Logger) throws(RecorderError) {
+    init(
+        url: URL, container: VideoContainer, options: RecordingOptions, fragmented: Bool, width: Int, height: Int,
+        logger: Logger
+    ) throws(RecorderError) {
         self.url = url
         self.width = width
         self.height = height
@@ -142,10 +144,12 @@ final class VideoEncoder {
         resources.packet = packet
         resources.pending = pending
 
-        logger.debug("recording started", metadata: [
-            "file": "\(path)", "codec": "\(codec.rawValue)", "container": "\(container.rawValue)",
-            "size": "\(width)x\(height)", "fragmented": "\(fragmented)",
-        ])
+        logger.debug(
+            "recording started",
+            metadata: [
+                "file": "\(path)", "codec": "\(codec.rawValue)", "container": "\(container.rawValue)",
+                "size": "\(width)x\(height)", "fragmented": "\(fragmented)",
+            ])
     }
 
     // MARK: - Pictures
@@ -170,8 +174,10 @@ final class VideoEncoder {
     /// Encodes a picture rebuilt by a `FrameSpool` at `bytes` (YUV 4:2:0 in `layout`). The
     /// spool's memory is reused for the next picture, so the last one is copied into the
     /// current picture when it is to be repeated later (`keepAsCurrent`).
-    func sendSpooled(at bytes: UnsafeMutableRawPointer, of layout: FrameSpool.Layout, pts: Int64, keyframe: Bool,
-                     keepAsCurrent: Bool) throws(RecorderError) {
+    func sendSpooled(
+        at bytes: UnsafeMutableRawPointer, of layout: FrameSpool.Layout, pts: Int64, keyframe: Bool,
+        keepAsCurrent: Bool
+    ) throws(RecorderError) {
         if resources.spoolFrame == nil { resources.spoolFrame = av_frame_alloc() }
         guard let avFrame = resources.spoolFrame else { throw .outOfMemory("a video frame") }
         // The frame's planes are the spool's memory (not owned by FFmpeg: the encoder copies what it keeps).
@@ -332,7 +338,8 @@ private final class EncoderResources {
     @discardableResult
     func closeFile() -> Int32 {
         guard let format, format.pointee.pb != nil,
-              format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 else { return 0 }
+            format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0
+        else { return 0 }
         return avio_closep(&format.pointee.pb)
     }
 

@@ -117,8 +117,9 @@ public final class VideoRecorder {
     }
 
     private func openEncoder() throws(RecorderError) -> VideoEncoder {
-        try VideoEncoder(url: url, container: container, options: options, fragmented: fragmented, width: width, height: height,
-                         logger: logger)
+        try VideoEncoder(
+            url: url, container: container, options: options, fragmented: fragmented, width: width, height: height,
+            logger: logger)
     }
 
     deinit {
@@ -180,8 +181,9 @@ public final class VideoRecorder {
         }
         if frame.presentationTime <= first.presentationTime + Self.sameInstant {
             preparer.noteChanges(of: frame)
-            held = Frame(pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
-                         changedAreas: frame.changedAreas)
+            held = Frame(
+                pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
+                changedAreas: frame.changedAreas)
             framesSuperseded += 1
             return true
         }
@@ -212,7 +214,9 @@ public final class VideoRecorder {
         try writeRepeats(placement.repeats)
         if !warnedAboutSize, !preparer.isScreenSized(frame.pixels), preparer.shrinker?.isShrunk(frame.pixels) != true {
             warnedAboutSize = true
-            logger.warning("frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it")
+            logger.warning(
+                "frame size \(frame.pixels.width)x\(frame.pixels.height) differs from the recording's \(inputWidth)x\(inputHeight); scaling it"
+            )
         }
         let stamp = placement.stamp
         if let spool {
@@ -248,7 +252,8 @@ public final class VideoRecorder {
         preparer.noteKept()
         guard converted else { throw conversionFailed(frame) }
         if let spoolLimit, spool.byteCount > spoolLimit {
-            logger.debug("spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
+            logger.debug(
+                "spool limit reached: encoding from here on", metadata: ["file": "\(url.path)", "frames": "\(spool.entries.count)"])
             try encodeSpool()
         }
     }
@@ -264,8 +269,9 @@ public final class VideoRecorder {
         self.encoder = encoder
         try spool.replay { (bytes, entry) throws(RecorderError) in
             // The last picture is what `keepCurrent` repeats while the screen is idle.
-            try encoder.sendSpooled(at: bytes, of: spool.layout, pts: entry.pts, keyframe: entry.keyframe,
-                                    keepAsCurrent: entry.pts == last.pts)
+            try encoder.sendSpooled(
+                at: bytes, of: spool.layout, pts: entry.pts, keyframe: entry.keyframe,
+                keepAsCurrent: entry.pts == last.pts)
         }
     }
 
@@ -331,10 +337,12 @@ public final class VideoRecorder {
             width: width, height: height, framesEncoded: framesEncoded, framesDropped: framesDropped,
             framesRepeated: framesRepeated, framesSuperseded: framesSuperseded,
             duration: .ticks(encoder.endPts, timescale: FrameTimeline.timescale), fileSize: size)
-        logger.debug("recording finished", metadata: [
-            "file": "\(path)", "frames": "\(framesEncoded)", "dropped": "\(framesDropped)",
-            "duration": "\(summary.duration)", "bytes": "\(size)",
-        ])
+        logger.debug(
+            "recording finished",
+            metadata: [
+                "file": "\(path)", "frames": "\(framesEncoded)", "dropped": "\(framesDropped)",
+                "duration": "\(summary.duration)", "bytes": "\(size)",
+            ])
         return summary
     }
 

@@ -42,11 +42,14 @@ extension Canvas {
     /// Draws `text` wrapped at word boundaries into lines no wider than `rect`, from the top
     /// of `rect` (or vertically centred with `centered`); the last allowed line is cut with
     /// an ellipsis. `maxLines` 0 means as many as fit the text.
-    public func drawWrapped(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
-                            maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false) {
+    public func drawWrapped(
+        _ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
+        maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false
+    ) {
         if TextEngine.path == .toy {
-            return toyDrawWrapped(text, in: rect, font: font, color: color, alignment: alignment, maxLines: maxLines,
-                                  lineSpacing: lineSpacing, centered: centered)
+            return toyDrawWrapped(
+                text, in: rect, font: font, color: color, alignment: alignment, maxLines: maxLines,
+                lineSpacing: lineSpacing, centered: centered)
         }
         guard !text.isEmpty else { return }
         let lines = wrappedLines(text, font: font, width: rect.width, maxLines: maxLines)
@@ -113,8 +116,9 @@ extension Canvas {
         let pad = (metrics.ascent + metrics.descent) * 0.25
         let ink = line.ink.offsetBy(dx: x, dy: baseline)
         let left = x + line.logicalX
-        markInk(x1: min(left - pad, ink.minX - 1), y1: min(baseline - metrics.ascent - pad, ink.minY - 1),
-                x2: max(left + line.width + pad, ink.maxX + 1), y2: max(baseline + metrics.descent + pad, ink.maxY + 1))
+        markInk(
+            x1: min(left - pad, ink.minX - 1), y1: min(baseline - metrics.ascent - pad, ink.minY - 1),
+            x2: max(left + line.width + pad, ink.maxX + 1), y2: max(baseline + metrics.descent + pad, ink.maxY + 1))
         cairo_move_to(context, x, baseline)
         pango_cairo_show_layout_line(context, line.line)
     }

@@ -51,8 +51,10 @@ extension Canvas {
     /// Draws `text` wrapped at word boundaries into lines no wider than `rect`, from the top
     /// of `rect` (or vertically centred with `centered`); the last allowed line is cut with
     /// an ellipsis. `maxLines` 0 means as many as fit the text.
-    func toyDrawWrapped(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
-                            maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false) {
+    func toyDrawWrapped(
+        _ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
+        maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false
+    ) {
         select(font)
         let lines = wrapSelected(text, width: rect.width, maxLines: maxLines)
         let metrics = currentFontMetrics()

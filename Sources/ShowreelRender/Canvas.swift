@@ -161,7 +161,8 @@ public final class Canvas {
 
     /// A vertical (top to bottom) or horizontal linear gradient over `rect`.
     public func fillGradient(_ rect: Rect, from start: Color, to end: Color, vertical: Bool = true, cornerRadius: Double = 0) {
-        let pattern = vertical
+        let pattern =
+            vertical
             ? cairo_pattern_create_linear(rect.minX, rect.minY, rect.minX, rect.maxY)
             : cairo_pattern_create_linear(rect.minX, rect.minY, rect.maxX, rect.minY)
         defer { cairo_pattern_destroy(pattern) }

@@ -13,11 +13,13 @@ public enum Caption {
         let lines = canvas.wrap(text, font: font, width: textWidth, maxLines: 3)
         let lineHeight = canvas.metrics(of: font).lineHeight
         let end = bottom.map { $0 - padding } ?? height * 0.86
-        let band = Rect(x: inset, y: end - Double(lines.count) * lineHeight - 2 * padding,
-                        width: width - 2 * inset, height: Double(lines.count) * lineHeight + 2 * padding)
+        let band = Rect(
+            x: inset, y: end - Double(lines.count) * lineHeight - 2 * padding,
+            width: width - 2 * inset, height: Double(lines.count) * lineHeight + 2 * padding)
         canvas.fill(band, color: Color(hex: 0x000000, alpha: 0.72), cornerRadius: padding)
-        canvas.drawWrapped(text, in: Rect(x: band.x + padding, y: band.y + padding, width: textWidth, height: band.height - 2 * padding),
-                           font: font, color: .white, alignment: .center, maxLines: 3)
+        canvas.drawWrapped(
+            text, in: Rect(x: band.x + padding, y: band.y + padding, width: textWidth, height: band.height - 2 * padding),
+            font: font, color: .white, alignment: .center, maxLines: 3)
         canvas.finish()
     }
 }

@@ -1,4 +1,5 @@
 import CCairo
+
 #if canImport(CYUV)
 import CYUV
 #endif
@@ -35,12 +36,15 @@ public enum FrameScaler {
         #if canImport(CYUV)
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
-                let from = sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let from =
+                    sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
                     + 2 * rows.lowerBound * source.bytesPerRow + 2 * columns.lowerBound * 4
-                let to = destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let to =
+                    destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
                     + rows.lowerBound * destination.bytesPerRow + columns.lowerBound * 4
-                _ = ARGBScale(from, Int32(source.bytesPerRow), Int32(2 * columns.count), Int32(2 * rows.count),
-                              to, Int32(destination.bytesPerRow), Int32(columns.count), Int32(rows.count), kFilterBox)
+                _ = ARGBScale(
+                    from, Int32(source.bytesPerRow), Int32(2 * columns.count), Int32(2 * rows.count),
+                    to, Int32(destination.bytesPerRow), Int32(columns.count), Int32(rows.count), kFilterBox)
             }
         }
         #else
@@ -53,10 +57,11 @@ public enum FrameScaler {
         #if canImport(CYUV)
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
-                _ = ARGBScale(sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow),
-                              Int32(source.width), Int32(source.height),
-                              destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(destination.bytesPerRow),
-                              Int32(destination.width), Int32(destination.height), kFilterBox)
+                _ = ARGBScale(
+                    sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow),
+                    Int32(source.width), Int32(source.height),
+                    destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(destination.bytesPerRow),
+                    Int32(destination.width), Int32(destination.height), kFilterBox)
             }
         }
         #else
@@ -84,8 +89,9 @@ public enum FrameScaler {
                 }
                 cairo_rectangle(context, Double(columns.lowerBound), Double(rows.lowerBound), Double(columns.count), Double(rows.count))
                 cairo_clip(context)
-                cairo_scale(context, Double(destination.width) / Double(source.width),
-                            Double(destination.height) / Double(source.height))
+                cairo_scale(
+                    context, Double(destination.width) / Double(source.width),
+                    Double(destination.height) / Double(source.height))
                 cairo_set_source_surface(context, input, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(context), CAIRO_FILTER_BILINEAR)
                 cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)

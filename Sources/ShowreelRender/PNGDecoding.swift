@@ -12,16 +12,17 @@ extension PixelBuffer {
         final class Source { let bytes: [UInt8]; var offset = 0; init(_ bytes: [UInt8]) { self.bytes = bytes } }
         let source = Source(pngData)
         let closure = Unmanaged.passUnretained(source).toOpaque()
-        let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
-            let source = Unmanaged<Source>.fromOpaque(closure!).takeUnretainedValue()
-            let count = Int(length)
-            guard source.offset + count <= source.bytes.count else { return CAIRO_STATUS_READ_ERROR }
-            source.bytes.withUnsafeBufferPointer { buffer in
-                data!.update(from: buffer.baseAddress! + source.offset, count: count)
-            }
-            source.offset += count
-            return CAIRO_STATUS_SUCCESS
-        }, closure)
+        let surface = cairo_image_surface_create_from_png_stream(
+            { closure, data, length in
+                let source = Unmanaged<Source>.fromOpaque(closure!).takeUnretainedValue()
+                let count = Int(length)
+                guard source.offset + count <= source.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+                source.bytes.withUnsafeBufferPointer { buffer in
+                    data!.update(from: buffer.baseAddress! + source.offset, count: count)
+                }
+                source.offset += count
+                return CAIRO_STATUS_SUCCESS
+            }, closure)
         defer { cairo_surface_destroy(surface) }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -33,7 +34,8 @@ extension PixelBuffer {
         let height = Int(cairo_image_surface_get_height(surface))
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24, width > 0, height > 0,
-              let data = cairo_image_surface_get_data(surface) else {
+            let data = cairo_image_surface_get_data(surface)
+        else {
             throw PNGDecodingError(description: "unsupported PNG pixel format")
         }
         self.init(width: width, height: height)

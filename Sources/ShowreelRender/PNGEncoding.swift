@@ -11,11 +11,13 @@ extension PixelBuffer {
                 Int32(width), Int32(height), Int32(bytesPerRow))
             defer { cairo_surface_destroy(surface) }
             let closure = Unmanaged.passUnretained(sink).toOpaque()
-            cairo_surface_write_to_png_stream(surface, { closure, data, length in
-                let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
-                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                return CAIRO_STATUS_SUCCESS
-            }, closure)
+            cairo_surface_write_to_png_stream(
+                surface,
+                { closure, data, length in
+                    let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+                    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                    return CAIRO_STATUS_SUCCESS
+                }, closure)
         }
         return sink.bytes
     }

@@ -4,7 +4,9 @@ import Synchronization
 /// A vector outline in points: chevrons, glyph-like symbols, sheets with some corners rounded.
 public struct Path: Equatable, Sendable {
     public enum Element: Equatable, Sendable {
-        case move(Point), line(Point), curve(Point, Point, Point)
+        case move(Point)
+        case line(Point)
+        case curve(Point, Point, Point)
         /// Centre, radius, start and end angle (radians, clockwise on screen).
         case arc(Point, Double, Double, Double)
         case close

@@ -35,7 +35,8 @@ public struct ScreenMask: Hashable, Sendable {
     /// Paints everything outside the screen opaque black (or fully transparent): in every row,
     /// or in `rows` only (those a shrink just redid).
     public func apply(to pixels: PixelBuffer, rows: Range<Int>? = nil, transparent: Bool = false) {
-        precondition(pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
+        precondition(
+            pixels.width == width && pixels.height == height, "mask is \(width)x\(height), frame is \(pixels.width)x\(pixels.height)")
         let runs = self.runs
         runs.fill(pixels, with: transparent ? runs.transparentRow : runs.blackRow, rows: (rows ?? 0..<height).clamped(to: 0..<height))
     }
@@ -101,8 +102,9 @@ private final class Runs: Sendable {
     private static func scan(profile: DeviceProfile, width: Int, height: Int) -> Runs {
         let shape = PixelBuffer(width: width, height: height)
         let canvas = Canvas(pixels: shape, scale: Double(width) / profile.pointSize.width)
-        canvas.fill(Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
-                    color: .white, cornerRadius: profile.cornerRadius)
+        canvas.fill(
+            Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
+            color: .white, cornerRadius: profile.cornerRadius)
         if let housing = profile.sensorHousing {
             canvas.fill(housing, color: .black, cornerRadius: housing.height / 2)
         }

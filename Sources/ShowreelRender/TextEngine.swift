@@ -161,8 +161,9 @@ struct ShapedLine {
         let scale = Double(PANGO_SCALE)
         logicalX = Double(logical.x) / scale
         width = Double(logical.width) / scale
-        ink = Rect(x: Double(inkRect.x) / scale, y: Double(inkRect.y) / scale,
-                   width: Double(inkRect.width) / scale, height: Double(inkRect.height) / scale)
+        ink = Rect(
+            x: Double(inkRect.x) / scale, y: Double(inkRect.y) / scale,
+            width: Double(inkRect.width) / scale, height: Double(inkRect.height) / scale)
         let start = Int(line.pointee.start_index)
         byteRange = start..<(start + Int(line.pointee.length))
     }

@@ -9,12 +9,14 @@ public enum TitleCard {
         let titleFont = Font.system(max(12, w / 13), weight: .bold)
         let margin = w * 0.08
         let area = Rect(x: margin, y: h * 0.3, width: w - 2 * margin, height: h * 0.3)
-        canvas.drawWrapped(title, in: area, font: titleFont, color: .white, alignment: .center, maxLines: 4,
-                           lineSpacing: titleFont.size * 0.2, centered: true)
+        canvas.drawWrapped(
+            title, in: area, font: titleFont, color: .white, alignment: .center, maxLines: 4,
+            lineSpacing: titleFont.size * 0.2, centered: true)
         if let subtitle {
             let font = Font.system(max(8, w / 28))
-            canvas.drawWrapped(subtitle, in: Rect(x: margin, y: h * 0.62, width: w - 2 * margin, height: h * 0.1),
-                               font: font, color: Color(hex: 0xB0B0C8), alignment: .center, maxLines: 2)
+            canvas.drawWrapped(
+                subtitle, in: Rect(x: margin, y: h * 0.62, width: w - 2 * margin, height: h * 0.1),
+                font: font, color: Color(hex: 0xB0B0C8), alignment: .center, maxLines: 2)
         }
         canvas.finish()
         return pixels

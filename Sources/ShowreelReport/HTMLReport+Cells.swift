@@ -22,10 +22,14 @@ extension HTMLReport {
         return order.map { key in
             let entries = groups[key]!
             let cell = entries[0].1.cell
-            let data = cell.map { " data-language=\"\(e($0.language))\" data-device=\"\(e($0.device))\" data-appearance=\"\(e($0.appearance))\"" } ?? ""
+            let data =
+                cell.map { " data-language=\"\(e($0.language))\" data-device=\"\(e($0.device))\" data-appearance=\"\(e($0.appearance))\"" }
+                ?? ""
             let title = cell.map { "\($0.language) · \($0.device) · \($0.appearance)" } ?? "No cell"
-            let counts = "\(entries.count) \(entries.count == 1 ? "flow" : "flows"), \(entries.filter { $0.1.status == .failed }.count) failed"
-            return "<div class=\"cell\" data-cell=\"\(e(key))\"\(data)>\n<h2 class=\"cell-heading\">\(e(title)) <span class=\"muted\">\(counts)</span></h2>\n"
+            let counts =
+                "\(entries.count) \(entries.count == 1 ? "flow" : "flows"), \(entries.filter { $0.1.status == .failed }.count) failed"
+            return
+                "<div class=\"cell\" data-cell=\"\(e(key))\"\(data)>\n<h2 class=\"cell-heading\">\(e(title)) <span class=\"muted\">\(counts)</span></h2>\n"
                 + entries.map { section(for: $1, index: $0) }.joined(separator: "\n") + "\n</div>"
         }.joined(separator: "\n")
     }
@@ -50,25 +54,25 @@ extension HTMLReport {
     }
 
     static let cellStyle = """
-    nav.cell-filter { margin-top: .4rem; }
-    nav.cell-filter span { display: inline-block; width: 6.5rem; }
-    div.cell.hidden-cell { display: none; }
-    h2.cell-heading { margin: 1.5rem 0 .25rem; font-size: 1.3rem; }
-    """
+        nav.cell-filter { margin-top: .4rem; }
+        nav.cell-filter span { display: inline-block; width: 6.5rem; }
+        div.cell.hidden-cell { display: none; }
+        h2.cell-heading { margin: 1.5rem 0 .25rem; font-size: 1.3rem; }
+        """
 
     /// Each axis keeps one chosen value (or all); a cell shows when it matches every axis.
     static let cellScript = """
-    "use strict";
-    document.addEventListener("click", function (event) {
-      var button = event.target.closest("nav.cell-filter button");
-      if (!button) return;
-      button.parentNode.querySelectorAll("button").forEach(function (b) { b.classList.toggle("selected", b === button); });
-      var chosen = {};
-      document.querySelectorAll("nav.cell-filter button.selected").forEach(function (b) { chosen[b.dataset.axis] = b.dataset.value; });
-      document.querySelectorAll("div.cell").forEach(function (cell) {
-        var shown = Object.keys(chosen).every(function (axis) { return chosen[axis] === "all" || cell.dataset[axis] === chosen[axis]; });
-        cell.classList.toggle("hidden-cell", !shown);
-      });
-    });
-    """
+        "use strict";
+        document.addEventListener("click", function (event) {
+          var button = event.target.closest("nav.cell-filter button");
+          if (!button) return;
+          button.parentNode.querySelectorAll("button").forEach(function (b) { b.classList.toggle("selected", b === button); });
+          var chosen = {};
+          document.querySelectorAll("nav.cell-filter button.selected").forEach(function (b) { chosen[b.dataset.axis] = b.dataset.value; });
+          document.querySelectorAll("div.cell").forEach(function (cell) {
+            var shown = Object.keys(chosen).every(function (axis) { return chosen[axis] === "all" || cell.dataset[axis] === chosen[axis]; });
+            cell.classList.toggle("hidden-cell", !shown);
+          });
+        });
+        """
 }

@@ -10,7 +10,8 @@ extension HTMLReport {
             var what: [String] = []
             if let time = item.time {
                 let seek = index[item.id].map { " data-entry=\"\($0)\"" } ?? ""
-                what.append("at <button type=\"button\" class=\"step seek diff-seek\" data-time=\"\(time)\"\(seek)>\(Self.clock(time))</button>")
+                what.append(
+                    "at <button type=\"button\" class=\"step seek diff-seek\" data-time=\"\(time)\"\(seek)>\(Self.clock(time))</button>")
             }
             if let step = item.step {
                 let before = item.baselineStep.flatMap { $0 == step ? nil : " (baseline: \(e($0)))" } ?? ""
@@ -20,21 +21,24 @@ extension HTMLReport {
                 what.append("in \(area.width)x\(area.height) px at (\(area.x), \(area.y)), \(item.differingPixels ?? 0) pixels")
             }
             if let note = item.note { what.append(e(note)) }
-            let picture = item.image.map { "<img src=\"\(e(Self.href($0)))\" alt=\"\(e(item.name)): baseline, current and their difference\">" } ?? ""
-            return "<tr class=\"\(item.outcome.rawValue)\"><td>\(item.outcome.rawValue)</td><td>\(e(item.name))</td><td>\(what.joined(separator: "; "))\(picture)</td></tr>"
+            let picture =
+                item.image.map { "<img src=\"\(e(Self.href($0)))\" alt=\"\(e(item.name)): baseline, current and their difference\">" } ?? ""
+            return
+                "<tr class=\"\(item.outcome.rawValue)\"><td>\(item.outcome.rawValue)</td><td>\(e(item.name))</td><td>\(what.joined(separator: "; "))\(picture)</td></tr>"
         }.joined(separator: "\n")
-        let summary = "\(diff.count(.changed)) changed, \(diff.count(.identical)) identical"
+        let summary =
+            "\(diff.count(.changed)) changed, \(diff.count(.identical)) identical"
             + (diff.count(.onlyInBaseline) > 0 ? ", \(diff.count(.onlyInBaseline)) only in the baseline" : "")
             + (diff.count(.onlyInCurrent) > 0 ? ", \(diff.count(.onlyInCurrent)) new" : "")
             + (diff.count(.notCompared) > 0 ? ", \(diff.count(.notCompared)) not compared" : "")
         return """
-        <section class="diff" id="diff">
-        <h2>Compared with \(e(diff.baseline))</h2>
-        <p class="muted">\(e(summary)) · threshold \(diff.threshold)</p>
-        <table><thead><tr><th>outcome</th><th>flow or test</th><th>first difference</th></tr></thead><tbody>
-        \(rows)
-        </tbody></table>
-        </section>
-        """
+            <section class="diff" id="diff">
+            <h2>Compared with \(e(diff.baseline))</h2>
+            <p class="muted">\(e(summary)) · threshold \(diff.threshold)</p>
+            <table><thead><tr><th>outcome</th><th>flow or test</th><th>first difference</th></tr></thead><tbody>
+            \(rows)
+            </tbody></table>
+            </section>
+            """
     }
 }

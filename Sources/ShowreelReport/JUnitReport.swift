@@ -18,7 +18,8 @@ public struct JUnitReport: Sendable {
 
     public func render() -> String {
         let e = Markup.escape
-        let counts = "tests=\"\(manifest.entries.count)\" failures=\"\(manifest.count(.failed))\" errors=\"\(manifest.count(.interrupted))\" skipped=\"\(manifest.count(.skipped))\" time=\"\(Markup.seconds(manifest.duration))\""
+        let counts =
+            "tests=\"\(manifest.entries.count)\" failures=\"\(manifest.count(.failed))\" errors=\"\(manifest.count(.interrupted))\" skipped=\"\(manifest.count(.skipped))\" time=\"\(Markup.seconds(manifest.duration))\""
         let timestamp = ISO8601DateFormatter().string(from: manifest.createdAt)
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
@@ -29,13 +30,17 @@ public struct JUnitReport: Sendable {
             let source = entry.sourceID
             let classname = entry.suite ?? (source as NSString).deletingLastPathComponent
             let file = source.hasSuffix(".yaml") || source.hasSuffix(".yml") ? " file=\"\(e(source))\"" : ""
-            lines.append("    <testcase classname=\"\(e(classname.isEmpty ? manifest.title : classname))\" name=\"\(e(entry.nameInCell))\"\(file) time=\"\(Markup.seconds(entry.duration))\">")
+            lines.append(
+                "    <testcase classname=\"\(e(classname.isEmpty ? manifest.title : classname))\" name=\"\(e(entry.nameInCell))\"\(file) time=\"\(Markup.seconds(entry.duration))\">"
+            )
             // An interrupted test is an error (it did not finish), not a failure of the app.
             let (element, type) = entry.status == .interrupted ? ("error", "interrupted") : ("failure", "failure")
             for failure in entry.failures {
                 let at = failure.location.map { "\($0): " } ?? ""
                 let when = failure.deviceTime.map { " (at \(Markup.seconds($0)) s in the video)" } ?? ""
-                lines.append("      <\(element) message=\"\(e(at + failure.message))\" type=\"\(type)\">\(e(at + failure.message + when))</\(element)>")
+                lines.append(
+                    "      <\(element) message=\"\(e(at + failure.message))\" type=\"\(type)\">\(e(at + failure.message + when))</\(element)>"
+                )
             }
             if entry.status == .skipped { lines.append("      <skipped/>") }
             let files = [entry.video, entry.screenshot].compactMap { $0 } + entry.attachments

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Escaping for text placed in HTML or XML, in element content and in quoted attributes.
 public enum Markup {
     /// `text` safe in element content and quoted attributes. Characters XML 1.0 forbids even as

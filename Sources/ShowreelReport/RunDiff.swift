@@ -49,9 +49,11 @@ public struct RunDiff: Codable, Sendable, Equatable {
         /// Anything else that differs, in words (durations, sizes, a missing file).
         public var note: String?
 
-        public init(id: String, name: String, outcome: Outcome, time: Double? = nil, stepIndex: Int? = nil, step: String? = nil,
-                    baselineStep: String? = nil, area: Area? = nil, differingPixels: Int? = nil, image: String? = nil,
-                    note: String? = nil) {
+        public init(
+            id: String, name: String, outcome: Outcome, time: Double? = nil, stepIndex: Int? = nil, step: String? = nil,
+            baselineStep: String? = nil, area: Area? = nil, differingPixels: Int? = nil, image: String? = nil,
+            note: String? = nil
+        ) {
             self.id = id
             self.name = name
             self.outcome = outcome

@@ -60,7 +60,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
     /// one wording of a run's outcome for the terminal and the report.
     public var outcome: String {
         var parts = ["\(count(.passed)) passed", "\(count(.failed)) failed"]
-        for status in [ManifestEntry.Status.interrupted, .skipped] where count(status) > 0 { parts.append("\(count(status)) \(status.rawValue)") }
+        for status in [ManifestEntry.Status.interrupted, .skipped] where count(status) > 0 {
+            parts.append("\(count(status)) \(status.rawValue)")
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -154,9 +156,11 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         }
     }
 
-    public init(id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
-                screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
-                preview: String? = nil, cell: RunCell? = nil) {
+    public init(
+        id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
+        screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
+        preview: String? = nil, cell: RunCell? = nil
+    ) {
         self.cell = cell
         self.id = id
         self.name = name

@@ -30,9 +30,10 @@ public struct RunSummary: Sendable {
         ]
         for (index, entry) in manifest.entries.enumerated() {
             let name = entry.suite.map { "\($0)/\(entry.name)" } ?? entry.nameInCell
-            let preview = entry.preview.map {
-                "<img src=\"\(link($0))\" alt=\"\(Self.attribute(name)) preview\" width=\"\(Self.previewWidth)\">"
-            } ?? ""
+            let preview =
+                entry.preview.map {
+                    "<img src=\"\(link($0))\" alt=\"\(Self.attribute(name)) preview\" width=\"\(Self.previewWidth)\">"
+                } ?? ""
             var files: [String] = []
             if let video = entry.video { files.append("[video](\(link(video)))") }
             if let screenshot = entry.screenshot { files.append("[screenshot](\(link(screenshot)))") }
@@ -41,8 +42,9 @@ public struct RunSummary: Sendable {
             if let failure = entry.failures.first {
                 status += ": " + (failure.location.map { "`\($0)` " } ?? "") + failure.message
             }
-            lines.append("| \(Self.mark(entry.status)) | \(Self.cell(name)) | \(Self.cell(status)) | \(Self.duration(entry.duration)) "
-                + "| \(preview) | \(files.joined(separator: " · ")) |")
+            lines.append(
+                "| \(Self.mark(entry.status)) | \(Self.cell(name)) | \(Self.cell(status)) | \(Self.duration(entry.duration)) "
+                    + "| \(preview) | \(files.joined(separator: " · ")) |")
         }
         return (lines + [""]).joined(separator: "\n")
     }

@@ -50,8 +50,10 @@ public struct RunTrace: Codable, Sendable, Equatable {
         /// Why it failed: what it looked for and what the screen had instead.
         public var error: String?
 
-        public init(title: String, start: Double, end: Double, status: ManifestEntry.Status, query: String? = nil,
-                    target: Rect? = nil, before: Int? = nil, after: Int? = nil, tree: [Element] = [], error: String? = nil) {
+        public init(
+            title: String, start: Double, end: Double, status: ManifestEntry.Status, query: String? = nil,
+            target: Rect? = nil, before: Int? = nil, after: Int? = nil, tree: [Element] = [], error: String? = nil
+        ) {
             self.title = title
             self.start = start
             self.end = end
@@ -76,8 +78,10 @@ public struct RunTrace: Codable, Sendable, Equatable {
         public var hittable: Bool
         public var children: [Element]
 
-        public init(type: String, identifier: String, label: String, value: String?, frame: Rect, enabled: Bool, hittable: Bool,
-                    children: [Element]) {
+        public init(
+            type: String, identifier: String, label: String, value: String?, frame: Rect, enabled: Bool, hittable: Bool,
+            children: [Element]
+        ) {
             self.type = type
             self.identifier = identifier
             self.label = label
@@ -95,9 +99,11 @@ public struct RunTrace: Codable, Sendable, Equatable {
         var trace = self
         for failure in failures {
             guard let time = failure.deviceTime else { continue }
-            let firstLine = failure.message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? failure.message
-            let step = Step(title: "failed: " + firstLine, start: time, end: time, status: .failed,
-                            error: failure.message + (failure.location.map { " (\($0))" } ?? ""))
+            let firstLine =
+                failure.message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? failure.message
+            let step = Step(
+                title: "failed: " + firstLine, start: time, end: time, status: .failed,
+                error: failure.message + (failure.location.map { " (\($0))" } ?? ""))
             let index = trace.steps.firstIndex { $0.start > time } ?? trace.steps.endIndex
             trace.steps.insert(step, at: index)
         }

@@ -35,15 +35,18 @@ public final class RecordedSession: Sendable {
 
     /// Starts recording `device` into `video` (under its partial name until finished) and
     /// tracing its actions when `traces` is on. `sink` wraps the recorder (a flow's captions).
-    package init(device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
-                traces: Bool = true, logger: Logger = Logger(label: "showreel.session"),
-                sink: (any DisplayStreamSink) -> any DisplayStreamSink = { $0 }) async throws {
+    package init(
+        device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
+        traces: Bool = true, logger: Logger = Logger(label: "showreel.session"),
+        sink: (any DisplayStreamSink) -> any DisplayStreamSink = { $0 }
+    ) async throws {
         try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
         self.video = video
         self.device = device
         self.logger = logger
-        session = try RecordingSession(url: video, info: device.display.info, options: options, mask: mask, framesAreShared: true,
-                                       spoolLimit: spoolLimit, logger: logger)
+        session = try RecordingSession(
+            url: video, info: device.display.info, options: options, mask: mask, framesAreShared: true,
+            spoolLimit: spoolLimit, logger: logger)
         subscription = device.display.subscribe(sink(session))
         actions = traces ? ActionTrace() : nil
         if let actions { await device.setActionTrace(actions) }

@@ -18,14 +18,18 @@ public struct Application: Sendable {
     public var launchArguments: [String]
     public var launchEnvironment: [String: String]
 
-    public init(_ bundleIdentifier: String, launchArguments: [String] = [], launchEnvironment: [String: String] = [:],
-                device: DeviceClient? = nil) {
+    public init(
+        _ bundleIdentifier: String, launchArguments: [String] = [], launchEnvironment: [String: String] = [:],
+        device: DeviceClient? = nil
+    ) {
         self.bundleIdentifier = bundleIdentifier
         self.launchArguments = launchArguments
         self.launchEnvironment = launchEnvironment
-        self.device = device ?? TestContext.active?.device ?? .unavailable(
-            "Application(\"\(bundleIdentifier)\") has no device: add the .device() trait to the test or its suite "
-                + "(import ShowreelKit), subclass ShowreelTestCase in XCTest, or pass device: DeviceClient.named(\"booted\").")
+        self.device =
+            device ?? TestContext.active?.device
+            ?? .unavailable(
+                "Application(\"\(bundleIdentifier)\") has no device: add the .device() trait to the test or its suite "
+                    + "(import ShowreelKit), subclass ShowreelTestCase in XCTest, or pass device: DeviceClient.named(\"booted\").")
     }
 
     /// Launches (or relaunches) the app with `launchArguments` and `launchEnvironment`, and
@@ -61,7 +65,10 @@ public struct Application: Sendable {
     ///   - timeout: the most device time to wait (at most an hour).
     /// - Returns: true if the app got there in time.
     /// - Throws: `DeviceClient.Failure` for a timeout out of range or an unreachable device.
-    public func wait(for state: AppState, timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+    public func wait(
+        for state: AppState, timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        column: Int = #column
+    ) async throws -> Bool {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             .performWait(.waitForState(bundle: bundleIdentifier, state: state, timeout: timeout)).matched
     }
@@ -72,7 +79,10 @@ public struct Application: Sendable {
     ///   - keyDelay: time between keys; `jitter`: up to this much more at random (seeded, so the
     ///     same run types the same way).
     /// - Throws: `DeviceClient.Failure` when no field has focus or a character has no key.
-    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+    public func typeText(
+        _ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
+    ) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             .perform(.typeText(DeviceAction.TypeText(text, keyDelay: keyDelay, jitter: jitter)))
     }
@@ -88,14 +98,19 @@ public struct Application: Sendable {
     ///   - key: the key, a character or a name such as "Return".
     ///   - modifiers: the keys held with it; Command by default.
     /// - Throws: `DeviceClient.Failure` for a key the keyboard does not have.
-    public func keyCommand(_ key: String, modifiers: KeyModifiers = .command, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+    public func keyCommand(
+        _ key: String, modifiers: KeyModifiers = .command, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        column: Int = #column
+    ) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             .perform(.keyCommand(DeviceAction.KeyCommand(key, modifiers: modifiers)))
     }
 
     /// The screen as PNG bytes, at the device's pixel size.
     /// - Throws: `DeviceClient.Failure` when the device cannot be reached.
-    public func screenshot(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Data {
+    public func screenshot(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws
+        -> Data
+    {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).screenshotPNG()
     }
 }
@@ -190,19 +205,24 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     /// - Throws: `DeviceClient.Failure` when nothing matches (the message says what the screen
     ///   shows instead) or the element is covered or off screen.
     public func tap(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query))))
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(
+            .tap(DeviceAction.Tap(.element(query))))
     }
 
     /// Two taps in quick succession.
     /// - Throws: `DeviceClient.Failure` as `tap()` does.
     public func doubleTap(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query), count: 2)))
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(
+            .tap(DeviceAction.Tap(.element(query), count: 2)))
     }
 
     /// Holds a finger on the element for `duration` (a long press, at most a minute).
     /// - Throws: `DeviceClient.Failure` as `tap()` does, or for a duration out of range.
-    public func press(forDuration duration: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
-        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(.tap(DeviceAction.Tap(.element(query), hold: duration)))
+    public func press(
+        forDuration duration: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws {
+        _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).perform(
+            .tap(DeviceAction.Tap(.element(query), hold: duration)))
     }
 
     /// Taps the element to focus it, then types `text` on the software keyboard key by key.
@@ -210,16 +230,27 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     ///   - text: at most 1000 characters.
     ///   - keyDelay: time between keys; `jitter`: up to this much more at random (seeded).
     /// - Throws: `DeviceClient.Failure` when the element cannot be tapped or a character has no key.
-    public func typeText(_ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+    public func typeText(
+        _ text: String, keyDelay: Duration = .zero, jitter: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
+    ) async throws {
         _ = try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             .perform(.typeText(DeviceAction.TypeText(text, into: query, keyDelay: keyDelay, jitter: jitter)))
     }
 
     /// Swipes from the element's centre upwards (content scrolls up), as XCUITest's `swipeUp()`.
-    public func swipeUp(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.up, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
-    public func swipeDown(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.down, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
-    public func swipeLeft(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.left, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
-    public func swipeRight(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws { try await swipe(.right, CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) }
+    public func swipeUp(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await swipe(.up, CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    public func swipeDown(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await swipe(.down, CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    public func swipeLeft(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await swipe(.left, CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    public func swipeRight(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws {
+        try await swipe(.right, CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
 
     private func swipe(_ direction: DeviceAction.Direction, _ callSite: CallSite) async throws {
         _ = try await device.at(callSite).perform(.swipe(DeviceAction.Swipe(.element(query, direction))))
@@ -229,20 +260,28 @@ public struct Element: Sendable, CustomStringConvertible, ElementContainer {
     /// is not there yet).
     /// - Parameter timeout: the most device time to wait (at most an hour).
     /// - Returns: true if it appeared in time.
-    public func waitForExistence(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
-        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(.waitFor(DeviceAction.WaitFor(query, timeout: timeout))).matched
+    public func waitForExistence(
+        timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws -> Bool {
+        try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column)).performWait(
+            .waitFor(DeviceAction.WaitFor(query, timeout: timeout))
+        ).matched
     }
 
     /// Waits on the device clock until the element is on screen and can be tapped.
     /// - Returns: true if it became hittable in time.
-    public func waitForHittable(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+    public func waitForHittable(
+        timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws -> Bool {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             .performWait(.waitFor(DeviceAction.WaitFor(query, hittable: true, timeout: timeout))).matched
     }
 
     /// Waits on the device clock until no element matches on screen.
     /// - Returns: true if it went in time.
-    public func waitForNonExistence(timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async throws -> Bool {
+    public func waitForNonExistence(
+        timeout: Duration, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws -> Bool {
         try await device.at(CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             .performWait(.waitFor(DeviceAction.WaitFor(query, exists: false, timeout: timeout))).matched
     }

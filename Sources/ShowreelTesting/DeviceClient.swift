@@ -2,6 +2,7 @@ import Foundation
 import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelWire
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -63,7 +64,8 @@ public struct DeviceClient: DeviceDriver {
     public static func named(_ name: String, registry: DeviceRegistry = DeviceRegistry()) throws -> DeviceClient {
         let record = try registry.resolve(name)
         guard let url = record.automationURL.flatMap(URL.init(string:)) else {
-            throw Failure(statusCode: 0, message: "\(record.name) (\(record.udid)) has no automation API; boot it with `showreel device boot`.")
+            throw Failure(
+                statusCode: 0, message: "\(record.name) (\(record.udid)) has no automation API; boot it with `showreel device boot`.")
         }
         return DeviceClient(baseURL: url)
     }
@@ -71,43 +73,70 @@ public struct DeviceClient: DeviceDriver {
     // MARK: Device and apps
 
     public func info() async throws -> AutomationAPI.DeviceInfo {
-        try await through { try await $0.info() } http: { try await $0.call(Routes.device) }
+        try await through {
+            try await $0.info()
+        } http: {
+            try await $0.call(Routes.device)
+        }
     }
 
     public func tree() async throws -> [ElementSnapshot] {
-        try await through { try await $0.tree() } http: { try await ($0.call(Routes.tree) as AutomationAPI.Tree).elements }
+        try await through {
+            try await $0.tree()
+        } http: {
+            try await ($0.call(Routes.tree) as AutomationAPI.Tree).elements
+        }
     }
 
     @discardableResult
-    public func launch(_ bundleIdentifier: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> AppStatus {
+    public func launch(_ bundleIdentifier: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> AppStatus
+    {
         try await performForApp(.launch(bundle: bundleIdentifier, arguments: arguments, environment: environment))
     }
 
     @discardableResult
-    public func terminate(_ bundleIdentifier: String) async throws -> AppStatus { try await performForApp(.terminate(bundle: bundleIdentifier)) }
+    public func terminate(_ bundleIdentifier: String) async throws -> AppStatus {
+        try await performForApp(.terminate(bundle: bundleIdentifier))
+    }
 
     @discardableResult
-    public func activate(_ bundleIdentifier: String) async throws -> AppStatus { try await performForApp(.activate(bundle: bundleIdentifier)) }
+    public func activate(_ bundleIdentifier: String) async throws -> AppStatus {
+        try await performForApp(.activate(bundle: bundleIdentifier))
+    }
 
     public func status(of bundleIdentifier: String) async throws -> AppStatus {
-        try await through { try await $0.status(of: bundleIdentifier) } http: { try await $0.call(Routes.state, bundleIdentifier) }
+        try await through {
+            try await $0.status(of: bundleIdentifier)
+        } http: {
+            try await $0.call(Routes.state, bundleIdentifier)
+        }
     }
 
     // MARK: Queries
 
     public func elements(_ query: ElementQuery) async throws -> [ElementSnapshot] {
-        try await through { try await $0.elements(query) } http: {
+        try await through {
+            try await $0.elements(query)
+        } http: {
             try await ($0.call(Routes.query, body: AutomationAPI.Query(query: query)) as AutomationAPI.QueryResult).elements
         }
     }
 
     public func element(_ query: ElementQuery) async throws -> ElementSnapshot {
-        try await through { try await $0.element(query) } http: { try await $0.call(Routes.element, body: AutomationAPI.Query(query: query)) }
+        try await through {
+            try await $0.element(query)
+        } http: {
+            try await $0.call(Routes.element, body: AutomationAPI.Query(query: query))
+        }
     }
 
     /// The screen as PNG bytes.
     public func screenshotPNG() async throws -> Data {
-        try await through { try await $0.screenshotPNG() } http: { try await $0.raw(Routes.screenshot, body: nil) }
+        try await through {
+            try await $0.screenshotPNG()
+        } http: {
+            try await $0.raw(Routes.screenshot, body: nil)
+        }
     }
 
     // MARK: Actions
@@ -115,12 +144,17 @@ public struct DeviceClient: DeviceDriver {
     /// Performs `action` on the device, in process or over HTTP: the same action either way.
     public func perform(_ action: DeviceAction) async throws -> ActionResult {
         let request = action.request
-        return try await through { try await $0.perform(action) } http: { client in
-            let data = try await client.raw(request.route, request.bundle.map { [$0] } ?? [],
-                                            body: try request.body.map { try WireJSON.encoder.encode($0) })
+        return try await through {
+            try await $0.perform(action)
+        } http: { client in
+            let data = try await client.raw(
+                request.route, request.bundle.map { [$0] } ?? [],
+                body: try request.body.map { try WireJSON.encoder.encode($0) })
             do { return try request.result(from: data) } catch {
-                throw Failure(statusCode: 200, message: "\(request.route.method.rawValue) \(request.route.path(request.bundle.map { [$0] } ?? [])): "
-                              + "unexpected answer (\(describeDecodingError(error)))", callSite: client.callSite)
+                throw Failure(
+                    statusCode: 200,
+                    message: "\(request.route.method.rawValue) \(request.route.path(request.bundle.map { [$0] } ?? [])): "
+                        + "unexpected answer (\(describeDecodingError(error)))", callSite: client.callSite)
             }
         }
     }
@@ -137,8 +171,9 @@ public struct DeviceClient: DeviceDriver {
             switch transport {
             case let .inProcess(driver):
                 do { return try await inProcess(driver) } catch let error as Failure { throw error } catch {
-                    throw Failure(statusCode: (error as? any HTTPStatusError)?.httpStatus ?? 500, message: String(describing: error),
-                                  callSite: callSite)
+                    throw Failure(
+                        statusCode: (error as? any HTTPStatusError)?.httpStatus ?? 500, message: String(describing: error),
+                        callSite: callSite)
                 }
             case .http: return try await http(self)
             }
@@ -151,11 +186,15 @@ public struct DeviceClient: DeviceDriver {
     }
 
     /// Calls `route` (its parameters filled with `parameters`) with a JSON body, or none.
-    private func call<T: Decodable, B: Encodable>(_ route: Route, _ parameters: String..., body: B? = Optional<AutomationAPI.OK>.none) async throws -> T {
+    private func call<T: Decodable, B: Encodable>(_ route: Route, _ parameters: String..., body: B? = Optional<AutomationAPI.OK>.none)
+        async throws -> T
+    {
         let data = try await raw(route, parameters, body: try body.map { try WireJSON.encoder.encode($0) })
         do { return try WireJSON.decoder.decode(T.self, from: data) } catch {
-            throw Failure(statusCode: 200, message: "\(route.method.rawValue) \(route.path(parameters)): unexpected answer (\(describeDecodingError(error)))",
-                          callSite: callSite)
+            throw Failure(
+                statusCode: 200,
+                message: "\(route.method.rawValue) \(route.path(parameters)): unexpected answer (\(describeDecodingError(error)))",
+                callSite: callSite)
         }
     }
 
@@ -176,8 +215,9 @@ public struct DeviceClient: DeviceDriver {
         let data: Data
         let response: URLResponse
         do { (data, response) = try await URLSession.shared.data(for: request) } catch {
-            throw Failure(statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(ErrorSentence.describe(error))",
-                          callSite: callSite)
+            throw Failure(
+                statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(ErrorSentence.describe(error))",
+                callSite: callSite)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {

@@ -28,8 +28,10 @@ public struct HostRecording: Sendable {
     /// Starts `argv` on the host (no shell; `environment` added to the host's, v1 only) and
     /// waits, up to `timeout`, for the recorder to print `readyLine`. A recorder that exits
     /// first, or never gets ready, is stopped and reported with what it printed.
-    public static func start(host: TunnelHostClient, argv: [String], environment: [String: String]? = nil,
-                             api: HostProtocol = .v1, timeout: Duration = .seconds(30)) async throws -> HostRecording {
+    public static func start(
+        host: TunnelHostClient, argv: [String], environment: [String: String]? = nil,
+        api: HostProtocol = .v1, timeout: Duration = .seconds(30)
+    ) async throws -> HostRecording {
         let id: UUID
         switch api {
         case .v1: id = try await host.run(argv: argv, environment: environment).id
@@ -45,14 +47,18 @@ public struct HostRecording: Sendable {
             if try await host.output(id).contains(readyLine) { return recording }
             let info = try await host.command(id)
             if !info.isRunning {
-                throw TunnelHostClient.HostError(statusCode: 0, message:
-                    "The recorder exited (\(info.terminationSummary)) before recording: \(try await host.output(id))")
+                throw TunnelHostClient.HostError(
+                    statusCode: 0,
+                    message:
+                        "The recorder exited (\(info.terminationSummary)) before recording: \(try await host.output(id))")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         _ = try? await host.terminate(id, wait: true)
-        throw TunnelHostClient.HostError(statusCode: 0, message:
-            "The recorder did not start within \(timeout): \(try await host.output(id))")
+        throw TunnelHostClient.HostError(
+            statusCode: 0,
+            message:
+                "The recorder did not start within \(timeout): \(try await host.output(id))")
     }
 
     /// Interrupts the recorder (SIGINT, as Ctrl-C) and waits until it has exited, so the file
@@ -63,8 +69,10 @@ public struct HostRecording: Sendable {
         case .v1:
             let info = try await host.interrupt(id, wait: true, timeout: timeout)
             guard info.terminationReason == "exit", info.exitCode == 0 else {
-                throw TunnelHostClient.HostError(statusCode: 0, message:
-                    "The recorder did not finish cleanly (\(info.terminationSummary)): \(info.stderr ?? "")\(info.stdout ?? "")")
+                throw TunnelHostClient.HostError(
+                    statusCode: 0,
+                    message:
+                        "The recorder did not finish cleanly (\(info.terminationSummary)): \(info.stderr ?? "")\(info.stdout ?? "")")
             }
         case .legacy:
             _ = try await host.interrupt(id)

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelWire
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -103,7 +104,9 @@ public struct TunnelHostClient: Sendable {
     }
 
     /// Polls `/status` until the command finished; throws when `timeout` passes first.
-    public func waitUntilFinished(_ id: UUID, timeout: Duration = .seconds(30), pollInterval: Duration = .milliseconds(50)) async throws -> CommandStatus {
+    public func waitUntilFinished(_ id: UUID, timeout: Duration = .seconds(30), pollInterval: Duration = .milliseconds(50)) async throws
+        -> CommandStatus
+    {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -131,7 +134,8 @@ public struct TunnelHostClient: Sendable {
         wait: Bool = false,
         timeout: Duration? = nil
     ) async throws -> CommandInfo {
-        let body = HostAPI.CreateCommandRequest(argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout.map(Self.seconds))
+        let body = HostAPI.CreateCommandRequest(
+            argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout.map(Self.seconds))
         return try await v1(CommandInfo.self, V1.create, body: WireJSON.encode(body))
     }
 
@@ -190,25 +194,37 @@ public struct TunnelHostClient: Sendable {
         do {
             return try WireJSON.decoder.decode(Answer.self, from: data)
         } catch {
-            throw HostError(statusCode: status, message: "\(route.template) answered something that is not its JSON reply (\(describeDecodingError(error))): \(String(decoding: data.prefix(200), as: UTF8.self))")
+            throw HostError(
+                statusCode: status,
+                message:
+                    "\(route.template) answered something that is not its JSON reply (\(describeDecodingError(error))): \(String(decoding: data.prefix(200), as: UTF8.self))"
+            )
         }
     }
 
-    private func v1<T: Decodable>(_ type: T.Type, _ route: Route, _ parameters: String..., query: [URLQueryItem] = [], body: Data? = nil) async throws -> T {
-        let (data, status) = try await send(route, parameters, query: query, body: body, contentType: body == nil ? nil : "application/json")
+    private func v1<T: Decodable>(_ type: T.Type, _ route: Route, _ parameters: String..., query: [URLQueryItem] = [], body: Data? = nil)
+        async throws -> T
+    {
+        let (data, status) = try await send(
+            route, parameters, query: query, body: body, contentType: body == nil ? nil : "application/json")
         guard (200..<300).contains(status) else { throw Self.error(from: data, status: status) }
         do {
             return try WireJSON.decoder.decode(T.self, from: data)
         } catch {
-            throw HostError(statusCode: status, message: "unexpected answer to \(route.method.rawValue) \(route.path(parameters)): \(error)")
+            throw HostError(
+                statusCode: status, message: "unexpected answer to \(route.method.rawValue) \(route.path(parameters)): \(error)")
         }
     }
 
-    private func send(_ route: Route, _ parameters: String..., query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
+    private func send(_ route: Route, _ parameters: String..., query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (
+        Data, Int
+    ) {
         try await send(route, parameters, query: query, body: body, contentType: contentType)
     }
 
-    private func send(_ route: Route, _ parameters: [String], query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (Data, Int) {
+    private func send(_ route: Route, _ parameters: [String], query: [URLQueryItem], body: Data?, contentType: String?) async throws -> (
+        Data, Int
+    ) {
         guard let url = route.url(relativeTo: baseURL, parameters, query: query) else {
             throw HostError(statusCode: 0, message: "bad URL for \(route.path(parameters)) on \(baseURL)")
         }
@@ -222,7 +238,9 @@ public struct TunnelHostClient: Sendable {
         do {
             (data, response) = try await URLSession.shared.data(for: request)
         } catch {
-            throw HostError(statusCode: 0, message: "cannot reach the tunnel host at \(baseURL): \(ErrorSentence.describe(error)) (is 'showreel host' running?)")
+            throw HostError(
+                statusCode: 0,
+                message: "cannot reach the tunnel host at \(baseURL): \(ErrorSentence.describe(error)) (is 'showreel host' running?)")
         }
         guard let http = response as? HTTPURLResponse else {
             throw HostError(statusCode: 0, message: "no HTTP answer from \(url)")
@@ -242,8 +260,8 @@ public struct TunnelHostClient: Sendable {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 out += String(format: "%%%02X", byte)

@@ -12,7 +12,9 @@ public enum TraceExport {
     /// The trace of `entries`, with times counted from `videoStart` (the device time of the
     /// video's first frame). Without `pictures` none are encoded: for a recording that is not
     /// kept, only its steps are needed, and JPEG encoding is most of a trace's cost.
-    package static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true) -> RunTrace {
+    package static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true)
+        -> RunTrace
+    {
         var pictures: [String] = []
         var index: [String: Int] = [:]
         // The trace hands the same picture to an action's end and the next one's start: encoded once.
@@ -59,9 +61,10 @@ public enum TraceExport {
     }
 
     private static func element(_ snapshot: ElementSnapshot) -> RunTrace.Element {
-        RunTrace.Element(type: snapshot.type.description, identifier: snapshot.identifier, label: snapshot.label,
-                         value: snapshot.value, frame: rect(snapshot.frame), enabled: snapshot.isEnabled,
-                         hittable: snapshot.isHittable, children: snapshot.children.map(element))
+        RunTrace.Element(
+            type: snapshot.type.description, identifier: snapshot.identifier, label: snapshot.label,
+            value: snapshot.value, frame: rect(snapshot.frame), enabled: snapshot.isEnabled,
+            hittable: snapshot.isHittable, children: snapshot.children.map(element))
     }
 
     private static func dataURI(_ pixels: PixelBuffer) -> String? {

@@ -6,7 +6,10 @@ import Foundation
 /// is refused by name.
 struct IOSClassChain: Sendable {
     struct Segment: Sendable {
-        enum Filter: Sendable { case index(Int), predicate(IOSPredicate) }
+        enum Filter: Sendable {
+            case index(Int)
+            case predicate(IOSPredicate)
+        }
         var anyDepth: Bool
         var type: String?
         var filters: [Filter]
@@ -22,7 +25,9 @@ struct IOSClassChain: Sendable {
             segments.append(try Self.segment(part, anyDepth: anyDepth, source: source))
             anyDepth = false
         }
-        guard !segments.isEmpty else { throw WebDriverError.invalidSelector("The class chain '\(source)' names no element type; write e.g. **/XCUIElementTypeButton.") }
+        guard !segments.isEmpty else {
+            throw WebDriverError.invalidSelector("The class chain '\(source)' names no element type; write e.g. **/XCUIElementTypeButton.")
+        }
         self.segments = segments
     }
 
@@ -69,14 +74,19 @@ struct IOSClassChain: Sendable {
         var type: String?
         if name != "*" {
             guard let known = PageTree.elementType(named: name) else {
-                throw WebDriverError.invalidSelector("The class chain '\(source)' names '\(name)', which is no element type here; use XCUIElementType names such as XCUIElementTypeButton, or *.")
+                throw WebDriverError.invalidSelector(
+                    "The class chain '\(source)' names '\(name)', which is no element type here; use XCUIElementType names such as XCUIElementTypeButton, or *."
+                )
             }
             type = PageTree.typeName(known)
         }
         var filters: [Segment.Filter] = []
         var rest = Substring(text[typeEnd...])
         while !rest.isEmpty {
-            guard rest.hasPrefix("[") else { throw WebDriverError.invalidSelector("The class chain '\(source)' has '\(rest)' after \(name); expected [n] or [`predicate`].") }
+            guard rest.hasPrefix("[") else {
+                throw WebDriverError.invalidSelector(
+                    "The class chain '\(source)' has '\(rest)' after \(name); expected [n] or [`predicate`].")
+            }
             if rest.hasPrefix("[`") {
                 guard let close = rest.dropFirst(2).firstIndex(of: "`"), rest[rest.index(after: close)...].hasPrefix("]") else {
                     throw WebDriverError.invalidSelector("The class chain '\(source)' has a [` that is not closed by `].")
@@ -84,10 +94,14 @@ struct IOSClassChain: Sendable {
                 filters.append(.predicate(try IOSPredicate(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close]))))
                 rest = rest[rest.index(close, offsetBy: 2)...]
             } else if rest.hasPrefix("[$") {
-                throw WebDriverError.invalidSelector("The class chain '\(source)' uses a [$descendant predicate$], which is not supported; use **/ with a [`predicate`] instead.")
+                throw WebDriverError.invalidSelector(
+                    "The class chain '\(source)' uses a [$descendant predicate$], which is not supported; use **/ with a [`predicate`] instead."
+                )
             } else {
-                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]), index != 0 else {
-                    throw WebDriverError.invalidSelector("The class chain '\(source)' has '\(rest)': an index is [1], [2], ... or [-1] for the last.")
+                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]), index != 0
+                else {
+                    throw WebDriverError.invalidSelector(
+                        "The class chain '\(source)' has '\(rest)': an index is [1], [2], ... or [-1] for the last.")
                 }
                 filters.append(.index(index))
                 rest = rest[rest.index(after: close)...]

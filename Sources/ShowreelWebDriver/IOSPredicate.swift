@@ -13,9 +13,11 @@ struct IOSPredicate: Sendable {
         case compare(key: String, op: String, options: String, values: [String])
     }
 
-    static let keys: Set<String> = ["name", "label", "value", "identifier", "type", "elementType", "enabled", "visible", "accessible",
-                                    "selected", "hittable", "placeholderValue", "wdName", "wdLabel", "wdValue", "wdType",
-                                    "isEnabled", "isVisible", "isAccessible"]
+    static let keys: Set<String> = [
+        "name", "label", "value", "identifier", "type", "elementType", "enabled", "visible", "accessible",
+        "selected", "hittable", "placeholderValue", "wdName", "wdLabel", "wdValue", "wdType",
+        "isEnabled", "isVisible", "isAccessible",
+    ]
     static let operators: Set<String> = ["==", "=", "!=", "<>", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "IN"]
 
     let condition: Condition
@@ -104,7 +106,9 @@ struct IOSPredicate: Sendable {
                     if characters[j] == "\\", j + 1 < characters.count { j += 1 }
                     text.append(characters[j]); j += 1
                 }
-                guard j < characters.count else { throw WebDriverError.invalidSelector("The predicate \(source) has a string that is never closed.") }
+                guard j < characters.count else {
+                    throw WebDriverError.invalidSelector("The predicate \(source) has a string that is never closed.")
+                }
                 tokens.append(Token(text: text, isString: true)); i = j + 1
                 continue
             }
@@ -112,7 +116,9 @@ struct IOSPredicate: Sendable {
             if ["==", "!=", "<>", "&&", "||"].contains(two) { tokens.append(Token(text: two, isString: false)); i += 2; continue }
             if "()=!{},".contains(c) { tokens.append(Token(text: String(c), isString: false)); i += 1; continue }
             if c == "[" {
-                guard let close = characters[i...].firstIndex(of: "]") else { throw WebDriverError.invalidSelector("The predicate \(source) has a '[' that is never closed.") }
+                guard let close = characters[i...].firstIndex(of: "]") else {
+                    throw WebDriverError.invalidSelector("The predicate \(source) has a '[' that is never closed.")
+                }
                 tokens.append(Token(text: String(characters[i...close]), isString: false)); i = close + 1
                 continue
             }
@@ -135,9 +141,10 @@ struct IOSPredicate: Sendable {
         var peek: Token? { position < tokens.count ? tokens[position] : nil }
 
         func problem(_ what: String) -> WebDriverError {
-            WebDriverError.invalidSelector("The predicate \(source) is not supported here: it has \(what). Supported: name, label, value, "
-                + "identifier, type, enabled, visible, accessible, selected compared with ==, !=, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, "
-                + "MATCHES or IN (with [c], [d], [cd]), joined by AND, OR, NOT and parentheses.")
+            WebDriverError.invalidSelector(
+                "The predicate \(source) is not supported here: it has \(what). Supported: name, label, value, "
+                    + "identifier, type, enabled, visible, accessible, selected compared with ==, !=, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, "
+                    + "MATCHES or IN (with [c], [d], [cd]), joined by AND, OR, NOT and parentheses.")
         }
 
         mutating func word(_ words: String...) -> Bool {
@@ -169,7 +176,9 @@ struct IOSPredicate: Sendable {
         }
 
         mutating func comparison() throws(WebDriverError) -> Condition {
-            guard let keyToken = peek, !keyToken.isString else { throw problem(peek.map { "'\($0.text)' where a key was expected" } ?? "an end where a key was expected") }
+            guard let keyToken = peek, !keyToken.isString else {
+                throw problem(peek.map { "'\($0.text)' where a key was expected" } ?? "an end where a key was expected")
+            }
             let key = keyToken.text
             guard IOSPredicate.keys.contains(key) else { throw problem("the key '\(key)'") }
             position += 1

@@ -14,7 +14,9 @@ enum Locator: Sendable {
     case predicate(IOSPredicate)
     case classChain(IOSClassChain)
 
-    static let supported = ["accessibility id", "id", "name", "class name", "xpath", "-ios predicate string", "-ios class chain", "css selector"]
+    static let supported = [
+        "accessibility id", "id", "name", "class name", "xpath", "-ios predicate string", "-ios class chain", "css selector",
+    ]
 
     init(using strategy: String, value: String) throws(WebDriverError) {
         switch strategy {
@@ -31,7 +33,9 @@ enum Locator: Sendable {
         case "css selector":
             self = try Self.css(value)
         default:
-            throw WebDriverError.invalidSelector("The locator strategy '\(strategy)' is not supported on this device. Use one of: \(Self.supported.joined(separator: ", ")).")
+            throw WebDriverError.invalidSelector(
+                "The locator strategy '\(strategy)' is not supported on this device. Use one of: \(Self.supported.joined(separator: ", "))."
+            )
         }
     }
 
@@ -63,7 +67,9 @@ enum Locator: Sendable {
             }
             if attribute == "id" || attribute == "name" { return .name(unescape(Substring(quoted))) }
         }
-        throw WebDriverError.invalidSelector("The css selector '\(value)' is not supported: this device takes only #id, [id=\"x\"], [name=\"x\"] and .XCUIElementTypeButton (what Selenium sends for id, name and class name). Use accessibility id, xpath or -ios predicate string for anything else.")
+        throw WebDriverError.invalidSelector(
+            "The css selector '\(value)' is not supported: this device takes only #id, [id=\"x\"], [name=\"x\"] and .XCUIElementTypeButton (what Selenium sends for id, name and class name). Use accessibility id, xpath or -ios predicate string for anything else."
+        )
     }
 
     /// The matching elements below `start` (the application or an element), in document order.

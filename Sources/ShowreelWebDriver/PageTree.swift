@@ -91,8 +91,10 @@ struct PageTree: Sendable {
     }
 
     /// The attribute names page source writes, in its order.
-    static let attributeNames = ["type", "name", "label", "value", "placeholderValue", "enabled", "visible", "accessible",
-                                 "x", "y", "width", "height", "index"]
+    static let attributeNames = [
+        "type", "name", "label", "value", "placeholderValue", "enabled", "visible", "accessible",
+        "x", "y", "width", "height", "index",
+    ]
 
     /// An attribute's value as page source writes it, or nil when the element has none.
     func attribute(_ name: String, of index: Int) -> String? {

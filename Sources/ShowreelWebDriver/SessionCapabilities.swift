@@ -26,7 +26,9 @@ struct SessionCapabilities: Sendable, Equatable {
     static func parse(_ body: JSONValue) throws(WebDriverError) -> SessionCapabilities {
         var candidates: [[String: JSONValue]] = []
         if let w3c = body["capabilities"], !w3c.isNull {
-            guard let object = w3c.object else { throw .invalidArgument("'capabilities' must be an object with alwaysMatch and firstMatch, got \(w3c.kind).") }
+            guard let object = w3c.object else {
+                throw .invalidArgument("'capabilities' must be an object with alwaysMatch and firstMatch, got \(w3c.kind).")
+            }
             let always = object["alwaysMatch"]?.object ?? [:]
             let first = object["firstMatch"]?.array ?? [[:]]
             for option in first.isEmpty ? [[:]] : first {
@@ -36,7 +38,8 @@ struct SessionCapabilities: Sendable, Equatable {
         } else if let legacy = body["desiredCapabilities"]?.object {
             candidates.append(legacy)
         } else {
-            throw .invalidArgument("POST /session needs 'capabilities' (W3C: {\"alwaysMatch\": {...}, \"firstMatch\": [{}]}) or 'desiredCapabilities'.")
+            throw .invalidArgument(
+                "POST /session needs 'capabilities' (W3C: {\"alwaysMatch\": {...}, \"firstMatch\": [{}]}) or 'desiredCapabilities'.")
         }
         var lastProblem: WebDriverError?
         for candidate in candidates {
@@ -55,21 +58,27 @@ struct SessionCapabilities: Sendable, Equatable {
             if caps[bare] == nil || key.hasPrefix("appium:") { caps[bare] = value }
         }
         if let platform = try Self.string(caps, "platformName"), platform.lowercased() != "ios" {
-            throw WebDriverError(.sessionNotCreated, "platformName '\(platform)' is not supported: Showreel's devices are iOS-like; send platformName iOS.")
+            throw WebDriverError(
+                .sessionNotCreated, "platformName '\(platform)' is not supported: Showreel's devices are iOS-like; send platformName iOS.")
         }
         let app = try Self.string(caps, "app")
         bundleID = try Self.string(caps, "bundleId") ?? app
         if let process = caps["processArguments"], !process.isNull {
-            guard let object = process.object else { throw .invalidArgument("appium:processArguments must be an object {\"args\": [...], \"env\": {...}}, got \(process.kind).") }
+            guard let object = process.object else {
+                throw .invalidArgument("appium:processArguments must be an object {\"args\": [...], \"env\": {...}}, got \(process.kind).")
+            }
             arguments += try Self.strings(object["args"], "appium:processArguments.args")
             environment.merge(try Self.dictionary(object["env"], "appium:processArguments.env")) { $1 }
         }
         arguments += try Self.strings(caps["arguments"], "appium:arguments")
         environment.merge(try Self.dictionary(caps["environment"], "appium:environment")) { $1 }
         if let deviceName = try Self.string(caps, "deviceName") {
-            guard let profile = DeviceProfile.all.first(where: {
-                $0.name.caseInsensitiveCompare(deviceName) == .orderedSame || $0.displayName.caseInsensitiveCompare(deviceName) == .orderedSame
-            }) else {
+            guard
+                let profile = DeviceProfile.all.first(where: {
+                    $0.name.caseInsensitiveCompare(deviceName) == .orderedSame
+                        || $0.displayName.caseInsensitiveCompare(deviceName) == .orderedSame
+                })
+            else {
                 let names = DeviceProfile.all.map { "\($0.name) (\($0.displayName))" }.joined(separator: ", ")
                 throw .invalidArgument("appium:deviceName '\(deviceName)' is no device profile here. Profiles: \(names).")
             }

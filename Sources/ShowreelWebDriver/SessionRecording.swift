@@ -46,13 +46,15 @@ final class DeviceVideo: Sendable {
         let options = RecordingOptions(scale: 0.5)
         switch source {
         case let .device(device):
-            session = try RecordingSession(url: url, info: device.display.info, options: options,
-                                           mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
+            session = try RecordingSession(
+                url: url, info: device.display.info, options: options,
+                mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
             feed = .subscription(device.display.subscribe(session))
         case let .displaySocket(path):
             let stream = try DisplayStreamClient(socketPath: path)
-            let session = try RecordingSession(url: url, info: stream.info, options: options,
-                                               mask: ScreenMask(profile: stream.info.profile), staged: staged)
+            let session = try RecordingSession(
+                url: url, info: stream.info, options: options,
+                mask: ScreenMask(profile: stream.info.profile), staged: staged)
             self.session = session
             let done = DispatchSemaphore(value: 0)
             let reader = Thread {

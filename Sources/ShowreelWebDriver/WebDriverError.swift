@@ -26,7 +26,8 @@ public struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertibl
             case .invalidSessionID, .noSuchElement, .staleElementReference, .unknownCommand: .notFound
             case .invalidSelector, .invalidArgument, .elementNotInteractable, .invalidElementState: .badRequest
             case .unknownMethod: .methodNotAllowed
-            case .sessionNotCreated, .unsupportedOperation, .javascriptError, .timeout, .moveTargetOutOfBounds, .unknownError: .internalServerError
+            case .sessionNotCreated, .unsupportedOperation, .javascriptError, .timeout, .moveTargetOutOfBounds, .unknownError:
+                .internalServerError
             }
         }
     }

@@ -13,12 +13,16 @@ struct WebDriverGuard<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if loopbackOnly, let authority = request.head.authority, !LoopbackGuard.isLoopbackAuthority(authority) {
-            return refusal("Host '\(authority)' is not a loopback address: the WebDriver server listens on this machine only and answers to localhost, 127.x.x.x or [::1].")
+            return refusal(
+                "Host '\(authority)' is not a loopback address: the WebDriver server listens on this machine only and answers to localhost, 127.x.x.x or [::1]."
+            )
         }
         let origin = request.headers[.origin]
         guard allowsCORS else {
             if origin != nil || (request.headers[HTTPField.Name("Sec-Fetch-Site")!].map { $0 != "none" } ?? false) {
-                return refusal("Requests from web pages are refused (Origin: \(origin ?? "none")), so a page cannot drive a device. For Appium Inspector, start the server with --allow-cors, as Appium.")
+                return refusal(
+                    "Requests from web pages are refused (Origin: \(origin ?? "none")), so a page cannot drive a device. For Appium Inspector, start the server with --allow-cors, as Appium."
+                )
             }
             return try await next(request, context)
         }

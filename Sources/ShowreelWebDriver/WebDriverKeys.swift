@@ -40,9 +40,11 @@ enum WebDriverKeys {
             } else if scalar == "\u{E000}" || modifiers[scalar] != nil {
                 continue  // NULL releases modifiers; a lone modifier types nothing
             } else if (0xE000...0xF8FF).contains(scalar.value) {
-                let name = names[scalar.value].map { "\($0) (U+\(String(scalar.value, radix: 16, uppercase: true)))" }
+                let name =
+                    names[scalar.value].map { "\($0) (U+\(String(scalar.value, radix: 16, uppercase: true)))" }
                     ?? "U+\(String(scalar.value, radix: 16, uppercase: true))"
-                throw .invalidArgument("The special key \(name) has no key on the software keyboard; it has Return, Enter, Backspace, Delete and Space.")
+                throw .invalidArgument(
+                    "The special key \(name) has no key on the software keyboard; it has Return, Enter, Backspace, Delete and Space.")
             } else {
                 run.unicodeScalars.append(scalar)
             }

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import ShowreelHTTP
 import ShowreelDevice
+import ShowreelHTTP
 
 /// Answers every request (it is the router's last middleware): strips `/wd/hub`, finds the
 /// route, runs a session's commands one at a time in its queue, and renders `{"value": ...}`
@@ -28,7 +28,10 @@ struct WebDriverResponder<Context: RequestContext>: RouterMiddleware {
         let method = request.method.rawValue
         let candidates = WebDriverRoute.all.compactMap { route in route.match(path).map { (route, $0) } }
         guard !candidates.isEmpty else {
-            throw WebDriverError(.unknownCommand, "\(method) /\(path.joined(separator: "/")) is no command of this server (Appium's W3C WebDriver endpoints, at / and /wd/hub).")
+            throw WebDriverError(
+                .unknownCommand,
+                "\(method) /\(path.joined(separator: "/")) is no command of this server (Appium's W3C WebDriver endpoints, at / and /wd/hub)."
+            )
         }
         guard let (route, parameters) = candidates.first(where: { $0.0.method.rawValue == method }) else {
             let allowed = Set(candidates.map(\.0.method.rawValue)).sorted().joined(separator: ", ")
@@ -42,7 +45,9 @@ struct WebDriverResponder<Context: RequestContext>: RouterMiddleware {
         do { body = try JSONValue.parse(data) } catch {
             throw WebDriverError.invalidArgument("The body is not JSON: \(String(decoding: data.prefix(80), as: UTF8.self)).")
         }
-        guard body.object != nil || method != "POST" else { throw WebDriverError.invalidArgument("The body must be a JSON object, got \(body.kind).") }
+        guard body.object != nil || method != "POST" else {
+            throw WebDriverError.invalidArgument("The body must be a JSON object, got \(body.kind).")
+        }
         var call = WebDriverRoute.Call(body: body, parameters: parameters, session: nil, server: server)
         guard route.needsSession else { return try await route.handler(call) }
         let session = try await server.sessions.session(call.parameter("sid"))

@@ -13,10 +13,16 @@ extension WebDriverRoute {
         },
         .init(.POST, "session/:sid/element/:eid/value") { call in
             let text: String
-            if let value = call.body["text"]?.string { text = value }
-            else if let keys = call.body["value"]?.array, keys.allSatisfy({ $0.string != nil }) { text = keys.compactMap(\.string).joined() }
-            else { throw WebDriverError.invalidArgument("Send keys needs 'text', a string (or 'value', a list of strings).") }
-            await call.s.note("type \"\(text.unicodeScalars.filter { !(0xE000...0xF8FF).contains($0.value) }.map(String.init).joined())\" into \(try await call.s.describe(call.parameter("eid")))")
+            if let value = call.body["text"]?.string {
+                text = value
+            } else if let keys = call.body["value"]?.array, keys.allSatisfy({ $0.string != nil }) {
+                text = keys.compactMap(\.string).joined()
+            } else {
+                throw WebDriverError.invalidArgument("Send keys needs 'text', a string (or 'value', a list of strings).")
+            }
+            await call.s.note(
+                "type \"\(text.unicodeScalars.filter { !(0xE000...0xF8FF).contains($0.value) }.map(String.init).joined())\" into \(try await call.s.describe(call.parameter("eid")))"
+            )
             try await call.s.sendKeys(text, to: call.parameter("eid"))
             return .null
         },

@@ -56,8 +56,10 @@ extension WebDriverRoute {
 
     static let sessionRoutes: [WebDriverRoute] = [
         .init(.GET, "status") { call in
-            ["ready": true, "message": "Showreel WebDriver: ready for new sessions", "build": ["version": "0.1.0"],
-             "sessions": .number(Double(await call.server.sessionCount))]
+            [
+                "ready": true, "message": "Showreel WebDriver: ready for new sessions", "build": ["version": "0.1.0"],
+                "sessions": .number(Double(await call.server.sessionCount)),
+            ]
         },
         .init(.POST, "session") { call in try await call.server.createSession(call.body) },
         .init(.GET, "session/:sid") { call in ["sessionId": .string(call.s.id), "platformName": "iOS"] },
@@ -110,7 +112,9 @@ extension WebDriverSession {
         for key in ["implicit", "pageLoad", "script"] {
             guard let value = body[key], !value.isNull else { continue }
             guard let number = value.number, number.isFinite, number >= 0, number <= 3_600_000, number.rounded() == number else {
-                throw .invalidArgument("The timeout '\(key)' must be a whole number of milliseconds from 0 to 3600000, got \(value.kind == "a number" ? "\(value.number!)" : value.kind).")
+                throw .invalidArgument(
+                    "The timeout '\(key)' must be a whole number of milliseconds from 0 to 3600000, got \(value.kind == "a number" ? "\(value.number!)" : value.kind)."
+                )
             }
             if key == "implicit" { implicitWait = .milliseconds(Int64(number)) }
         }

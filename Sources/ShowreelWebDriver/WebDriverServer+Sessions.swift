@@ -1,9 +1,9 @@
 import Foundation
+import Logging
 import ShowreelDevice
 import ShowreelGraphics
 import ShowreelTesting
 import ShowreelWire
-import Logging
 
 extension WebDriverServer {
     /// `POST /session`: a device for the session (booted here, or attached by `appium:udid`),
@@ -32,14 +32,16 @@ extension WebDriverServer {
     private func boot(id: String, capabilities: SessionCapabilities) throws(WebDriverError) -> WebDriverSession {
         let device: Device
         do {
-            device = try Device(name: capabilities.profile.displayName, profile: capabilities.profile, clock: capabilities.clock,
-                                apps: configuration.apps, registry: DeviceRegistry(home: home), showsTouches: capabilities.showsTouches,
-                                logger: configuration.logger)
+            device = try Device(
+                name: capabilities.profile.displayName, profile: capabilities.profile, clock: capabilities.clock,
+                apps: configuration.apps, registry: DeviceRegistry(home: home), showsTouches: capabilities.showsTouches,
+                logger: configuration.logger)
         } catch {
             throw WebDriverError(.sessionNotCreated, "The session's device could not boot: \(ErrorSentence.describe(error))")
         }
-        return WebDriverSession(id: id, capabilities: capabilities, device: SessionDevice(driver: device, profile: device.profile),
-                                ownedDevice: device, udid: device.udid, videoSource: .device(device))
+        return WebDriverSession(
+            id: id, capabilities: capabilities, device: SessionDevice(driver: device, profile: device.profile),
+            ownedDevice: device, udid: device.udid, videoSource: .device(device))
     }
 
     private func attach(_ udid: String, id: String, capabilities: SessionCapabilities) throws(WebDriverError) -> WebDriverSession {
@@ -49,11 +51,14 @@ extension WebDriverServer {
             record = try configuration.registry.resolve(udid)
             client = try DeviceClient.named(record.udid, registry: configuration.registry)
         } catch {
-            throw .invalidArgument("appium:udid '\(udid)': \(ErrorSentence.describe(error)) Boot one with `showreel device boot`; `showreel device list` lists them.")
+            throw .invalidArgument(
+                "appium:udid '\(udid)': \(ErrorSentence.describe(error)) Boot one with `showreel device boot`; `showreel device list` lists them."
+            )
         }
         let profile = DeviceProfile.named(record.profile) ?? .phone
-        return WebDriverSession(id: id, capabilities: capabilities, device: SessionDevice(driver: client, profile: profile),
-                                ownedDevice: nil, udid: record.udid, videoSource: .displaySocket(record.displaySocket))
+        return WebDriverSession(
+            id: id, capabilities: capabilities, device: SessionDevice(driver: client, profile: profile),
+            ownedDevice: nil, udid: record.udid, videoSource: .displaySocket(record.displaySocket))
     }
 
     /// Checks the app, sets the status bar, starts the recording and launches the app.
@@ -62,20 +67,25 @@ extension WebDriverServer {
         if let bundle = capabilities.bundleID {
             let installed = try await session.device.installedApps()
             guard installed.contains(bundle) else {
-                throw .invalidArgument("appium:bundleId '\(bundle)' is not installed on the device. Installed: \(installed.joined(separator: ", ")).")
+                throw .invalidArgument(
+                    "appium:bundleId '\(bundle)' is not installed on the device. Installed: \(installed.joined(separator: ", ")).")
             }
         }
         if let statusBar = capabilities.statusBar { try await session.device.overrideStatusBar(statusBar) }
         if capabilities.record {
             let name = capabilities.name ?? session.id
             if await sessions.isNameTaken(name) {
-                throw .invalidArgument("showreel:name '\(name)' is the name of a session running now; each session's video needs a name of its own.")
+                throw .invalidArgument(
+                    "showreel:name '\(name)' is the name of a session running now; each session's video needs a name of its own.")
             }
             do {
                 let start = await session.device.now()
-                await session.setRecording(try SessionRecording(session.videoSource, name: name, folder: configuration.output, start: start))
+                await session.setRecording(
+                    try SessionRecording(session.videoSource, name: name, folder: configuration.output, start: start))
             } catch {
-                throw WebDriverError(.sessionNotCreated, "The session's recording could not start in \(configuration.output.path): \(ErrorSentence.describe(error))")
+                throw WebDriverError(
+                    .sessionNotCreated,
+                    "The session's recording could not start in \(configuration.output.path): \(ErrorSentence.describe(error))")
             }
         }
         if let bundle = capabilities.bundleID, capabilities.autoLaunch {

@@ -26,9 +26,11 @@ public struct WebDriverConfiguration: Sendable {
     public var allowsCORS: Bool
     public var logger: Logger
 
-    public init(host: String = "127.0.0.1", port: Int = 4723, apps: [AppDefinition], output: URL,
-                outputPathPrefix: String? = nil, registry: DeviceRegistry = DeviceRegistry(), allowsCORS: Bool = false,
-                logger: Logger = Logger(label: "showreel.webdriver", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 4723, apps: [AppDefinition], output: URL,
+        outputPathPrefix: String? = nil, registry: DeviceRegistry = DeviceRegistry(), allowsCORS: Bool = false,
+        logger: Logger = Logger(label: "showreel.webdriver", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.host = host
         self.port = port
         self.apps = apps
@@ -64,8 +66,10 @@ public final class WebDriverServer: Sendable {
     /// their recordings finished). `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
-        router.add(middleware: WebDriverGuard(allowsCORS: configuration.allowsCORS,
-                                              loopbackOnly: LoopbackGuard.isLoopbackAddress(configuration.host)))
+        router.add(
+            middleware: WebDriverGuard(
+                allowsCORS: configuration.allowsCORS,
+                loopbackOnly: LoopbackGuard.isLoopbackAddress(configuration.host)))
         router.add(middleware: WebDriverResponder(server: self))
         let fallback = configuration.port
         // Hummingbird logs its own cancellation (how the server stops) as errors: only when verbose.
@@ -82,7 +86,10 @@ public final class WebDriverServer: Sendable {
             try await app.runService(gracefulShutdownSignals: [])
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             await shutdown()
-            throw StartError(description: "port \(configuration.port) is in use: the WebDriver server cannot listen there. Pick another with --port, or 0 for any free port.")
+            throw StartError(
+                description:
+                    "port \(configuration.port) is in use: the WebDriver server cannot listen there. Pick another with --port, or 0 for any free port."
+            )
         } catch {
             await shutdown()
             throw error
@@ -124,7 +131,8 @@ public final class WebDriverServer: Sendable {
                 try manifest.writeReport(to: output, pathPrefix: configuration.outputPathPrefix)
             }
         } catch {
-            configuration.logger.error("the session's report could not be written", metadata: ["session": "\(session.id)", "error": "\(error)"])
+            configuration.logger.error(
+                "the session's report could not be written", metadata: ["session": "\(session.id)", "error": "\(error)"])
         }
     }
 }
@@ -139,7 +147,9 @@ actor SessionTable {
 
     func session(_ id: String) throws(WebDriverError) -> WebDriverSession {
         guard let session = sessions[id] else {
-            throw WebDriverError(.invalidSessionID, "No session '\(id)' is running on this server: it ended, or was never created. Start one with POST /session.")
+            throw WebDriverError(
+                .invalidSessionID,
+                "No session '\(id)' is running on this server: it ended, or was never created. Start one with POST /session.")
         }
         return session
     }

@@ -45,11 +45,15 @@ struct SessionDevice: Sendable {
     func terminate(_ bundle: String) async throws(WebDriverError) { try await perform(.terminate(bundle: bundle)) }
     func activate(_ bundle: String) async throws(WebDriverError) { try await perform(.activate(bundle: bundle)) }
     func pressHome() async throws(WebDriverError) { try await perform(.pressHome) }
-    func tap(_ query: ElementQuery, count: Int = 1) async throws(WebDriverError) { try await perform(.tap(.init(.element(query), count: count))) }
+    func tap(_ query: ElementQuery, count: Int = 1) async throws(WebDriverError) {
+        try await perform(.tap(.init(.element(query), count: count)))
+    }
     func tap(at point: Point, count: Int = 1, hold: Duration = DeviceAction.Defaults.tapHold) async throws(WebDriverError) {
         try await perform(.tap(.init(.point(point), count: count, hold: hold)))
     }
-    func type(_ text: String, into query: ElementQuery?) async throws(WebDriverError) { try await perform(.typeText(.init(text, into: query))) }
+    func type(_ text: String, into query: ElementQuery?) async throws(WebDriverError) {
+        try await perform(.typeText(.init(text, into: query)))
+    }
     func key(_ key: String) async throws(WebDriverError) { try await perform(.pressKey(key)) }
     func drag(from: Point, to: Point, duration: Duration) async throws(WebDriverError) {
         try await perform(.swipe(.init(.points(from: from, to: to), duration: duration)))

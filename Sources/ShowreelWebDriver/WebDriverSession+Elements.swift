@@ -52,7 +52,9 @@ extension WebDriverSession {
         let (tree, index) = try await resolve(id)
         if name == "rect" {
             let frame = tree.nodes[index].snapshot.frame
-            let rect: JSONValue = ["x": .number(frame.minX), "y": .number(frame.minY), "width": .number(frame.width), "height": .number(frame.height)]
+            let rect: JSONValue = [
+                "x": .number(frame.minX), "y": .number(frame.minY), "width": .number(frame.width), "height": .number(frame.height),
+            ]
             return .string(String(decoding: rect.encoded(), as: UTF8.self))
         }
         return JSONValue(tree.attribute(name, of: index))
@@ -106,7 +108,8 @@ extension WebDriverSession {
     /// The query a device action on the node takes; the application itself takes none.
     func actionQuery(_ index: Int, in tree: PageTree) throws(WebDriverError) -> ElementQuery {
         guard !tree.nodes[index].isApplication else {
-            throw WebDriverError(.elementNotInteractable, "The application element cannot be tapped or typed into; find an element inside it.")
+            throw WebDriverError(
+                .elementNotInteractable, "The application element cannot be tapped or typed into; find an element inside it.")
         }
         return ElementReference.query(for: index, in: tree)
     }

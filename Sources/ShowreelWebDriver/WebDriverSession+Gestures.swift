@@ -9,11 +9,14 @@ import ShowreelWire
 /// sources type on the software keyboard, a modifier held with a key is a key command.
 extension WebDriverSession {
     func perform(actions body: JSONValue) async throws(WebDriverError) {
-        guard let sources = body["actions"]?.array else { throw .invalidArgument("POST /actions needs 'actions', a list of input sources.") }
+        guard let sources = body["actions"]?.array else {
+            throw .invalidArgument("POST /actions needs 'actions', a list of input sources.")
+        }
         let pointers = sources.filter { $0["type"]?.string == "pointer" }
         let touching = pointers.filter { $0["actions"]?.array?.contains { $0["type"]?.string == "pointerDown" } == true }
         guard touching.count <= 1 else {
-            throw .unsupported("Multi-touch actions (\(touching.count) pointers down at once) are not supported; send one pointer per actions call.")
+            throw .unsupported(
+                "Multi-touch actions (\(touching.count) pointers down at once) are not supported; send one pointer per actions call.")
         }
         for source in sources {
             guard let type = source["type"]?.string, let steps = source["actions"]?.array else {
@@ -42,7 +45,10 @@ extension WebDriverSession {
                 let target = try await origin(step["origin"], position)
                 let next = Point(x: target.x + x, y: target.y + y)
                 guard next.x >= 0, next.y >= 0, next.x <= screen.width, next.y <= screen.height else {
-                    throw WebDriverError(.moveTargetOutOfBounds, "The pointer cannot move to (\(next.x), \(next.y)): the screen is \(Int(screen.width))x\(Int(screen.height)) points.")
+                    throw WebDriverError(
+                        .moveTargetOutOfBounds,
+                        "The pointer cannot move to (\(next.x), \(next.y)): the screen is \(Int(screen.width))x\(Int(screen.height)) points."
+                    )
                 }
                 if downAt != nil {
                     if next != position { moved = true }
@@ -66,7 +72,8 @@ extension WebDriverSession {
             case "pointerCancel":
                 downAt = nil
             default:
-                throw .invalidArgument("Unknown pointer action '\(step["type"]?.string ?? "(none)")'; use pointerMove, pointerDown, pointerUp or pause.")
+                throw .invalidArgument(
+                    "Unknown pointer action '\(step["type"]?.string ?? "(none)")'; use pointerMove, pointerDown, pointerUp or pause.")
             }
         }
     }
@@ -104,7 +111,9 @@ extension WebDriverSession {
                     typed += value
                 }
             case "keyUp":
-                if let value = step["value"]?.string, let scalar = value.unicodeScalars.first, let modifier = WebDriverKeys.modifiers[scalar] {
+                if let value = step["value"]?.string, let scalar = value.unicodeScalars.first,
+                    let modifier = WebDriverKeys.modifiers[scalar]
+                {
                     held.removeAll { $0 == modifier }
                 }
             case "pause": continue
@@ -128,7 +137,8 @@ extension WebDriverSession {
     static func milliseconds(_ value: JSONValue?, _ name: String) throws(WebDriverError) -> Duration {
         guard let value, !value.isNull else { return .zero }
         guard let number = value.number, number.isFinite, number >= 0, number < 1e12 else {
-            throw .invalidArgument("'\(name)' must be a number of milliseconds, 0 or more, got \(value.kind == "a number" ? "\(value.number!)" : value.kind).")
+            throw .invalidArgument(
+                "'\(name)' must be a number of milliseconds, 0 or more, got \(value.kind == "a number" ? "\(value.number!)" : value.kind).")
         }
         return .milliseconds(Int64(number))
     }

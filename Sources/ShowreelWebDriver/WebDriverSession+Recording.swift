@@ -1,6 +1,6 @@
 import Foundation
-import ShowreelReport
 import ShowreelDevice
+import ShowreelReport
 
 /// Appium's screen recording endpoints, the session's own recording, and the end of a session.
 extension WebDriverSession {

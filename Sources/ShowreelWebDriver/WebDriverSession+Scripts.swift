@@ -1,16 +1,18 @@
 import Foundation
+import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelWire
-import ShowreelAccessibility
 
 /// `mobile:` scripts through execute (`driver.execute_script("mobile: swipe", {...})`), as
 /// Appium's XCUITest driver names them, and `showreel: status` to mark the session's manifest
 /// entry failed. A device runs no JavaScript: any other script is refused.
 extension WebDriverSession {
-    static let scripts = ["mobile: tap", "mobile: doubleTap", "mobile: touchAndHold", "mobile: swipe", "mobile: scroll",
-                          "mobile: dragFromToForDuration", "mobile: shake", "mobile: keys", "mobile: launchApp", "mobile: terminateApp",
-                          "mobile: activateApp", "mobile: queryAppState", "mobile: isAppInstalled", "mobile: pressButton",
-                          "showreel: status"]
+    static let scripts = [
+        "mobile: tap", "mobile: doubleTap", "mobile: touchAndHold", "mobile: swipe", "mobile: scroll",
+        "mobile: dragFromToForDuration", "mobile: shake", "mobile: keys", "mobile: launchApp", "mobile: terminateApp",
+        "mobile: activateApp", "mobile: queryAppState", "mobile: isAppInstalled", "mobile: pressButton",
+        "showreel: status",
+    ]
 
     func execute(_ body: JSONValue) async throws(WebDriverError) -> JSONValue {
         guard let script = body["script"]?.string else { throw .invalidArgument("execute needs 'script', e.g. \"mobile: swipe\".") }
@@ -140,20 +142,29 @@ extension WebDriverSession {
         }
         for _ in 0..<10 {
             let tree = try await page()
-            if try target.select(in: tree, from: tree.root).contains(where: { tree.isVisible($0) && tree.nodes[$0].snapshot.isHittable }) { return }
+            if try target.select(in: tree, from: tree.root).contains(where: { tree.isVisible($0) && tree.nodes[$0].snapshot.isHittable }) {
+                return
+            }
             try await device.scroll(direction)
         }
         let tree = try await page()
-        throw WebDriverError(.noSuchElement, "Scrolled \(direction.rawValue) ten times and no element matches \(args["name"]?.string ?? args["predicateString"]?.string ?? ""). \(tree.summary())")
+        throw WebDriverError(
+            .noSuchElement,
+            "Scrolled \(direction.rawValue) ten times and no element matches \(args["name"]?.string ?? args["predicateString"]?.string ?? ""). \(tree.summary())"
+        )
     }
 
     /// `mobile: keys`: strings typed, or `{key, modifierFlags}` (XCUIKeyModifierFlags: shift 2,
     /// control 4, option 8, command 16) as key commands.
     private func keys(_ args: [String: JSONValue]) async throws(WebDriverError) {
-        guard let keys = args["keys"]?.array else { throw .invalidArgument("mobile: keys takes {\"keys\": [\"text\", {\"key\": \"d\", \"modifierFlags\": 16}]}.") }
+        guard let keys = args["keys"]?.array else {
+            throw .invalidArgument("mobile: keys takes {\"keys\": [\"text\", {\"key\": \"d\", \"modifierFlags\": 16}]}.")
+        }
         for key in keys {
             if let text = key.string { try await typeIntoFocus(text); continue }
-            guard let name = key["key"]?.string else { throw .invalidArgument("Each of mobile: keys' keys is a string or {\"key\": ..., \"modifierFlags\": ...}.") }
+            guard let name = key["key"]?.string else {
+                throw .invalidArgument("Each of mobile: keys' keys is a string or {\"key\": ..., \"modifierFlags\": ...}.")
+            }
             let flags = Int(key["modifierFlags"]?.number ?? 0)
             let modifiers = [(2, "shift"), (4, "control"), (8, "option"), (16, "command")].filter { flags & $0.0 != 0 }.map(\.1)
             if modifiers.isEmpty { try await typeIntoFocus(name) } else { try await device.keyCommand(name, modifiers: modifiers) }

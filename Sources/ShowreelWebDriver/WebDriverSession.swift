@@ -48,7 +48,8 @@ actor WebDriverSession {
     /// The key W3C clients read an element id from, and the one older JSON-wire clients read.
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
-    init(id: String, capabilities: SessionCapabilities, device: SessionDevice, ownedDevice: Device?, udid: String, videoSource: VideoSource) {
+    init(id: String, capabilities: SessionCapabilities, device: SessionDevice, ownedDevice: Device?, udid: String, videoSource: VideoSource)
+    {
         self.id = id
         self.capabilities = capabilities
         self.device = device
@@ -90,8 +91,10 @@ actor WebDriverSession {
         let tree = try await page()
         guard let index = reference.locate(in: tree) else {
             let name = reference.identifier.isEmpty ? reference.label : reference.identifier
-            throw WebDriverError(.staleElementReference,
-                                 "The element '\(id)' (\(PageTree.typeName(reference.type)) \"\(name)\") is no longer on the screen; find it again. \(tree.summary())")
+            throw WebDriverError(
+                .staleElementReference,
+                "The element '\(id)' (\(PageTree.typeName(reference.type)) \"\(name)\") is no longer on the screen; find it again. \(tree.summary())"
+            )
         }
         return (tree, index)
     }

@@ -53,7 +53,8 @@ extension XPathExpression {
     func select(in tree: PageTree, from start: Int) throws(WebDriverError) -> [Int] {
         let value = try evaluate(root, Context(node: start == tree.root ? Self.document : start, position: 1, size: 1), tree)
         guard case let .nodes(nodes) = value else {
-            throw WebDriverError.invalidSelector("The xpath \(source) gives a \(Self.kindName(value)), not elements; an xpath for find element must select elements.")
+            throw WebDriverError.invalidSelector(
+                "The xpath \(source) gives a \(Self.kindName(value)), not elements; an xpath for find element must select elements.")
         }
         return nodes.filter { $0 != Self.document }
     }
@@ -107,7 +108,8 @@ extension XPathExpression {
         for argument in arguments { values.append(try evaluate(argument, context, tree)) }
         func needs(_ count: Int) throws(WebDriverError) {
             guard values.count == count else {
-                throw WebDriverError.invalidSelector("The xpath \(source) calls \(name)() with \(values.count) arguments; it takes \(count).")
+                throw WebDriverError.invalidSelector(
+                    "The xpath \(source) calls \(name)() with \(values.count) arguments; it takes \(count).")
             }
         }
         switch name {
@@ -145,11 +147,17 @@ extension XPathExpression {
         switch op {
         case "=", "!=":
             let equal: Bool
-            if case .bool = left { equal = left.boolean == right.boolean }
-            else if case .bool = right { equal = left.boolean == right.boolean }
-            else if case .number = left { equal = left.number == right.number }
-            else if case .number = right { equal = left.number == right.number }
-            else { equal = left.text == right.text }
+            if case .bool = left {
+                equal = left.boolean == right.boolean
+            } else if case .bool = right {
+                equal = left.boolean == right.boolean
+            } else if case .number = left {
+                equal = left.number == right.number
+            } else if case .number = right {
+                equal = left.number == right.number
+            } else {
+                equal = left.text == right.text
+            }
             return op == "=" ? equal : !equal
         case "<": return left.number < right.number
         case "<=": return left.number <= right.number

@@ -29,7 +29,10 @@ struct XPathExpression: Sendable {
         var isReverse: Bool { [.parent, .ancestor, .ancestorOrSelf, .precedingSibling].contains(self) }
     }
 
-    enum NodeTest: Sendable, Equatable { case any, node, name(String) }
+    enum NodeTest: Sendable, Equatable {
+        case any, node
+        case name(String)
+    }
 
     struct Step: Sendable {
         var axis: Axis
@@ -40,8 +43,10 @@ struct XPathExpression: Sendable {
     let root: Node
     let source: String
 
-    static let functions: Set<String> = ["contains", "starts-with", "ends-with", "not", "position", "last", "count", "true", "false",
-                                         "string-length", "normalize-space", "string"]
+    static let functions: Set<String> = [
+        "contains", "starts-with", "ends-with", "not", "position", "last", "count", "true", "false",
+        "string-length", "normalize-space", "string",
+    ]
 
     init(_ source: String) throws(WebDriverError) {
         self.source = source
@@ -79,19 +84,33 @@ struct XPathExpression: Sendable {
             }
             switch c {
             case "/":
-                if next == "/" { tokens.append(Token(kind: .symbol, text: "//")); i += 2 } else { tokens.append(Token(kind: .symbol, text: "/")); i += 1 }
+                if next == "/" {
+                    tokens.append(Token(kind: .symbol, text: "//")); i += 2
+                } else {
+                    tokens.append(Token(kind: .symbol, text: "/")); i += 1
+                }
             case "[", "]", "(", ")", "@", ",", "|", "=", "*", "+", "-":
                 tokens.append(Token(kind: .symbol, text: String(c))); i += 1
             case "!", "<", ">":
-                if next == "=" { tokens.append(Token(kind: .symbol, text: "\(c)=")); i += 2 }
-                else if c == "!" { throw WebDriverError.invalidSelector("The xpath \(source) has a '!' that is not part of '!='.") }
-                else { tokens.append(Token(kind: .symbol, text: String(c))); i += 1 }
+                if next == "=" {
+                    tokens.append(Token(kind: .symbol, text: "\(c)=")); i += 2
+                } else if c == "!" {
+                    throw WebDriverError.invalidSelector("The xpath \(source) has a '!' that is not part of '!='.")
+                } else {
+                    tokens.append(Token(kind: .symbol, text: String(c))); i += 1
+                }
             case ":":
-                guard next == ":" else { throw WebDriverError.invalidSelector("The xpath \(source) has a ':' outside an axis ('child::'); namespaces are not supported.") }
+                guard next == ":" else {
+                    throw WebDriverError.invalidSelector(
+                        "The xpath \(source) has a ':' outside an axis ('child::'); namespaces are not supported.")
+                }
                 tokens.append(Token(kind: .symbol, text: "::")); i += 2
             case ".":
-                if next == "." { tokens.append(Token(kind: .symbol, text: "..")); i += 2 }
-                else { tokens.append(Token(kind: .symbol, text: ".")); i += 1 }
+                if next == "." {
+                    tokens.append(Token(kind: .symbol, text: "..")); i += 2
+                } else {
+                    tokens.append(Token(kind: .symbol, text: ".")); i += 1
+                }
             case "\"", "'":
                 guard let close = characters[(i + 1)...].firstIndex(of: c) else {
                     throw WebDriverError.invalidSelector("The xpath \(source) has a string that is never closed (a \(c) is missing).")
@@ -125,13 +144,16 @@ struct XPathExpression: Sendable {
         }
 
         mutating func expect(_ symbol: String) throws(WebDriverError) {
-            guard take(symbol) else { throw unsupported(peek.map { "'\($0.text)' where '\(symbol)' was expected" } ?? "an end where '\(symbol)' was expected") }
+            guard take(symbol) else {
+                throw unsupported(peek.map { "'\($0.text)' where '\(symbol)' was expected" } ?? "an end where '\(symbol)' was expected")
+            }
         }
 
         func unsupported(_ what: String) -> WebDriverError {
-            WebDriverError.invalidSelector("The xpath \(source) is not supported here: it has \(what). Supported: paths with /, //, ., .., "
-                + "axes (child, descendant, parent, ancestor, following-sibling, preceding-sibling, self), * or XCUIElementType names, "
-                + "and predicates with @attributes, =, !=, and, or, not(), contains(), starts-with(), position(), last() and [n].")
+            WebDriverError.invalidSelector(
+                "The xpath \(source) is not supported here: it has \(what). Supported: paths with /, //, ., .., "
+                    + "axes (child, descendant, parent, ancestor, following-sibling, preceding-sibling, self), * or XCUIElementType names, "
+                    + "and predicates with @attributes, =, !=, and, or, not(), contains(), starts-with(), position(), last() and [n].")
         }
 
         mutating func expression() throws(WebDriverError) -> Node { try orExpression() }
@@ -212,7 +234,9 @@ struct XPathExpression: Sendable {
         mutating func locationPath() throws(WebDriverError) -> Node {
             if peek?.text == "/" || peek?.text == "//" {
                 // A lone "/" is the document itself.
-                if peek?.text == "/", peek(1) == nil || [")", "]", "|"].contains(peek(1)!.text) { position += 1; return .path(absolute: true, steps: []) }
+                if peek?.text == "/", peek(1) == nil || [")", "]", "|"].contains(peek(1)!.text) {
+                    position += 1; return .path(absolute: true, steps: [])
+                }
                 return .path(absolute: true, steps: try relativeSteps(leadingSeparator: true))
             }
             return .path(absolute: false, steps: try relativeSteps(leadingSeparator: false))
@@ -223,8 +247,7 @@ struct XPathExpression: Sendable {
             var expectSeparator = leadingSeparator
             while true {
                 if expectSeparator {
-                    if take("//") { steps.append(Step(axis: .descendantOrSelf, test: .node, predicates: [])) }
-                    else if !take("/") { break }
+                    if take("//") { steps.append(Step(axis: .descendantOrSelf, test: .node, predicates: [])) } else if !take("/") { break }
                 }
                 steps.append(try step())
                 expectSeparator = true
@@ -243,13 +266,16 @@ struct XPathExpression: Sendable {
             }
             if peek?.text == "@" { throw unsupported("an attribute step ('@…' selects attributes; WebDriver finds elements)") }
             let test: NodeTest
-            if take("*") { test = .any }
-            else if let token = peek, token.kind == .name {
+            if take("*") {
+                test = .any
+            } else if let token = peek, token.kind == .name {
                 position += 1
                 if token.text == "node" || token.text == "text" {
                     try expect("(")
                     try expect(")")
-                    guard token.text == "node" else { throw unsupported("text() (XCUITest's page source has no text nodes; use @label or @value)") }
+                    guard token.text == "node" else {
+                        throw unsupported("text() (XCUITest's page source has no text nodes; use @label or @value)")
+                    }
                     test = .node
                 } else {
                     test = .name(token.text)

@@ -1,5 +1,5 @@
-import ShowreelAccessibility
 import Foundation
+import ShowreelAccessibility
 import ShowreelGraphics
 
 /// The automation API's request and response bodies (JSON over HTTP, under `/v1`).
@@ -14,7 +14,9 @@ public enum AutomationAPI {
         public var time: Double
         public var installedApps: [String]
         public var foregroundApp: String?
-        public init(udid: String, name: String, profile: String, clock: ClockKind, time: Double, installedApps: [String], foregroundApp: String?) {
+        public init(
+            udid: String, name: String, profile: String, clock: ClockKind, time: Double, installedApps: [String], foregroundApp: String?
+        ) {
             self.udid = udid; self.name = name; self.profile = profile; self.clock = clock; self.time = time
             self.installedApps = installedApps; self.foregroundApp = foregroundApp
         }
@@ -87,8 +89,10 @@ public enum AutomationAPI {
         public var from: Point?
         public var to: Point?
         public var duration: Double?
-        public init(query: ElementQuery? = nil, edge: Edge? = nil, direction: Direction? = nil, from: Point? = nil,
-                    to: Point? = nil, duration: Double? = nil) {
+        public init(
+            query: ElementQuery? = nil, edge: Edge? = nil, direction: Direction? = nil, from: Point? = nil,
+            to: Point? = nil, duration: Double? = nil
+        ) {
             self.query = query; self.edge = edge; self.direction = direction; self.from = from; self.to = to; self.duration = duration
         }
     }
@@ -191,7 +195,11 @@ public struct AutomationLimits: Sendable {
     func onScreen(_ point: Point?, _ field: String) throws(AutomationInputError) {
         guard let point else { return }
         guard point.x.isFinite, point.y.isFinite, (0...screen.width).contains(point.x), (0...screen.height).contains(point.y) else {
-            throw .outOfRange(field: field, message: "must be on the screen: x from 0 to \(Int(screen.width)) and y from 0 to \(Int(screen.height)) points, got (\(point.x), \(point.y))")
+            throw .outOfRange(
+                field: field,
+                message:
+                    "must be on the screen: x from 0 to \(Int(screen.width)) and y from 0 to \(Int(screen.height)) points, got (\(point.x), \(point.y))"
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelGraphics
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +9,10 @@ import Darwin
 
 /// A device as the registry records it: `$SHOWREEL_HOME/devices/<udid>/device.json`.
 public struct DeviceRecord: Codable, Equatable, Sendable {
-    public enum State: String, Codable, Sendable { case booted = "Booted", shutdown = "Shutdown" }
+    public enum State: String, Codable, Sendable {
+        case booted = "Booted"
+        case shutdown = "Shutdown"
+    }
 
     public var udid: String
     public var name: String
@@ -25,9 +29,11 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     /// Recorders capture it directly; `pid` is its X server and there is no display socket.
     public var x11Display: String?
 
-    public init(udid: String, name: String, profile: String, state: State, clock: ClockKind, pid: Int32,
-                processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date,
-                x11Display: String? = nil) {
+    public init(
+        udid: String, name: String, profile: String, state: State, clock: ClockKind, pid: Int32,
+        processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date,
+        x11Display: String? = nil
+    ) {
         self.udid = udid; self.name = name; self.profile = profile; self.state = state; self.clock = clock
         self.pid = pid; self.processStartTime = processStartTime; self.displaySocket = displaySocket
         self.automationURL = automationURL; self.bootedAt = bootedAt; self.x11Display = x11Display
@@ -92,7 +98,8 @@ public struct DeviceRegistry: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         return entries.compactMap { folder -> DeviceRecord? in
             guard let data = try? Data(contentsOf: folder.appendingPathComponent("device.json")),
-                  var record = try? decoder.decode(DeviceRecord.self, from: data) else { return nil }
+                var record = try? decoder.decode(DeviceRecord.self, from: data)
+            else { return nil }
             if record.state == .booted, !Self.isAlive(pid: record.pid, startTime: record.processStartTime) {
                 record.state = .shutdown
                 // An X display has no socket of ours: its server's may belong to a new one by now.

@@ -94,8 +94,9 @@ public enum HostAPI {
                 } else if let pid = try container.decodeIfPresent(Int32.self, forKey: .pid) {
                     self = .running(pid: pid)
                 } else {
-                    throw DecodingError.dataCorrupted(.init(
-                        codingPath: decoder.codingPath, debugDescription: "a status result has either 'pid' or 'terminationStatus'"))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: decoder.codingPath, debugDescription: "a status result has either 'pid' or 'terminationStatus'"))
                 }
             }
         }
@@ -172,11 +173,13 @@ public enum HostAPI {
         public var stdout: String?
         public var stderr: String?
 
-        public init(id: UUID, argv: [String], executable: String, pid: Int32? = nil, state: String, startedAt: Date,
-                    finishedAt: Date? = nil, durationSeconds: Double? = nil, terminationReason: String? = nil,
-                    exitCode: Int32? = nil, signal: Int32? = nil, signalName: String? = nil, error: String? = nil,
-                    signalsSent: [String]? = nil, killedAfterTimeout: Bool? = nil, timedOut: Bool? = nil,
-                    outputBytes: Int, outputTruncated: Bool? = nil, stdout: String? = nil, stderr: String? = nil) {
+        public init(
+            id: UUID, argv: [String], executable: String, pid: Int32? = nil, state: String, startedAt: Date,
+            finishedAt: Date? = nil, durationSeconds: Double? = nil, terminationReason: String? = nil,
+            exitCode: Int32? = nil, signal: Int32? = nil, signalName: String? = nil, error: String? = nil,
+            signalsSent: [String]? = nil, killedAfterTimeout: Bool? = nil, timedOut: Bool? = nil,
+            outputBytes: Int, outputTruncated: Bool? = nil, stdout: String? = nil, stderr: String? = nil
+        ) {
             self.id = id; self.argv = argv; self.executable = executable; self.pid = pid; self.state = state
             self.startedAt = startedAt; self.finishedAt = finishedAt; self.durationSeconds = durationSeconds
             self.terminationReason = terminationReason; self.exitCode = exitCode; self.signal = signal

@@ -27,11 +27,13 @@ package struct ProcessStat: Sendable, Equatable {
 
     package static func read(_ pid: Int32) -> ProcessStat? {
         guard pid > 0, let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command name (which may hold spaces and parentheses), from field 3 (state).
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 19, let state = fields[0].first, let session = Int32(fields[3]),
-              let user = UInt64(fields[11]), let system = UInt64(fields[12]), let start = UInt64(fields[19]) else { return nil }
+            let user = UInt64(fields[11]), let system = UInt64(fields[12]), let start = UInt64(fields[19])
+        else { return nil }
         return ProcessStat(state: state, session: session, startTicks: start, cpuTicks: user + system)
     }
 
@@ -44,9 +46,9 @@ package struct ProcessStat: Sendable, Equatable {
     /// when that cannot be read (no such process, not Linux).
     package static func catches(_ signal: Int32, pid: Int32) -> Bool? {
         guard pid > 0, signal > 0, signal <= 64,
-              let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
         else { return nil }
         return mask & (UInt64(1) << UInt64(signal - 1)) != 0
     }

@@ -5,7 +5,10 @@ import Foundation
 /// read the same value, so a path is spelt once.
 package struct Route: Hashable, Sendable, CustomStringConvertible {
     public enum Method: String, Hashable, Sendable {
-        case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
+        case get = "GET"
+        case post = "POST"
+        case put = "PUT"
+        case delete = "DELETE"
     }
 
     public let method: Method

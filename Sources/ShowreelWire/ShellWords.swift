@@ -33,14 +33,21 @@ package enum ShellWords {
         func isNameStart(_ c: Character) -> Bool { c == "_" || c == "{" || c == "(" || (c.isASCII && c.isLetter) }
 
         if let nul = chars.firstIndex(of: "\0") {
-            throw ParseError(message: "the command line holds a NUL character at \(position(nul)): no program argument can contain one (it would cut the argument short); remove it. \(noShell)")
+            throw ParseError(
+                message:
+                    "the command line holds a NUL character at \(position(nul)): no program argument can contain one (it would cut the argument short); remove it. \(noShell)"
+            )
         }
         while i < chars.count {
             let c = chars[i]
             switch c {
             case "\n", "\r", "\r\n":
                 // A shell would start a new command here; quote the line break to pass it as text.
-                throw reject("line break", at: i, hint: "a command line is one command: send each command in a request of its own, or quote the line break to pass it inside an argument.")
+                throw reject(
+                    "line break", at: i,
+                    hint:
+                        "a command line is one command: send each command in a request of its own, or quote the line break to pass it inside an argument."
+                )
             case " ", "\t":
                 if inWord {
                     words.append(current)
@@ -59,7 +66,10 @@ package enum ShellWords {
                     i += 1
                 }
                 guard closed else {
-                    throw ParseError(message: "unbalanced single quote: the quote opened at \(position(start)) is never closed; add a closing ' (inside single quotes every character is literal). \(noShell)")
+                    throw ParseError(
+                        message:
+                            "unbalanced single quote: the quote opened at \(position(start)) is never closed; add a closing ' (inside single quotes every character is literal). \(noShell)"
+                    )
                 }
                 i += 1
             case "\"":
@@ -90,13 +100,16 @@ package enum ShellWords {
                         throw reject("command substitution (`)", at: i, hint: "run the inner command separately, or escape it as \\`.")
                     }
                     if d == "$", i + 1 < chars.count, isNameStart(chars[i + 1]) {
-                        throw reject("expansion ($\(chars[i + 1]))", at: i, hint: "pass the value literally, or escape the dollar sign as \\$.")
+                        throw reject(
+                            "expansion ($\(chars[i + 1]))", at: i, hint: "pass the value literally, or escape the dollar sign as \\$.")
                     }
                     current.append(d)
                     i += 1
                 }
                 guard closed else {
-                    throw ParseError(message: "unbalanced double quote: the quote opened at \(position(start)) is never closed; add a closing \". \(noShell)")
+                    throw ParseError(
+                        message:
+                            "unbalanced double quote: the quote opened at \(position(start)) is never closed; add a closing \". \(noShell)")
                 }
                 i += 1
             case "\\":
@@ -113,7 +126,11 @@ package enum ShellWords {
                 }
                 i += 2
             case "|", "&", ";", "<", ">", "(", ")":
-                throw reject("shell operator '\(c)'", at: i, hint: "quote it ('\(c)') to pass it as an argument; pipes, redirections and command lists need a shell, so run a script instead.")
+                throw reject(
+                    "shell operator '\(c)'", at: i,
+                    hint:
+                        "quote it ('\(c)') to pass it as an argument; pipes, redirections and command lists need a shell, so run a script instead."
+                )
             case "`":
                 throw reject("command substitution (`)", at: i, hint: "run the inner command separately, or quote it.")
             case "$" where i + 1 < chars.count && isNameStart(chars[i + 1]):

@@ -10,8 +10,10 @@ public struct StatusBarOverride: Codable, Equatable, Sendable {
     public var batteryState: StatusBarValues.BatteryState?
     public var batteryLevel: Int?
 
-    public init(time: String? = nil, dataNetwork: StatusBarValues.DataNetwork? = nil, wifiBars: Int? = nil, cellularBars: Int? = nil,
-                operatorName: String? = nil, batteryState: StatusBarValues.BatteryState? = nil, batteryLevel: Int? = nil) {
+    public init(
+        time: String? = nil, dataNetwork: StatusBarValues.DataNetwork? = nil, wifiBars: Int? = nil, cellularBars: Int? = nil,
+        operatorName: String? = nil, batteryState: StatusBarValues.BatteryState? = nil, batteryLevel: Int? = nil
+    ) {
         self.time = time; self.dataNetwork = dataNetwork; self.wifiBars = wifiBars; self.cellularBars = cellularBars
         self.operatorName = operatorName; self.batteryState = batteryState; self.batteryLevel = batteryLevel
     }

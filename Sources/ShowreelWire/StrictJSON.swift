@@ -13,7 +13,8 @@ package enum StrictJSON {
         do { value = try WireJSON.decoder.decode(type, from: data) } catch let DecodingError.keyNotFound(key, context) {
             // A required field is missing: most often it is there, misspelt.
             if let misspelt = misspelling(of: key.stringValue, at: context.codingPath, in: data) {
-                throw AutomationInputError.unknownField(path: context.codingPath.map(name) + [misspelt], suggestion: key.stringValue, valid: [])
+                throw AutomationInputError.unknownField(
+                    path: context.codingPath.map(name) + [misspelt], suggestion: key.stringValue, valid: [])
             }
             throw DecodingError.keyNotFound(key, context)
         }
@@ -28,8 +29,11 @@ package enum StrictJSON {
     private static func misspelling(of field: String, at path: [any CodingKey], in data: Data) -> String? {
         var json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         for key in path {
-            if let index = key.intValue { json = (json as? [Any]).flatMap { index < $0.count ? $0[index] : nil } }
-            else { json = (json as? [String: Any])?[key.stringValue] }
+            if let index = key.intValue {
+                json = (json as? [Any]).flatMap { index < $0.count ? $0[index] : nil }
+            } else {
+                json = (json as? [String: Any])?[key.stringValue]
+            }
         }
         guard let object = json as? [String: Any] else { return nil }
         return object.keys.sorted().first { Spelling.nearest(to: $0, in: [field]) != nil }
@@ -39,8 +43,9 @@ package enum StrictJSON {
         let mirror = unwrapped(Mirror(reflecting: value))
         switch (json, mirror.displayStyle) {
         case let (object as [String: Any], .struct?), let (object as [String: Any], .class?):
-            let fields = Dictionary(mirror.children.compactMap { child in child.label.map { ($0, child.value) } },
-                                    uniquingKeysWith: { first, _ in first })
+            let fields = Dictionary(
+                mirror.children.compactMap { child in child.label.map { ($0, child.value) } },
+                uniquingKeysWith: { first, _ in first })
             for key in object.keys.sorted() {
                 guard let child = fields[key] else {
                     throw AutomationInputError.unknownField(

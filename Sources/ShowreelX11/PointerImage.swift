@@ -1,5 +1,6 @@
 import CXCB
 import ShowreelGraphics
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,9 +23,10 @@ struct PointerImage {
         let header = reply.pointee
         let count = Int(header.width) * Int(header.height)
         guard count > 0, let image = xcb_xfixes_get_cursor_image_cursor_image(reply) else { return nil }
-        return PointerImage(x: Int(header.x) - Int(header.xhot), y: Int(header.y) - Int(header.yhot),
-                            width: Int(header.width), height: Int(header.height),
-                            pixels: Array(UnsafeBufferPointer(start: image, count: count)))
+        return PointerImage(
+            x: Int(header.x) - Int(header.xhot), y: Int(header.y) - Int(header.yhot),
+            width: Int(header.width), height: Int(header.height),
+            pixels: Array(UnsafeBufferPointer(start: image, count: count)))
     }
 
     /// Draws the pointer over `buffer` (source-over, premultiplied), clipped to it.

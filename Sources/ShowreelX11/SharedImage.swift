@@ -1,5 +1,6 @@
 import CXCB
 import ShowreelGraphics
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +32,8 @@ final class SharedImage {
         if let error {
             free(error)
             shmdt(memory)
-            throw .sharedMemory(display: connection.display, detail: "the X server could not attach the segment (is it on another machine?)")
+            throw .sharedMemory(
+                display: connection.display, detail: "the X server could not attach the segment (is it on another machine?)")
         }
     }
 
@@ -42,8 +44,9 @@ final class SharedImage {
 
     /// The screen now, as an opaque BGRA frame buffer; nil when the connection broke.
     func grab() -> PixelBuffer? {
-        let cookie = xcb_shm_get_image(x.connection, x.root, 0, 0, UInt16(x.width), UInt16(x.height), ~0,
-                                       UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), segment, 0)
+        let cookie = xcb_shm_get_image(
+            x.connection, x.root, 0, 0, UInt16(x.width), UInt16(x.height), ~0,
+            UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), segment, 0)
         guard let reply = xcb_shm_get_image_reply(x.connection, cookie, nil) else { return nil }
         free(reply)
         let pixels = PixelBuffer(width: x.width, height: x.height, zeroed: false)

@@ -62,7 +62,8 @@ final class X11Connection {
         var formats = xcb_setup_pixmap_formats_iterator(setup)
         while formats.rem > 0 {
             if let format = formats.data?.pointee, format.depth == depth {
-                guard (depth == 24 || depth == 32), format.bits_per_pixel == 32, setup?.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)
+                guard depth == 24 || depth == 32, format.bits_per_pixel == 32,
+                    setup?.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)
                 else { throw .unsupportedFormat(display: display, depth: Int(depth), bitsPerPixel: Int(format.bits_per_pixel)) }
                 return
             }
@@ -78,7 +79,9 @@ final class X11Connection {
             guard let reply, reply.pointee.present != 0 else { return nil }
             return reply.pointee
         }
-        guard present(showreel_shm_extension(connection)) != nil else { throw .missingExtension(display: display, name: "MIT-SHM", needed: "") }
+        guard present(showreel_shm_extension(connection)) != nil else {
+            throw .missingExtension(display: display, name: "MIT-SHM", needed: "")
+        }
         guard let damage = present(showreel_damage_extension(connection)) else {
             throw .missingExtension(display: display, name: "DAMAGE", needed: "1.1")
         }

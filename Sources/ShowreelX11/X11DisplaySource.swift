@@ -3,6 +3,7 @@ import Foundation
 import ShowreelGraphics
 import ShowreelWire
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,9 +47,10 @@ public final class X11DisplaySource: @unchecked Sendable {
         guard pipe(&fds) == 0 else { throw .resources(display: display, detail: "no pipe (\(String(cString: strerror(errno))))") }
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wake = (fds[0], fds[1])
-        let profile = DeviceProfile(name: "x11", displayName: "X display \(display)",
-                                    pointSize: Size(width: Double(x.width), height: Double(x.height)), scale: 1,
-                                    cornerRadius: 0, sensorHousing: nil, statusBarHeight: 0)
+        let profile = DeviceProfile(
+            name: "x11", displayName: "X display \(display)",
+            pointSize: Size(width: Double(x.width), height: Double(x.height)), scale: 1,
+            cornerRadius: 0, sensorHousing: nil, statusBarHeight: 0)
         info = DisplayInfo(udid: display, deviceName: "X display \(display)", profile: profile, clock: .real)
     }
 
@@ -146,8 +148,10 @@ public final class X11DisplaySource: @unchecked Sendable {
 
     /// Sleeps until the server sends something, `stop()` is called, or `timeout` ms pass (-1: no limit).
     private func waitForEvents(timeout: Int32) {
-        var fds = [pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+        ]
         _ = poll(&fds, 2, timeout)
         if fds[1].revents != 0 {
             var drain = [UInt8](repeating: 0, count: 16)

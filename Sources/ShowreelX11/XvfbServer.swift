@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelWire
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,8 +40,10 @@ public struct XvfbServer: Sendable, Equatable {
 
     /// Starts Xvfb with one screen of `width`x`height` at `depth` bits (24 or 32) and returns
     /// once it accepts connections. Its stderr goes to `log` (nil: discarded).
-    public static func start(width: Int = 1280, height: Int = 800, depth: Int = 24, log: URL? = nil,
-                             timeout: Duration = .seconds(30)) throws(StartError) -> XvfbServer {
+    public static func start(
+        width: Int = 1280, height: Int = 800, depth: Int = 24, log: URL? = nil,
+        timeout: Duration = .seconds(30)
+    ) throws(StartError) -> XvfbServer {
         guard (16...8192).contains(width), (16...8192).contains(height) else {
             throw .badScreen("A display of \(width)x\(height) is out of range: use sizes from 16 to 8192, e.g. 1280x800.")
         }

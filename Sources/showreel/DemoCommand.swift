@@ -1,8 +1,8 @@
-import ShowreelAccessibility
 import ArgumentParser
 import Foundation
 import Logging
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelFlows
 import ShowreelHost
@@ -51,8 +51,9 @@ struct DemoCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: home) }
 
         Console.status("Booting an in-process device (\(clock.rawValue) clock)")
-        let device = try Device(name: "Demo Phone", clock: clock, apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: home),
-                                showsTouches: showTouches)
+        let device = try Device(
+            name: "Demo Phone", clock: clock, apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: home),
+            showsTouches: showTouches)
         await device.overrideStatusBar(StatusBarValues())
 
         var hostLogger = Logger(label: "showreel.host")
@@ -85,7 +86,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// Starts a recorder through the host, drives the flow, interrupts the recorder through the
     /// host and reads the file back.
-    private func record(_ flow: Flow, runner: FlowRunner, device: Device, host: TunnelHostClient, folder: URL) async throws -> ManifestEntry {
+    private func record(_ flow: Flow, runner: FlowRunner, device: Device, host: TunnelHostClient, folder: URL) async throws -> ManifestEntry
+    {
         let name = flow.url.deletingPathExtension().lastPathComponent
         let file = "\(name).mov"
         let video = folder.appendingPathComponent(file)
@@ -93,20 +95,24 @@ struct DemoCommand: AsyncParsableCommand {
         let argv = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
         let recording: HostRecording
         do { recording = try await HostRecording.start(host: host, argv: argv, api: .legacy) } catch {
-            throw CLIFailure(message: "The recorder for \(file) did not start: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.streamFailed)
+            throw CLIFailure(
+                message: "The recorder for \(file) did not start: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.streamFailed)
         }
 
         let result = await runner.drive(flow, on: device, screenshotPrefix: name)
 
         do { try await recording.stop() } catch {
-            throw CLIFailure(message: "The recorder for \(file) failed: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.writeFailed)
+            throw CLIFailure(
+                message: "The recorder for \(file) failed: \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.writeFailed)
         }
         if let app = await device.foregroundApp { await device.terminate(app) }
         let info = try MediaProbe.probe(video)
         Console.status(String(format: "      %@: %.2f s, %d frames", file, info.duration, info.frameCount))
-        return ManifestEntry(id: flow.id, name: flow.name, suite: "demo", status: result.failure == nil ? .passed : result.wasInterrupted ? .interrupted : .failed,
-                             duration: info.duration, video: file, screenshot: result.failureScreenshot,
-                             failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
+        return ManifestEntry(
+            id: flow.id, name: flow.name, suite: "demo",
+            status: result.failure == nil ? .passed : result.wasInterrupted ? .interrupted : .failed,
+            duration: info.duration, video: file, screenshot: result.failureScreenshot,
+            failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
     }
 
     /// This executable's absolute path, so the host runs the same build of `showreel`.

@@ -6,6 +6,7 @@ import ShowreelRender
 import ShowreelTesting
 import ShowreelUI
 import ShowreelWire
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,11 +53,13 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 guard let screen = DeviceProfile.named(profile) else {
-                    throw CLIFailure(message: "Unknown profile '\(profile)'. Choose one of: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
-                                     exitCode: CLIFailure.Code.usage)
+                    throw CLIFailure(
+                        message: "Unknown profile '\(profile)'. Choose one of: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
+                        exitCode: CLIFailure.Code.usage)
                 }
-                let device = try Device(name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps,
-                                        showsTouches: showTouches, interfaceStyle: appearance, languages: language)
+                let device = try Device(
+                    name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps,
+                    showsTouches: showTouches, interfaceStyle: appearance, languages: language)
                 let listening = AsyncStream<Int>.makeStream()
                 let server = Task {
                     defer { listening.continuation.finish() }
@@ -82,7 +85,9 @@ struct DeviceCommand: AsyncParsableCommand {
                     throw CLIFailure(message: "Could not boot \(name): \(ErrorSentence.describe(error))", exitCode: 1)
                 }
                 Console.out(device.udid)
-                Console.status("Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C.")
+                Console.status(
+                    "Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C."
+                )
                 await waitForTerminationSignal()
                 await device.shutdown()
                 server.cancel()
@@ -116,7 +121,8 @@ struct DeviceCommand: AsyncParsableCommand {
                     kill(record.pid, SIGTERM)
                     let deadline = ContinuousClock.now + .seconds(10)
                     while DeviceRegistry.isAlive(pid: record.pid, startTime: record.processStartTime),
-                          (try? registry.resolve(record.udid)) != nil, ContinuousClock.now < deadline {
+                        (try? registry.resolve(record.udid)) != nil, ContinuousClock.now < deadline
+                    {
                         try await Task.sleep(for: .milliseconds(50))
                     }
                     Console.status("Shut down \(record.name) (\(record.udid))")
@@ -136,12 +142,16 @@ struct DeviceCommand: AsyncParsableCommand {
                 let registry = DeviceRegistry()
                 let records = registry.records().filter { device == "all" || $0.udid == device || $0.name == device }
                 guard !records.isEmpty else {
-                    throw CLIFailure(message: "No device '\(device)'. `showreel device list` shows the devices.", exitCode: CLIFailure.Code.deviceNotFound)
+                    throw CLIFailure(
+                        message: "No device '\(device)'. `showreel device list` shows the devices.",
+                        exitCode: CLIFailure.Code.deviceNotFound)
                 }
                 for record in records {
                     guard record.state == .shutdown else {
-                        throw CLIFailure(message: "\(record.name) (\(record.udid)) is booted; shut it down first (`showreel device shutdown \(record.udid)`).",
-                                         exitCode: CLIFailure.Code.usage)
+                        throw CLIFailure(
+                            message:
+                                "\(record.name) (\(record.udid)) is booted; shut it down first (`showreel device shutdown \(record.udid)`).",
+                            exitCode: CLIFailure.Code.usage)
                     }
                     try? FileManager.default.removeItem(at: registry.directory(for: record.udid).appendingPathComponent("data"))
                     Console.status("Erased \(record.name) (\(record.udid))")
@@ -180,7 +190,9 @@ struct DeviceCommand: AsyncParsableCommand {
     struct StatusBar: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status_bar", abstract: "Override the status bar for clean demo frames, like `simctl status_bar`.",
-            usage: "showreel device status_bar <device> override [--time 9:41] [--battery-level 100] ...\nshowreel device status_bar <device> clear")
+            usage:
+                "showreel device status_bar <device> override [--time 9:41] [--battery-level 100] ...\nshowreel device status_bar <device> clear"
+        )
 
         @Argument(help: "udid, name, or `booted`.")
         var device: String
@@ -198,13 +210,15 @@ struct DeviceCommand: AsyncParsableCommand {
             try await reportingFailures {
                 switch action {
                 case "override":
-                    let values = StatusBarOverride(time: time, dataNetwork: dataNetwork, wifiBars: wifiBars, cellularBars: cellularBars,
-                                                   operatorName: operatorName, batteryState: batteryState, batteryLevel: batteryLevel)
+                    let values = StatusBarOverride(
+                        time: time, dataNetwork: dataNetwork, wifiBars: wifiBars, cellularBars: cellularBars,
+                        operatorName: operatorName, batteryState: batteryState, batteryLevel: batteryLevel)
                     _ = try await automation(device) { try await $0.perform(.overrideStatusBar(values)) }
                 case "clear":
                     _ = try await automation(device) { try await $0.perform(.clearStatusBar) }
                 default:
-                    throw CLIFailure(message: "Unknown status_bar action '\(action)'. Use override or clear.", exitCode: CLIFailure.Code.usage)
+                    throw CLIFailure(
+                        message: "Unknown status_bar action '\(action)'. Use override or clear.", exitCode: CLIFailure.Code.usage)
                 }
             }
         }
@@ -228,8 +242,9 @@ extension DeviceCommand {
         func run() async throws {
             try await reportingFailures {
                 guard setting == "appearance" else {
-                    throw CLIFailure(message: "Unknown ui setting '\(setting)'. Use: showreel device ui <device> appearance light|dark.",
-                                     exitCode: CLIFailure.Code.usage)
+                    throw CLIFailure(
+                        message: "Unknown ui setting '\(setting)'. Use: showreel device ui <device> appearance light|dark.",
+                        exitCode: CLIFailure.Code.usage)
                 }
                 guard let style = InterfaceStyle(rawValue: value) else {
                     throw CLIFailure(message: "Unknown appearance '\(value)'. Use light or dark.", exitCode: CLIFailure.Code.usage)
@@ -277,7 +292,11 @@ final class OnceFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var claimed = false
     private var retained: [AnyObject] = []
-    func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }; return !claimed
+        }
+    }
     func keepAlive(_ object: AnyObject) { lock.withLock { retained.append(object) } }
 }
 

@@ -39,9 +39,10 @@ struct DiffCommand: AsyncParsableCommand {
     }
 
     private func compare() throws {
-        let comparison = RunComparison(baseline: URL(fileURLWithPath: baseline, isDirectory: true).standardizedFileURL,
-                                       current: URL(fileURLWithPath: current, isDirectory: true).standardizedFileURL,
-                                       threshold: threshold)
+        let comparison = RunComparison(
+            baseline: URL(fileURLWithPath: baseline, isDirectory: true).standardizedFileURL,
+            current: URL(fileURLWithPath: current, isDirectory: true).standardizedFileURL,
+            threshold: threshold)
         let diff: RunDiff
         do {
             diff = try comparison.compare { id in Console.status("comparing \(id)") }
@@ -53,11 +54,12 @@ struct DiffCommand: AsyncParsableCommand {
         let manifest = try RunManifest.load(from: comparison.current.appendingPathComponent(RunManifest.fileName))
         try HTMLReport(manifest: manifest, diff: diff).write(to: comparison.current.appendingPathComponent(HTMLReport.fileName))
         for entry in diff.entries { Console.out(Self.line(entry)) }
-        Console.out("\(diff.count(.changed)) changed, \(diff.count(.identical)) identical"
-                    + (diff.count(.onlyInBaseline) + diff.count(.onlyInCurrent) > 0
-                       ? ", \(diff.count(.onlyInBaseline)) only in the baseline, \(diff.count(.onlyInCurrent)) only in the current run" : "")
-                    + (diff.count(.notCompared) > 0 ? ", \(diff.count(.notCompared)) not compared" : "")
-                    + ". Report: \(comparison.current.appendingPathComponent(HTMLReport.fileName).path)")
+        Console.out(
+            "\(diff.count(.changed)) changed, \(diff.count(.identical)) identical"
+                + (diff.count(.onlyInBaseline) + diff.count(.onlyInCurrent) > 0
+                    ? ", \(diff.count(.onlyInBaseline)) only in the baseline, \(diff.count(.onlyInCurrent)) only in the current run" : "")
+                + (diff.count(.notCompared) > 0 ? ", \(diff.count(.notCompared)) not compared" : "")
+                + ". Report: \(comparison.current.appendingPathComponent(HTMLReport.fileName).path)")
         if diff.hasChanges { throw ExitCode(1) }
     }
 

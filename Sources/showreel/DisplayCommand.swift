@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShowreelWire
 import ShowreelX11
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,24 +38,30 @@ struct DisplayCommand: AsyncParsableCommand {
                 let folder = registry.directory(for: udid)
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let server: XvfbServer
-                do { server = try XvfbServer.start(width: parts[0], height: parts[1], depth: depth, log: folder.appendingPathComponent("xvfb.log")) } catch let error as XvfbServer.StartError {
+                do {
+                    server = try XvfbServer.start(
+                        width: parts[0], height: parts[1], depth: depth, log: folder.appendingPathComponent("xvfb.log"))
+                } catch let error as XvfbServer.StartError {
                     registry.remove(udid: udid)
                     if case .badScreen = error { throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage) }
                     throw CLIFailure(message: error.description, exitCode: 1)
                 }
-                let record = DeviceRecord(udid: udid, name: server.display, profile: "display \(parts[0])x\(parts[1])x\(depth)",
-                                          state: .booted, clock: .real, pid: server.pid,
-                                          processStartTime: ProcessStat.read(server.pid)?.startTicks,
-                                          displaySocket: "", automationURL: nil, bootedAt: Date(), x11Display: server.display)
+                let record = DeviceRecord(
+                    udid: udid, name: server.display, profile: "display \(parts[0])x\(parts[1])x\(depth)",
+                    state: .booted, clock: .real, pid: server.pid,
+                    processStartTime: ProcessStat.read(server.pid)?.startTicks,
+                    displaySocket: "", automationURL: nil, bootedAt: Date(), x11Display: server.display)
                 do { try registry.save(record) } catch {
                     server.stop()
                     registry.remove(udid: udid)
-                    throw CLIFailure(message: "Cannot register the display in \(registry.devicesDirectory.path): \(error.localizedDescription)",
-                                     exitCode: CLIFailure.Code.unwritable)
+                    throw CLIFailure(
+                        message: "Cannot register the display in \(registry.devicesDirectory.path): \(error.localizedDescription)",
+                        exitCode: CLIFailure.Code.unwritable)
                 }
                 Console.out(server.display)
-                Console.status("Started Xvfb on \(server.display) (\(parts[0])x\(parts[1])x\(depth), pid \(server.pid)). "
-                               + "Run your suite with DISPLAY=\(server.display); stop it with `showreel display stop \(server.display)`.")
+                Console.status(
+                    "Started Xvfb on \(server.display) (\(parts[0])x\(parts[1])x\(depth), pid \(server.pid)). "
+                        + "Run your suite with DISPLAY=\(server.display); stop it with `showreel display stop \(server.display)`.")
             }
         }
     }
@@ -77,8 +84,9 @@ struct DisplayCommand: AsyncParsableCommand {
                 } else {
                     let record = try resolveDevice(display)
                     guard record.x11Display != nil else {
-                        throw CLIFailure(message: "\(display) is a device, not a display: stop it with `showreel device shutdown \(display)`.",
-                                         exitCode: CLIFailure.Code.usage)
+                        throw CLIFailure(
+                            message: "\(display) is a device, not a display: stop it with `showreel device shutdown \(display)`.",
+                            exitCode: CLIFailure.Code.usage)
                     }
                     targets = [record]
                 }

@@ -15,24 +15,25 @@ nonisolated(unsafe) var earlyStopSignal: Int32 = 0
 /// no file. `SignalTrap` later picks up what was recorded. Only C calls here: the Swift runtime
 /// is not initialised yet.
 @used @section(".preinit_array")
-let holdRecorderStopSignals: @convention(c) (
-    Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> Void = { argc, argv, _ in
-    guard argc > 3, let argv, let first = argv[1], let operation = argv[3],
-          strcmp(first, UnsafeRawPointer(StaticString("io").utf8Start).assumingMemoryBound(to: CChar.self)) == 0,
-          strcmp(operation, UnsafeRawPointer(StaticString("recordVideo").utf8Start).assumingMemoryBound(to: CChar.self)) == 0
-    else { return }
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGINT)
-    sigaddset(&set, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &set, nil)
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { number in earlyStopSignal = number }
-    action.sa_flags = SA_RESTART
-    sigaction(SIGINT, &action, nil)
-    sigaction(SIGTERM, &action, nil)
-}
+let holdRecorderStopSignals:
+    @convention(c) (
+        Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> Void = { argc, argv, _ in
+        guard argc > 3, let argv, let first = argv[1], let operation = argv[3],
+            strcmp(first, UnsafeRawPointer(StaticString("io").utf8Start).assumingMemoryBound(to: CChar.self)) == 0,
+            strcmp(operation, UnsafeRawPointer(StaticString("recordVideo").utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        else { return }
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { number in earlyStopSignal = number }
+        action.sa_flags = SA_RESTART
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+    }
 
 /// Takes the stop signal the early handler caught, if any.
 func takeEarlyStopSignal() -> Int32? {

@@ -1,5 +1,5 @@
-import ShowreelRecorder
 import ShowreelGraphics
+import ShowreelRecorder
 import ShowreelWire
 import ShowreelX11
 
@@ -26,8 +26,9 @@ func openFrameSource(_ device: String) throws -> FrameSource {
     let record = try resolveDevice(device)
     if let display = record.x11Display { return try openDisplay(display) }
     do { return try DeviceStreamSource(record: record, client: DisplayStreamClient(socketPath: record.displaySocket)) } catch {
-        throw CLIFailure(message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(ErrorSentence.describe(error))",
-                         exitCode: CLIFailure.Code.streamFailed)
+        throw CLIFailure(
+            message: "Cannot connect to \(record.name)'s display stream at \(record.displaySocket): \(ErrorSentence.describe(error))",
+            exitCode: CLIFailure.Code.streamFailed)
     }
 }
 

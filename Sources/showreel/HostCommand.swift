@@ -27,13 +27,23 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Address to bind. The default (127.0.0.1, and ::1 beside it) only accepts connections from this machine.")
     var bind: String = "127.0.0.1"
 
-    @Option(help: "Token every endpoint but /v1/health requires (Authorization: Bearer, X-Showreel-Token, or the legacy form field showreel_token). Also read from SHOWREEL_HOST_TOKEN.")
+    @Option(
+        help:
+            "Token every endpoint but /v1/health requires (Authorization: Bearer, X-Showreel-Token, or the legacy form field showreel_token). Also read from SHOWREEL_HOST_TOKEN."
+    )
     var token: String?
 
-    @Option(name: .customLong("allow-from"), help: ArgumentHelp("Answer only clients from this address or CIDR block (repeatable, e.g. 10.0.0.0/8). Required with a non-loopback --bind.", valueName: "address"))
+    @Option(
+        name: .customLong("allow-from"),
+        help: ArgumentHelp(
+            "Answer only clients from this address or CIDR block (repeatable, e.g. 10.0.0.0/8). Required with a non-loopback --bind.",
+            valueName: "address"))
     var allowFrom: [String] = []
 
-    @Option(name: .customLong("allow"), help: ArgumentHelp("Allow only this program (repeatable; a name on PATH or an absolute path). Default: any program.", valueName: "program"))
+    @Option(
+        name: .customLong("allow"),
+        help: ArgumentHelp(
+            "Allow only this program (repeatable; a name on PATH or an absolute path). Default: any program.", valueName: "program"))
     var allow: [String] = []
 
     @Option(help: "Seconds commands get between SIGTERM and SIGKILL when the host stops.")
@@ -91,10 +101,14 @@ struct HostCommand: AsyncParsableCommand {
         } catch {
             let text = "\(error)"
             if text.contains("Address already in use") {
-                throw CLIFailure(message: "cannot listen on \(display):\(port): the address is already in use (is another tunnel host running? pick another --port, or --port 0 for a free one)", exitCode: 1)
+                throw CLIFailure(
+                    message:
+                        "cannot listen on \(display):\(port): the address is already in use (is another tunnel host running? pick another --port, or --port 0 for a free one)",
+                    exitCode: 1)
             }
             if text.contains("Cannot assign requested address") || text.contains("not available") {
-                throw CLIFailure(message: "cannot bind \(bind): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)", exitCode: 1)
+                throw CLIFailure(
+                    message: "cannot bind \(bind): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)", exitCode: 1)
             }
             throw error
         }

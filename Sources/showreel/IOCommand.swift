@@ -7,9 +7,9 @@ struct IOCommand: AsyncParsableCommand {
         commandName: "io",
         abstract: "Record a video or take a screenshot of a device's screen or an X display.",
         usage: """
-        showreel io <udid|booted|:display> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] <file.mov|file.mp4>
-        showreel io <udid|booted|:display> screenshot [--type=png|jpeg] [--mask=ignored|alpha|black] <file|->
-        """,
+            showreel io <udid|booted|:display> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] <file.mov|file.mp4>
+            showreel io <udid|booted|:display> screenshot [--type=png|jpeg] [--mask=ignored|alpha|black] <file|->
+            """,
         discussion: "Run `showreel io booted recordVideo --help` for the recording options."
     )
 

@@ -11,16 +11,16 @@ struct PreviewCommand: AsyncParsableCommand {
         commandName: "preview",
         abstract: "Make App Store app previews from videos or a run, or check files against Apple's rules.",
         discussion: """
-        A preview is the class's exact portrait size (iphone-6.9: 886x1920, iphone-5.5: 1080x1920, \
-        ipad-13: 1200x1600), H.264 High at a constant 30 fps and 11 Mbps, an AAC stereo 48 kHz track \
-        (silent unless --audio), 15 to 30 s, moov first, and opens on the app. A video within 1% of \
-        the class's shape is scaled to it; one further off is refused, never letterboxed; one too \
-        short or too long is refused unless --hold-last or --trim. Given a run's folder, every \
-        passing video whose device has the class's shape gets a preview in <folder>/app-store-previews/. \
-        Exit status: 0 when every preview was made (with --check: every file meets every rule), 1 \
-        when one was refused or could not be made (with --check: a file breaks a rule, one line \
-        per rule), 64 for a usage error.
-        """)
+            A preview is the class's exact portrait size (iphone-6.9: 886x1920, iphone-5.5: 1080x1920, \
+            ipad-13: 1200x1600), H.264 High at a constant 30 fps and 11 Mbps, an AAC stereo 48 kHz track \
+            (silent unless --audio), 15 to 30 s, moov first, and opens on the app. A video within 1% of \
+            the class's shape is scaled to it; one further off is refused, never letterboxed; one too \
+            short or too long is refused unless --hold-last or --trim. Given a run's folder, every \
+            passing video whose device has the class's shape gets a preview in <folder>/app-store-previews/. \
+            Exit status: 0 when every preview was made (with --check: every file meets every rule), 1 \
+            when one was refused or could not be made (with --check: a file breaks a rule, one line \
+            per rule), 64 for a usage error.
+            """)
 
     @Argument(help: "Videos, or a run's output folder (with manifest.json); with --check, the files to check.")
     var inputs: [String]
@@ -72,19 +72,22 @@ struct PreviewCommand: AsyncParsableCommand {
 
     private func makePreviews() throws {
         guard let previewClass else { return }
-        let options = AppStorePreviewOptions(previewClass: previewClass, holdsLast: fitting.holdLast, trims: fitting.trim,
-                                             audio: try fitting.audioFile())
+        let options = AppStorePreviewOptions(
+            previewClass: previewClass, holdsLast: fitting.holdLast, trims: fitting.trim,
+            audio: try fitting.audioFile())
         var made = 0, refused = 0
         for input in inputs {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder)
             let sources = isFolder.boolValue ? try runVideos(in: input, previewClass: previewClass) : [(URL(fileURLWithPath: input), nil)]
-            let defaultFolder = isFolder.boolValue
+            let defaultFolder =
+                isFolder.boolValue
                 ? URL(fileURLWithPath: input).appendingPathComponent(AppStorePreviewPlan.folder)
                 : URL(fileURLWithPath: input).deletingLastPathComponent()
             let folder = output.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? defaultFolder
             for (video, cell) in sources {
-                let target = folder.appendingPathComponent(AppStorePreviewPlan.fileName(video: video.path, cell: cell, previewClass: previewClass))
+                let target = folder.appendingPathComponent(
+                    AppStorePreviewPlan.fileName(video: video.path, cell: cell, previewClass: previewClass))
                 do {
                     let summary = try AppStorePreview.make(from: video, to: target, options: options)
                     Console.out(String(format: "%@: %@, %.1f s", target.path, previewClass.size, summary.duration))
@@ -119,8 +122,9 @@ struct PreviewCommand: AsyncParsableCommand {
             videos.append((url, entry.cell))
         }
         guard !videos.isEmpty else {
-            throw CLIFailure(message: "No passing video in \(folder) has the shape of \(previewClass.rawValue) previews (\(previewClass.size)): "
-                + "run the flows on a device of that shape (--device), or choose another --class.", exitCode: 1)
+            throw CLIFailure(
+                message: "No passing video in \(folder) has the shape of \(previewClass.rawValue) previews (\(previewClass.size)): "
+                    + "run the flows on a device of that shape (--device), or choose another --class.", exitCode: 1)
         }
         return videos
     }

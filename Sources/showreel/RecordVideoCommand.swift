@@ -4,6 +4,7 @@ import ShowreelRecorder
 import ShowreelRender
 import ShowreelWire
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordVideo",
         abstract: "Record the device's screen to a .mov or .mp4 file until interrupted (SIGINT or SIGTERM).",
-        usage: "showreel io <udid|booted> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] [options] <file.mov|file.mp4>")
+        usage:
+            "showreel io <udid|booted> recordVideo [--codec=h264|hevc] [--mask=ignored|alpha|black] [--force] [options] <file.mov|file.mp4>"
+    )
 
     var device = "booted"
 
@@ -63,9 +66,10 @@ struct RecordVideoCommand: AsyncParsableCommand {
     private static let keyframeIntervalLimit = SecondsLimit(max: 3600)
 
     private func recordingOptions(codec: VideoCodec) -> RecordingOptions {
-        RecordingOptions(codec: codec, fragmented: fragmented, quality: quality, preset: preset,
-                         scale: scale, keyframeInterval: .milliseconds(Int64((keyframeInterval * 1000).rounded())),
-                         encoder: encoder)
+        RecordingOptions(
+            codec: codec, fragmented: fragmented, quality: quality, preset: preset,
+            scale: scale, keyframeInterval: .milliseconds(Int64((keyframeInterval * 1000).rounded())),
+            encoder: encoder)
     }
 
     func run() async throws {
@@ -88,8 +92,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
         }
         if FileManager.default.fileExists(atPath: url.path), !force {
-            throw CLIFailure(message: "\(file) already exists. Pass --force to overwrite it, or choose another name.",
-                             exitCode: CLIFailure.Code.fileExists)
+            throw CLIFailure(
+                message: "\(file) already exists. Pass --force to overwrite it, or choose another name.",
+                exitCode: CLIFailure.Code.fileExists)
         }
         let source = try openFrameSource(device)
         defer { source.close() }
@@ -105,8 +110,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
 
         stop.attach(source)
         // A write error (a full disk) ends the recording at once: the file keeps what was written.
-        let session = try openSession(url: url, info: source.info, mask: screenMask, options: options,
-                                      onFailure: { _ in stop.request() })
+        let session = try openSession(
+            url: url, info: source.info, mask: screenMask, options: options,
+            onFailure: { _ in stop.request() })
         do { try source.feed(session) { Console.status(DisplayStream.recordingStartedLine) } } catch {
             Console.warning("the display stream failed (\(ErrorSentence.describe(error))); finalising what was captured.")
         }
@@ -119,8 +125,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
                     Console.status("Stopped before the first frame from \(source.name): nothing was recorded, and no file was written.")
                     return
                 }
-                throw CLIFailure(message: "\(source.name) ended its display stream before the first frame; nothing was recorded.",
-                                 exitCode: CLIFailure.Code.streamFailed)
+                throw CLIFailure(
+                    message: "\(source.name) ended its display stream before the first frame; nothing was recorded.",
+                    exitCode: CLIFailure.Code.streamFailed)
             }
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
         }
@@ -135,18 +142,23 @@ struct RecordVideoCommand: AsyncParsableCommand {
         if summary.framesDropped > 0 {
             Console.status("Dropped \(summary.framesDropped) intermediate frames: the encoder fell behind.")
         }
-        Console.status(String(format: "Wrote %@: %.3f s, %d frames, %@ %dx%d",
-                              summary.url.path, summary.duration.seconds, summary.framesEncoded,
-                              summary.codec.rawValue, summary.width, summary.height))
+        Console.status(
+            String(
+                format: "Wrote %@: %.3f s, %d frames, %@ %dx%d",
+                summary.url.path, summary.duration.seconds, summary.framesEncoded,
+                summary.codec.rawValue, summary.width, summary.height))
         if session.endReason == .deviceShutdown, source is X11Source {
             // Finalised, but not what was asked for: the caller must know the video is cut short.
-            throw CLIFailure(message: "\(source.name) closed during the recording (the X server exited); the video ends there.",
-                             exitCode: CLIFailure.Code.streamFailed)
+            throw CLIFailure(
+                message: "\(source.name) closed during the recording (the X server exited); the video ends there.",
+                exitCode: CLIFailure.Code.streamFailed)
         }
     }
 
-    private func openSession(url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
-                             onFailure: @escaping @Sendable (RecorderError) -> Void) throws -> RecordingSession {
+    private func openSession(
+        url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
+        onFailure: @escaping @Sendable (RecorderError) -> Void
+    ) throws -> RecordingSession {
         do {
             // In place: a killed recorder's fragmented file plays where the user asked for it.
             return try RecordingSession(url: url, info: info, options: options, mask: mask, staged: false, onFailure: onFailure)

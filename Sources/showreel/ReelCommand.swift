@@ -8,7 +8,9 @@ struct ReelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel",
         abstract: "Join a run's passing videos into one MP4 with a title card and a chapter per flow.",
-        discussion: "Reads <folder>/manifest.json (written by `showreel run`) and keeps its order. Packets are copied without re-encoding when every video has the same codec and size.")
+        discussion:
+            "Reads <folder>/manifest.json (written by `showreel run`) and keeps its order. Packets are copied without re-encoding when every video has the same codec and size."
+    )
 
     @Argument(help: "A run's output folder (with manifest.json).")
     var folder = "Recordings"
@@ -40,7 +42,9 @@ struct ReelCommand: AsyncParsableCommand {
         do { summary = try Reel.write(clips, to: target, options: options) } catch {
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.writeFailed)
         }
-        Console.out(String(format: "%@: %d chapters, %.1f s, %@", target.path, summary.chapters.count, summary.duration,
-                           summary.streamCopied ? "frames copied" : "encoded once"))
+        Console.out(
+            String(
+                format: "%@: %d chapters, %.1f s, %@", target.path, summary.chapters.count, summary.duration,
+                summary.streamCopied ? "frames copied" : "encoded once"))
     }
 }

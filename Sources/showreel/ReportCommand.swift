@@ -13,7 +13,8 @@ struct ReportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
             abstract: "Join the manifests of several runs (CI shards) into one manifest.json, report.html, junit.xml and summary.md.",
-            discussion: "Video paths are rewritten relative to the output folder, so the merged report plays the shards' videos where they are.")
+            discussion:
+                "Video paths are rewritten relative to the output folder, so the merged report plays the shards' videos where they are.")
 
         @Argument(help: "Folders that each hold a manifest.json (the shards' --output folders).")
         var folders: [String]
@@ -44,8 +45,9 @@ struct ReportCommand: AsyncParsableCommand {
                 var merged = manifests[0].merged(Array(manifests.dropFirst()))
                 if let title { merged.title = title }
                 try ReportFiles.write(merged, to: destination, pathPrefix: output, summaryLinks: summaryLinks)
-                Console.out("\(merged.entries.count) entries from \(folders.count) \(folders.count == 1 ? "run" : "runs"): "
-                    + "\(merged.outcome); report: \(output)/\(HTMLReport.fileName)")
+                Console.out(
+                    "\(merged.entries.count) entries from \(folders.count) \(folders.count == 1 ? "run" : "runs"): "
+                        + "\(merged.outcome); report: \(output)/\(HTMLReport.fileName)")
                 if merged.count(.failed) > 0 { throw ExitCode(1) }
             }
         }

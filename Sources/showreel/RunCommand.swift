@@ -13,14 +13,14 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run YAML flows on in-process devices and record each one as a video, with a report and JUnit.",
         discussion: """
-        Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov,
-        with a chapter and a subtitle per step, and an animated preview <output>/<flow>.webp.
-        The output folder also gets manifest.json, junit.xml, report.html and summary.md. Exit status: 0 when
-        every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
-        73 when the output folder cannot be created (nothing runs), 130 when interrupted (SIGINT or
-        SIGTERM: running flows stop, keep their videos and are marked interrupted, the report is
-        written, flows not started are marked skipped).
-        """)
+            Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov,
+            with a chapter and a subtitle per step, and an animated preview <output>/<flow>.webp.
+            The output folder also gets manifest.json, junit.xml, report.html and summary.md. Exit status: 0 when
+            every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
+            73 when the output folder cannot be created (nothing runs), 130 when interrupted (SIGINT or
+            SIGTERM: running flows stop, keep their videos and are marked interrupted, the report is
+            written, flows not started are marked skipped).
+            """)
 
     @Argument(help: "Flow files (.yaml) or folders of them.")
     var paths: [String]
@@ -46,13 +46,22 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Video codec: h264 or hevc.")
     var codec: VideoCodec = .h264
 
-    @Option(help: "Scale the videos relative to the screen's pixels: 0.5 (the default) is the screen's point size, 390x844 for the phone; 1 for every device pixel. With --app-store-previews the default is the previews' size.")
+    @Option(
+        help:
+            "Scale the videos relative to the screen's pixels: 0.5 (the default) is the screen's point size, 390x844 for the phone; 1 for every device pixel. With --app-store-previews the default is the previews' size."
+    )
     var scale: Double?
 
-    @Flag(inversion: .prefixedNo, help: "Write each video's step trace (<name>.trace.json: pictures before and after each step, its element tree and target) for the report.")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Write each video's step trace (<name>.trace.json: pictures before and after each step, its element tree and target) for the report."
+    )
     var traces = true
 
-    @Flag(inversion: .prefixedNo, help: "Write each video's animated preview (<name>.webp, at most 480 px wide, 10 fps) for summary.md and pull requests.")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Write each video's animated preview (<name>.webp, at most 480 px wide, 10 fps) for summary.md and pull requests.")
     var previews = true
 
     @Flag(help: "Also join the passing flows' videos into <output>/reel.mp4 with title cards and chapters.")
@@ -61,7 +70,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The report's title.")
     var title = "Showreel flows"
 
-    @Option(help: "Put before the file links of summary.md (where the output folder is served, e.g. an artifact store); default: links relative to it.")
+    @Option(
+        help:
+            "Put before the file links of summary.md (where the output folder is served, e.g. an artifact store); default: links relative to it."
+    )
     var summaryLinks = ""
 
     @OptionGroup(title: "Matrix runs and App Store previews")
@@ -96,13 +108,17 @@ struct RunCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         try OutputFolder.prepare(folder, named: output)
         let recording = RecordingOptions(codec: codec, scale: scale ?? 0.5)
-        let runner = MatrixRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps, recording: recording,
-                                                          container: container, captionsSteps: captions == .steps, traces: traces,
-                                                          previews: previews), previews: storePreviews)
+        let runner = MatrixRunner(
+            options: FlowRunOptions(
+                output: folder, apps: ShowcaseCatalog.apps, recording: recording,
+                container: container, captionsSteps: captions == .steps, traces: traces,
+                previews: previews), previews: storePreviews)
         let used = min(workers, jobs.count)
         let cells = Set(jobs.compactMap(\.cell)).count
         let across = cells > 0 ? " (\(flows.count) in \(cells) \(cells == 1 ? "cell" : "cells"))" : ""
-        Console.status("Running \(jobs.count) \(jobs.count == 1 ? "flow" : "flows")\(across) with \(used) \(used == 1 ? "worker" : "workers") into \(output)/")
+        Console.status(
+            "Running \(jobs.count) \(jobs.count == 1 ? "flow" : "flows")\(across) with \(used) \(used == 1 ? "worker" : "workers") into \(output)/"
+        )
         let progress = ProgressLine(total: jobs.count)
         let started = ContinuousClock.now
         // Ctrl-C or SIGTERM: running flows stop before their next step and keep their videos,
@@ -119,7 +135,8 @@ struct RunCommand: AsyncParsableCommand {
         // A fallback to the source language is never silent: one line per flow and key.
         for entry in entries {
             for missing in entry.missingTranslations ?? [] {
-                Console.warning("\(entry.name): \(missing.app) has no \(missing.language) translation for '\(missing.key)'; it showed the source text.")
+                Console.warning(
+                    "\(entry.name): \(missing.app) has no \(missing.language) translation for '\(missing.key)'; it showed the source text.")
             }
         }
         try ReportFiles.write(manifest, to: folder, pathPrefix: output, summaryLinks: summaryLinks)
@@ -132,13 +149,15 @@ struct RunCommand: AsyncParsableCommand {
         }
         let elapsed = (ContinuousClock.now - started)
         let failed = manifest.count(.failed)
-        Console.out("\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.outcome) "
-            + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s; "
-            + "report: \(output)/\(HTMLReport.fileName)")
+        Console.out(
+            "\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.outcome) "
+                + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s; "
+                + "report: \(output)/\(HTMLReport.fileName)")
         if work.isCancelled {
             let stopped = manifest.count(.interrupted)
-            Console.status("Interrupted: \(stopped) \(stopped == 1 ? "flow was" : "flows were") stopped, "
-                + "\(manifest.count(.skipped)) not run.")
+            Console.status(
+                "Interrupted: \(stopped) \(stopped == 1 ? "flow was" : "flows were") stopped, "
+                    + "\(manifest.count(.skipped)) not run.")
             throw ExitCode(130)
         }
         if failed > 0 || !result.previewProblems.isEmpty { throw ExitCode(1) }
@@ -152,7 +171,9 @@ struct Shard: ExpressibleByArgument, CustomStringConvertible {
 
     init?(argument: String) {
         let parts = argument.split(separator: "/")
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
+            return nil
+        }
         self.index = index
         self.count = count
     }
@@ -178,8 +199,10 @@ enum FlowLoading {
         guard problems.isEmpty else {
             for problem in problems { Console.status("\(problem.location): error: \(problem.message)") }
             let count = Set(problems.map(\.location.file)).count
-            throw CLIFailure(message: "\(problems.count) \(problems.count == 1 ? "problem" : "problems") in \(count) \(count == 1 ? "file" : "files"); nothing ran.",
-                             exitCode: CLIFailure.Code.usage)
+            throw CLIFailure(
+                message:
+                    "\(problems.count) \(problems.count == 1 ? "problem" : "problems") in \(count) \(count == 1 ? "file" : "files"); nothing ran.",
+                exitCode: CLIFailure.Code.usage)
         }
         guard let shard else { return flows }
         return FlowDiscovery.shard(flows, id: \.id, index: shard.index, count: shard.count)
@@ -212,7 +235,8 @@ final class ProgressLine: @unchecked Sendable {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let eta = seconds / Double(done) * Double(total - done)
         if interactive {
-            let line = "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(Self.mark(entry.status)) \(entry.nameInCell)"
+            let line =
+                "[\(done)/\(total)] \(failed) failed, ETA \(String(format: "%.0f", eta.rounded(.up))) s · \(Self.mark(entry.status)) \(entry.nameInCell)"
             FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
         } else {
             Console.status("[\(done)/\(total)] \(entry.status.rawValue) \(entry.id) (\(String(format: "%.1f", entry.duration)) s of video)")
@@ -246,12 +270,14 @@ enum OutputFolder {
         if let (path, code) = makeFolders(folder.path) {
             let reason = String(cString: strerror(code))
             let place = path == folder.path ? "" : "\(path): "
-            throw CLIFailure(message: "Cannot create the output folder \(name): \(place)\(reason). Choose another --output.",
-                             exitCode: CLIFailure.Code.cannotCreateOutput)
+            throw CLIFailure(
+                message: "Cannot create the output folder \(name): \(place)\(reason). Choose another --output.",
+                exitCode: CLIFailure.Code.cannotCreateOutput)
         }
         guard access(folder.path, W_OK | X_OK) == 0 else {
-            throw CLIFailure(message: "Cannot write into the output folder \(name): \(String(cString: strerror(errno))). Choose another --output.",
-                             exitCode: CLIFailure.Code.cannotCreateOutput)
+            throw CLIFailure(
+                message: "Cannot write into the output folder \(name): \(String(cString: strerror(errno))). Choose another --output.",
+                exitCode: CLIFailure.Code.cannotCreateOutput)
         }
     }
 
@@ -278,8 +304,9 @@ enum ReportFiles {
         do {
             try manifest.writeReport(to: folder, pathPrefix: pathPrefix, summaryLinks: summaryLinks)
         } catch {
-            throw CLIFailure(message: "Could not write the report into \(folder.path): \(ErrorSentence.describe(error))",
-                             exitCode: CLIFailure.Code.unwritable)
+            throw CLIFailure(
+                message: "Could not write the report into \(folder.path): \(ErrorSentence.describe(error))",
+                exitCode: CLIFailure.Code.unwritable)
         }
     }
 }

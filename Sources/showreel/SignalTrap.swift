@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,8 +15,10 @@ final class SignalTrap: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private var earlyCheck: DispatchSourceTimer?
 
-    init(_ signals: [Int32] = [SIGINT, SIGTERM], queue: DispatchQueue = DispatchQueue(label: "showreel.signals"),
-         handler: @escaping @Sendable (Int32) -> Void) {
+    init(
+        _ signals: [Int32] = [SIGINT, SIGTERM], queue: DispatchQueue = DispatchQueue(label: "showreel.signals"),
+        handler: @escaping @Sendable (Int32) -> Void
+    ) {
         let held = Self.heldSignals()
         for number in signals {
             // Ignoring a signal discards it when pending: one held since process start must

@@ -27,7 +27,9 @@ struct WebDriverCommand: AsyncParsableCommand {
     @Option(help: "Where showreel:record writes videos, manifest.json, report.html and junit.xml.")
     var output = "Recordings"
 
-    @Flag(name: .customLong("allow-cors"), help: "Answer web pages (Appium Inspector) with CORS headers; without it requests that carry an Origin are refused.")
+    @Flag(
+        name: .customLong("allow-cors"),
+        help: "Answer web pages (Appium Inspector) with CORS headers; without it requests that carry an Origin are refused.")
     var allowCORS = false
 
     @Flag(name: .shortAndLong, help: "Log sessions and requests to stderr.")
@@ -42,10 +44,12 @@ struct WebDriverCommand: AsyncParsableCommand {
         try await reportingFailures {
             var logger = Logger(label: "showreel.webdriver") { label in StreamLogHandler.standardError(label: label) }
             logger.logLevel = verbose ? .info : .warning
-            let folder = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
-            let server = WebDriverServer(configuration: WebDriverConfiguration(
-                host: host, port: port, apps: ShowcaseCatalog.apps, output: folder, outputPathPrefix: output,
-                allowsCORS: allowCORS, logger: logger))
+            let folder = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .standardizedFileURL
+            let server = WebDriverServer(
+                configuration: WebDriverConfiguration(
+                    host: host, port: port, apps: ShowcaseCatalog.apps, output: folder, outputPathPrefix: output,
+                    allowsCORS: allowCORS, logger: logger))
             let display = host.contains(":") ? "[\(host)]" : host
             let serving = Task {
                 try await server.run { bound in
@@ -62,7 +66,8 @@ struct WebDriverCommand: AsyncParsableCommand {
             if case let .failure(error) = result, !(error is CancellationError) {
                 let text = "\(error)"
                 if text.contains("Cannot assign requested address") || text.contains("not available") {
-                    throw CLIFailure(message: "cannot bind \(host): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)", exitCode: 1)
+                    throw CLIFailure(
+                        message: "cannot bind \(host): not an address of this machine (use 127.0.0.1, ::1 or 0.0.0.0)", exitCode: 1)
                 }
                 throw CLIFailure(message: text, exitCode: 1)
             }

@@ -3,6 +3,7 @@ import ShowreelGraphics
 import ShowreelRecorder
 import ShowreelRender
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 import ShowreelTestSupport
@@ -28,12 +29,14 @@ struct BrowserSuiteTests {
         static func start() async throws -> Rig {
             let workspace = try Workspace()
             let showreel = try BuildProducts.showreel
-            let start = try ChildProcess(showreel, ["display", "start", "--size", "1280x800"], environment: workspace.environment,
-                                         in: workspace, name: "display")
+            let start = try ChildProcess(
+                showreel, ["display", "start", "--size", "1280x800"], environment: workspace.environment,
+                in: workspace, name: "display")
             #expect(try await start.waitForExit() == 0, "display start: \(start.stderr)")
             let display = start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             do {
-                let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment, in: workspace, name: "host")
+                let host = try ChildProcess(
+                    showreel, ["host", "--port", "0"], environment: workspace.environment, in: workspace, name: "host")
                 let port = try await host.listeningPort()
                 return Rig(workspace: workspace, display: display, host: host, hostURL: "http://127.0.0.1:\(port)")
             } catch {
@@ -61,9 +64,12 @@ struct BrowserSuiteTests {
             }
             var environment = workspace.environment
             environment["DISPLAY"] = display
-            let arguments = ["-m", "pytest", BrowserSuiteTests.root.appendingPathComponent("Fixtures/BrowserSuite").path,
-                             "-p", "no:cacheprovider", "-rA", "--showreel-display", display,
-                             "--showreel-command", try BuildProducts.showreel.path] + options
+            let arguments =
+                [
+                    "-m", "pytest", BrowserSuiteTests.root.appendingPathComponent("Fixtures/BrowserSuite").path,
+                    "-p", "no:cacheprovider", "-rA", "--showreel-display", display,
+                    "--showreel-command", try BuildProducts.showreel.path,
+                ] + options
             let pytest = try ChildProcess(python, arguments, environment: environment, in: workspace, name: name, directory: workspace.url)
             _ = try await pytest.waitForExit(timeout: .seconds(180))
             print("pytest \(name):\n\(pytest.stdout.split(separator: "\n").suffix(6).joined(separator: "\n"))")
@@ -77,8 +83,9 @@ struct BrowserSuiteTests {
         }
 
         private static func stopDisplay(_ display: String, in workspace: Workspace) async throws {
-            let stop = try ChildProcess(try BuildProducts.showreel, ["display", "stop", display], environment: workspace.environment,
-                                        in: workspace, name: "display-stop")
+            let stop = try ChildProcess(
+                try BuildProducts.showreel, ["display", "stop", display], environment: workspace.environment,
+                in: workspace, name: "display-stop")
             #expect(try await stop.waitForExit() == 0)
         }
     }
@@ -88,8 +95,12 @@ struct BrowserSuiteTests {
         try await Rig.with { rig in
             let output = rig.workspace.file("on")
             let junit = rig.workspace.file("pytest-junit.xml")
-            let pytest = try await rig.pytest("on", ["--showreel-record", "on", "--showreel-host", rig.hostURL,
-                                                     "--showreel-output", output.path, "--junitxml", junit.path])
+            let pytest = try await rig.pytest(
+                "on",
+                [
+                    "--showreel-record", "on", "--showreel-host", rig.hostURL,
+                    "--showreel-output", output.path, "--junitxml", junit.path,
+                ])
             #expect(pytest.process.terminationStatus == 1, "the failing test must fail the run: \(pytest.stdout)")
             #expect(pytest.stdout.contains("1 failed, 2 passed"))
             #expect(!pytest.stdout.contains("ShowreelWarning"), "\(pytest.stdout)")
@@ -100,7 +111,8 @@ struct BrowserSuiteTests {
                 let last = try #require(frames.last).pixels
                 let page = try PixelBuffer(pngData: Array(Data(contentsOf: output.appendingPathComponent("test_page/\(test).page.png"))))
                 let agreement = Self.agreement(of: last, with: page)
-                #expect(agreement >= 0.9, "\(test): the video's last frame matches the page's screenshot at \(Int(agreement * 100))% of points")
+                #expect(
+                    agreement >= 0.9, "\(test): the video's last frame matches the page's screenshot at \(Int(agreement * 100))% of points")
             }
             let manifest = try Self.entries(output)
             #expect(manifest.map { $0["name"] as? String } == Self.tests)
@@ -115,8 +127,12 @@ struct BrowserSuiteTests {
     func retainOnFailure() async throws {
         try await Rig.with { rig in
             let output = rig.workspace.file("retain")
-            let pytest = try await rig.pytest("retain", ["--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL,
-                                                         "--showreel-output", output.path])
+            let pytest = try await rig.pytest(
+                "retain",
+                [
+                    "--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL,
+                    "--showreel-output", output.path,
+                ])
             #expect(pytest.process.terminationStatus == 1)
             let videos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("test_page").path)
                 .filter { $0.hasSuffix(".mp4") }
@@ -126,8 +142,9 @@ struct BrowserSuiteTests {
             #expect(entries.map { $0["video"] as? String } == [nil, nil, "test_page/test_fails_on_purpose.mp4"])
             // The Swift side reads the manifest: report.html and junit.xml list both outcomes.
             let report = rig.workspace.file("report")
-            let merge = try ChildProcess(try BuildProducts.showreel, ["report", "merge", output.path, "--output", report.path],
-                                         environment: rig.workspace.environment, in: rig.workspace, name: "merge")
+            let merge = try ChildProcess(
+                try BuildProducts.showreel, ["report", "merge", output.path, "--output", report.path],
+                environment: rig.workspace.environment, in: rig.workspace, name: "merge")
             #expect(try await merge.waitForExit() == 1, "merge: \(merge.stderr)")  // 1: the run has a failure
             #expect(merge.stdout.contains("3 entries from 1 run: 2 passed, 1 failed"), "\(merge.stdout)")
             let junit = try String(contentsOf: report.appendingPathComponent("junit.xml"), encoding: .utf8)
@@ -142,8 +159,12 @@ struct BrowserSuiteTests {
     @Test("a tunnel host that is down does not break the suite: each test warns, naming the host and how to start it")
     func hostDown() async throws {
         try await Rig.with { rig in
-            let pytest = try await rig.pytest("down", ["--showreel-record", "on", "--showreel-host", "http://127.0.0.1:9",
-                                                       "--showreel-output", rig.workspace.file("down").path, "-k", "not fails"])
+            let pytest = try await rig.pytest(
+                "down",
+                [
+                    "--showreel-record", "on", "--showreel-host", "http://127.0.0.1:9",
+                    "--showreel-output", rig.workspace.file("down").path, "-k", "not fails",
+                ])
             #expect(pytest.process.terminationStatus == 0, "\(pytest.stdout)")
             #expect(pytest.stdout.contains("2 passed"))
             #expect(pytest.stdout.contains("no tunnel host at http://127.0.0.1:9"), "\(pytest.stdout)")

@@ -1,7 +1,7 @@
 import Foundation
 import ShowreelRecorder
-import Testing
 import ShowreelTestSupport
+import Testing
 
 /// `showreel demo`: the flows of Fixtures/Flows on one device, each recorded by a recorder
 /// launched and interrupted through the tunnel host.
@@ -11,9 +11,10 @@ struct DemoTests {
     func demo() async throws {
         let workspace = try Workspace()
         let output = workspace.file("Recordings")
-        let demo = try ChildProcess(try BuildProducts.showreel, ["demo", "--output", output.path],
-                                    environment: workspace.environment, in: workspace, name: "demo",
-                                    directory: FlowRunTests.repository)
+        let demo = try ChildProcess(
+            try BuildProducts.showreel, ["demo", "--output", output.path],
+            environment: workspace.environment, in: workspace, name: "demo",
+            directory: FlowRunTests.repository)
         #expect(try await demo.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(demo.stderr)")
         let expected = ["hello.mov": 4.3, "countries.mov": 4.4, "signup.mov": 10.0]
         for (file, minimum) in expected {
@@ -31,9 +32,10 @@ struct DemoTests {
 
         // On the virtual clock the same demo gives the same videos: every frame, at the same times.
         let again = workspace.file("Again")
-        let second = try ChildProcess(try BuildProducts.showreel, ["demo", "--output", again.path],
-                                      environment: workspace.environment, in: workspace, name: "demo2",
-                                      directory: FlowRunTests.repository)
+        let second = try ChildProcess(
+            try BuildProducts.showreel, ["demo", "--output", again.path],
+            environment: workspace.environment, in: workspace, name: "demo2",
+            directory: FlowRunTests.repository)
         #expect(try await second.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(second.stderr)")
         for file in expected.keys {
             let first = try MediaProbe.probe(output.appendingPathComponent(file))

@@ -3,6 +3,7 @@ import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +18,9 @@ struct DeviceProcessTests {
     }
 
     func bootDevice(_ workspace: Workspace, _ extra: [String] = []) async throws -> (ChildProcess, String) {
-        let device = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual", "--name", "CLI Phone"] + extra,
-                                      environment: workspace.environment, in: workspace, name: "device")
+        let device = try ChildProcess(
+            try BuildProducts.showreel, ["device", "boot", "--clock", "virtual", "--name", "CLI Phone"] + extra,
+            environment: workspace.environment, in: workspace, name: "device")
         try await eventually("the device to boot") { device.stderr.contains("automation API at") }
         let udid = device.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return (device, udid)
@@ -73,10 +75,13 @@ struct DeviceProcessTests {
         }
         try #require(held)
         let port = Int(UInt16(bigEndian: address.sin_port))
-        for (arguments, message) in [(["--port", "\(port)"], "port \(port) is in use"),
-                                     (["--launch", "dev.showreel.nope"], "No app with bundle identifier 'dev.showreel.nope'")] {
-            let boot = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual"] + arguments,
-                                        environment: workspace.environment, in: workspace, name: "boot")
+        for (arguments, message) in [
+            (["--port", "\(port)"], "port \(port) is in use"),
+            (["--launch", "dev.showreel.nope"], "No app with bundle identifier 'dev.showreel.nope'"),
+        ] {
+            let boot = try ChildProcess(
+                try BuildProducts.showreel, ["device", "boot", "--clock", "virtual"] + arguments,
+                environment: workspace.environment, in: workspace, name: "boot")
             // It exits by itself (a hang fails here); how fast is for the bench, not a loaded test machine.
             let status = try await boot.waitForExit(timeout: .seconds(30))
             #expect(status != 0)
@@ -108,7 +113,8 @@ struct DeviceProcessTests {
         let (device, udid) = try await bootDevice(workspace)
         let set = try await showreel(["device", "status_bar", udid, "override", "--time", "10:09", "--battery-level", "55"], workspace)
         #expect(set.process.terminationStatus == 0)
-        let info = try #require(try await DeviceClient.named(udid, registry: workspace.registry).perform(.overrideStatusBar(StatusBarOverride())).statusBar)
+        let info = try #require(
+            try await DeviceClient.named(udid, registry: workspace.registry).perform(.overrideStatusBar(StatusBarOverride())).statusBar)
         #expect(info.time == "10:09" && info.batteryLevel == 55)
         let bad = try await showreel(["device", "status_bar", udid, "override", "--data-network", "6g"], workspace)
         #expect(bad.process.terminationStatus == 64)

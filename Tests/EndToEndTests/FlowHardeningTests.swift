@@ -1,7 +1,7 @@
 import Foundation
 import ShowreelRecorder
-import Testing
 import ShowreelTestSupport
+import Testing
 
 /// `showreel run` as a careless user and a hard stop meet it: paths as the shell types them,
 /// an output folder that cannot exist, Ctrl-C in the middle of a flow, and `kill -9` into the
@@ -19,8 +19,9 @@ struct FlowHardeningTests {
     func start(_ arguments: [String], in workspace: Workspace, name: String) throws -> ChildProcess {
         var environment = workspace.environment
         environment["CI"] = "true"
-        return try ChildProcess(try BuildProducts.showreel, arguments, environment: environment, in: workspace, name: name,
-                                directory: Self.repository)
+        return try ChildProcess(
+            try BuildProducts.showreel, arguments, environment: environment, in: workspace, name: name,
+            directory: Self.repository)
     }
 
     /// Whether a video is being written into `folder` (under whatever name) since `start`, with
@@ -37,8 +38,10 @@ struct FlowHardeningTests {
     func shellPaths() async throws {
         let workspace = try Workspace()
         let upAndBack = "../\(Self.repository.lastPathComponent)/Fixtures/Flows/hello.yaml"
-        for path in ["./Fixtures/Flows/hello.yaml", "Fixtures/Flows/", "./Fixtures//Flows/./hello.yaml", upAndBack, "Fixtures/../Fixtures/Flows/",
-                     Self.repository.appendingPathComponent("Fixtures/Flows/hello.yaml").path] {
+        for path in [
+            "./Fixtures/Flows/hello.yaml", "Fixtures/Flows/", "./Fixtures//Flows/./hello.yaml", upAndBack, "Fixtures/../Fixtures/Flows/",
+            Self.repository.appendingPathComponent("Fixtures/Flows/hello.yaml").path,
+        ] {
             let run = try start(["run", path, "--check"], in: workspace, name: "check")
             #expect(try await run.waitForExit(timeout: .seconds(60)) == 0, "\(path): \(run.stderr)")
             #expect(run.stdout.contains("valid"), "\(path)")
@@ -90,13 +93,15 @@ struct FlowHardeningTests {
         try Data(Self.tapping(2).utf8).write(to: first.appendingPathComponent("flow.yaml"))
         try Data(Self.tapping(1000).utf8).write(to: second.appendingPathComponent("flow.yaml"))
 
-        let earlier = try start(["run", first.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "first")
+        let earlier = try start(
+            ["run", first.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "first")
         #expect(try await earlier.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(earlier.stderr)")
         let video = output.appendingPathComponent("flow.mov")
         let before = try MediaProbe.probe(video)
 
         let started = Date()
-        let killed = try start(["run", second.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "second")
+        let killed = try start(
+            ["run", second.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "second")
         try await eventually("the second run to be recording", timeout: .seconds(120)) { isRecording(into: output, since: started) }
         killed.signal(SIGKILL)
         _ = try await killed.waitForExit(timeout: .seconds(60))

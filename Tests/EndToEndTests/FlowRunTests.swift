@@ -1,12 +1,13 @@
 import Foundation
 import ShowreelRecorder
-import Testing
 import ShowreelTestSupport
+import Testing
 
 /// `showreel run` as CI runs it: the built binary on the repository's Fixtures/Flows.
 @Suite("showreel run")
 struct FlowRunTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     /// Every flow in Fixtures/Flows (others may be added beside the three the demo had).
     static var flows: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Fixtures/Flows").path)) ?? []
@@ -16,8 +17,9 @@ struct FlowRunTests {
     func run(_ arguments: [String], in workspace: Workspace, name: String) async throws -> ChildProcess {
         var environment = workspace.environment
         environment["CI"] = "true"
-        let process = try ChildProcess(try BuildProducts.showreel, arguments, environment: environment, in: workspace, name: name,
-                                       directory: Self.repository)
+        let process = try ChildProcess(
+            try BuildProducts.showreel, arguments, environment: environment, in: workspace, name: name,
+            directory: Self.repository)
         _ = try await process.waitForExit(timeout: .seconds(120))
         return process
     }
@@ -30,8 +32,9 @@ struct FlowRunTests {
     func runReportAndReel() async throws {
         let workspace = try Workspace()
         let output = workspace.file("Recordings")
-        let run = try await run(["run", "Fixtures/Flows", "--output", output.path, "--workers", "2", "--scale", "0.5", "--reel"],
-                                in: workspace, name: "run")
+        let run = try await run(
+            ["run", "Fixtures/Flows", "--output", output.path, "--workers", "2", "--scale", "0.5", "--reel"],
+            in: workspace, name: "run")
         #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
         let count = Self.flows.count
         #expect(Set(["countries", "hello", "signup"]).isSubset(of: Self.flows))
@@ -60,7 +63,8 @@ struct FlowRunTests {
 
         // The report in a real browser: no console errors, every video decodable with the
         // manifest's duration, a click on a step seeks its video there.
-        let results = try await HeadlessChromium.probe(output.appendingPathComponent("report.html"), script: Self.reportProbe, in: workspace)
+        let results = try await HeadlessChromium.probe(
+            output.appendingPathComponent("report.html"), script: Self.reportProbe, in: workspace)
         #expect((results["errors"] as? [String]) == [], "\(results)")
         let videos = try #require(results["videos"] as? [[String: Any]])
         #expect(videos.count == count)
@@ -85,7 +89,9 @@ struct FlowRunTests {
         let probe = try ffprobeJSON(output.appendingPathComponent("reel.mp4"), ["-show_chapters"])
         let chapters = try #require(probe["chapters"] as? [[String: Any]])
         #expect(chapters.compactMap { ($0["tags"] as? [String: String])?["title"] } == entries.compactMap { $0["name"] as? String })
-        #expect(chapters.first.flatMap { ($0["tags"] as? [String: String])?["title"] } == "Countries: Canada's details from the mock data source")
+        #expect(
+            chapters.first.flatMap { ($0["tags"] as? [String: String])?["title"] }
+                == "Countries: Canada's details from the mock data source")
         let reel = try MediaProbe.probe(output.appendingPathComponent("reel.mp4"))
         let expectedLength = durations.values.reduce(0, +) + Double(count) * 1.5
         #expect(abs(reel.duration - expectedLength) < 0.1, "\(reel.duration) vs \(expectedLength)")
@@ -97,8 +103,11 @@ struct FlowRunTests {
         let workspace = try Workspace()
         var ids: [String] = []
         for shard in 1...2 {
-            let run = try await run(["run", "Fixtures/Flows", "--shard", "\(shard)/2", "--output", workspace.file("shard-\(shard)").path,
-                                     "--scale", "0.25", "--workers", "1"], in: workspace, name: "shard\(shard)")
+            let run = try await run(
+                [
+                    "run", "Fixtures/Flows", "--shard", "\(shard)/2", "--output", workspace.file("shard-\(shard)").path,
+                    "--scale", "0.25", "--workers", "1",
+                ], in: workspace, name: "shard\(shard)")
             #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
             let entries = try json(workspace.file("shard-\(shard)/manifest.json"))["entries"] as? [[String: Any]] ?? []
             ids += entries.compactMap { $0["id"] as? String }
@@ -106,8 +115,9 @@ struct FlowRunTests {
         #expect(ids.sorted() == Self.flows.map { "Fixtures/Flows/\($0).yaml" })
 
         let merged = workspace.file("merged")
-        let merge = try await run(["report", "merge", workspace.file("shard-1").path, workspace.file("shard-2").path, "--output", merged.path],
-                                  in: workspace, name: "merge")
+        let merge = try await run(
+            ["report", "merge", workspace.file("shard-1").path, workspace.file("shard-2").path, "--output", merged.path],
+            in: workspace, name: "merge")
         #expect(merge.process.terminationStatus == 0, "stderr: \(merge.stderr)")
         let count = Self.flows.count
         #expect(merge.stdout.contains("\(count) entries from 2 runs: \(count) passed, 0 failed"))
@@ -129,9 +139,12 @@ struct FlowRunTests {
         let workspace = try Workspace()
         try FileManager.default.createDirectory(at: workspace.file("bad"), withIntermediateDirectories: true)
         try Data("appId: dev.showreel.hello\n---\n- launchApp\n- tapOm: \"Tap me\"\n".utf8).write(to: workspace.file("bad/bad.yaml"))
-        let invalid = try await run(["run", workspace.file("bad").path, "--output", workspace.file("out-bad").path], in: workspace, name: "bad")
+        let invalid = try await run(
+            ["run", workspace.file("bad").path, "--output", workspace.file("out-bad").path], in: workspace, name: "bad")
         #expect(invalid.process.terminationStatus == 64)
-        #expect(invalid.stderr.contains("\(workspace.file("bad").path)/bad.yaml:4:3: error: unknown step 'tapOm'; did you mean 'tapOn'?"), "\(invalid.stderr)")
+        #expect(
+            invalid.stderr.contains("\(workspace.file("bad").path)/bad.yaml:4:3: error: unknown step 'tapOm'; did you mean 'tapOn'?"),
+            "\(invalid.stderr)")
         #expect(invalid.stderr.contains("1 problem in 1 file; nothing ran."))
         #expect(!FileManager.default.fileExists(atPath: workspace.file("out-bad").path))
 
@@ -139,20 +152,26 @@ struct FlowRunTests {
         #expect(check.process.terminationStatus == 0 && check.stdout.contains("\(Self.flows.count) flows are valid."), "\(check.stderr)")
 
         try FileManager.default.createDirectory(at: workspace.file("failing"), withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             appId: dev.showreel.hello
             ---
             - launchApp
             - tapOn: {id: tapButton}
             - assertVisible: "Tapped 5 times"
             - tapOn: {id: tapButton}
-            """.utf8).write(to: workspace.file("failing/fail.yaml"))
+            """.utf8
+        ).write(to: workspace.file("failing/fail.yaml"))
         let output = workspace.file("out-fail")
-        let failing = try await run(["run", workspace.file("failing/fail.yaml").path, "--output", output.path, "--scale", "0.25"],
-                                    in: workspace, name: "fail")
+        let failing = try await run(
+            ["run", workspace.file("failing/fail.yaml").path, "--output", output.path, "--scale", "0.25"],
+            in: workspace, name: "fail")
         #expect(failing.process.terminationStatus == 1)
         #expect(failing.stdout.contains("1 flow: 0 passed, 1 failed"))
-        #expect(failing.stderr.contains("fail.yaml:5:3: error: assertVisible: \"Tapped 5 times\": No element matches elements[\"Tapped 5 times\"]. The screen shows:"), "\(failing.stderr)")
+        #expect(
+            failing.stderr.contains(
+                "fail.yaml:5:3: error: assertVisible: \"Tapped 5 times\": No element matches elements[\"Tapped 5 times\"]. The screen shows:"
+            ), "\(failing.stderr)")
         let entry = try #require((try json(output.appendingPathComponent("manifest.json"))["entries"] as? [[String: Any]])?.first)
         #expect(entry["status"] as? String == "failed")
         let failure = try #require((entry["failures"] as? [[String: Any]])?.first)
@@ -173,7 +192,9 @@ struct FlowRunTests {
         #expect(report.contains("1 flow: 0 passed, 1 failed"))
     }
 
-    @Test("SIGINT stops the run between steps: videos so far are kept and playable, flows not started are skipped, the report is written (130)")
+    @Test(
+        "SIGINT stops the run between steps: videos so far are kept and playable, flows not started are skipped, the report is written (130)"
+    )
     func interrupt() async throws {
         let workspace = try Workspace()
         let folder = workspace.file("many")
@@ -183,8 +204,9 @@ struct FlowRunTests {
         let output = workspace.file("out")
         var environment = workspace.environment
         environment["CI"] = "true"
-        let run = try ChildProcess(try BuildProducts.showreel, ["run", folder.path, "--workers", "1", "--output", output.path],
-                                   environment: environment, in: workspace, name: "interrupted")
+        let run = try ChildProcess(
+            try BuildProducts.showreel, ["run", folder.path, "--workers", "1", "--output", output.path],
+            environment: environment, in: workspace, name: "interrupted")
         try await eventually("the first flow to finish", timeout: .seconds(60)) { run.stderr.contains("[1/12]") }
         run.signal(SIGINT)
         #expect(try await run.waitForExit(timeout: .seconds(60)) == 130, "stderr: \(run.stderr)")
@@ -203,31 +225,31 @@ struct FlowRunTests {
     /// Runs in the report page: collects errors from the first line on, waits for every video,
     /// clicks each entry's third step and waits for the seek, then tries the "failed" filter.
     static let reportProbe = """
-    window.__errors = [];
-    window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
-    (function () { var original = console.error; console.error = function () { __errors.push(Array.prototype.join.call(arguments, " ")); original.apply(console, arguments); }; })();
-    window.addEventListener("load", async function () {
-      var videos = Array.from(document.querySelectorAll("video"));
-      await Promise.all(videos.map(function (v) {
-        return v.readyState >= 2 ? 0 : new Promise(function (r) { v.addEventListener("loadeddata", r); v.addEventListener("error", r); });
-      }));
-      var clicks = [];
-      for (const s of document.querySelectorAll("section.entry")) {
-        var b = s.querySelectorAll("button.step")[2], v = s.querySelector("video");
-        if (!b || !v) continue;
-        var seeked = new Promise(function (r) { v.addEventListener("seeked", r, { once: true }); });
-        b.click();
-        await seeked;
-        clicks.push({ expected: parseFloat(b.dataset.time), currentTime: v.currentTime, current: b.classList.contains("current") });
-      }
-      document.querySelector("#filters button[data-filter=failed]").click();
-      var shown = Array.from(document.querySelectorAll("section.entry")).filter(function (s) { return s.offsetParent !== null; }).length;
-      var result = { errors: __errors, clicks: clicks, filteredHidden: shown,
-        videos: videos.map(function (v) { return { src: v.getAttribute("src"), readyState: v.readyState, duration: v.duration, error: v.error && v.error.code }; }) };
-      var pre = document.createElement("pre");
-      pre.id = "test-results";
-      pre.textContent = JSON.stringify(result);
-      document.body.appendChild(pre);
-    });
-    """
+        window.__errors = [];
+        window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
+        (function () { var original = console.error; console.error = function () { __errors.push(Array.prototype.join.call(arguments, " ")); original.apply(console, arguments); }; })();
+        window.addEventListener("load", async function () {
+          var videos = Array.from(document.querySelectorAll("video"));
+          await Promise.all(videos.map(function (v) {
+            return v.readyState >= 2 ? 0 : new Promise(function (r) { v.addEventListener("loadeddata", r); v.addEventListener("error", r); });
+          }));
+          var clicks = [];
+          for (const s of document.querySelectorAll("section.entry")) {
+            var b = s.querySelectorAll("button.step")[2], v = s.querySelector("video");
+            if (!b || !v) continue;
+            var seeked = new Promise(function (r) { v.addEventListener("seeked", r, { once: true }); });
+            b.click();
+            await seeked;
+            clicks.push({ expected: parseFloat(b.dataset.time), currentTime: v.currentTime, current: b.classList.contains("current") });
+          }
+          document.querySelector("#filters button[data-filter=failed]").click();
+          var shown = Array.from(document.querySelectorAll("section.entry")).filter(function (s) { return s.offsetParent !== null; }).length;
+          var result = { errors: __errors, clicks: clicks, filteredHidden: shown,
+            videos: videos.map(function (v) { return { src: v.getAttribute("src"), readyState: v.readyState, duration: v.duration, error: v.error && v.error.code }; }) };
+          var pre = document.createElement("pre");
+          pre.id = "test-results";
+          pre.textContent = JSON.stringify(result);
+          document.body.appendChild(pre);
+        });
+        """
 }

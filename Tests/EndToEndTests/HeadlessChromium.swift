@@ -10,8 +10,10 @@ import ShowreelTestSupport
 enum HeadlessChromium {
     static var executable: URL {
         get throws {
-            for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
-                         "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Chromium.app/Contents/MacOS/Chromium"]
+            for path in [
+                "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
+                "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Chromium.app/Contents/MacOS/Chromium",
+            ]
             where FileManager.default.isExecutableFile(atPath: path) {
                 return URL(fileURLWithPath: path)
             }
@@ -22,7 +24,9 @@ enum HeadlessChromium {
     /// Loads `page` with `probe` (JavaScript) injected and returns the probe's JSON result.
     static func probe(_ page: URL, script probe: String, in workspace: Workspace) async throws -> [String: Any] {
         let dom = try await run(page, script: probe, action: ["--dump-dom"], in: workspace).stdout
-        guard let start = dom.range(of: "<pre id=\"test-results\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex) else {
+        guard let start = dom.range(of: "<pre id=\"test-results\">"),
+            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        else {
             throw TestFailure("the probe left no results; the page's DOM: \(dom.suffix(1500))")
         }
         let json = String(dom[start.upperBound..<end.lowerBound])
@@ -37,8 +41,12 @@ enum HeadlessChromium {
     /// Loads `page` with `script` injected, in a `width` x `height` window, and writes what the
     /// page shows once it is idle to `screenshot` (PNG).
     static func screenshot(_ page: URL, script: String, width: Int, height: Int, to screenshot: URL, in workspace: Workspace) async throws {
-        _ = try await run(page, script: script, action: ["--hide-scrollbars", "--window-size=\(width),\(height)",
-                                                         "--screenshot=\(screenshot.path)"], in: workspace)
+        _ = try await run(
+            page, script: script,
+            action: [
+                "--hide-scrollbars", "--window-size=\(width),\(height)",
+                "--screenshot=\(screenshot.path)",
+            ], in: workspace)
     }
 
     /// Runs Chromium headless on `page` with `script` first in its head, then `action`.
@@ -49,10 +57,12 @@ enum HeadlessChromium {
         try Data(html.replacingCharacters(in: head, with: "<head><script>\(script)</script>").utf8).write(to: probed)
         defer { try? FileManager.default.removeItem(at: probed) }
         let profile = workspace.file("chromium-profile")
-        let chromium = try ChildProcess(try executable, [
-            "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)",
-            "--virtual-time-budget=600000",
-        ] + action + [probed.absoluteString], environment: ProcessInfo.processInfo.environment, in: workspace, name: "chromium")
+        let chromium = try ChildProcess(
+            try executable,
+            [
+                "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)",
+                "--virtual-time-budget=600000",
+            ] + action + [probed.absoluteString], environment: ProcessInfo.processInfo.environment, in: workspace, name: "chromium")
         let status = try await chromium.waitForExit(timeout: .seconds(90))
         guard status == 0 else { throw TestFailure("chromium exited with \(status): \(chromium.stderr.suffix(2000))") }
         return chromium

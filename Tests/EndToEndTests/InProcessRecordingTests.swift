@@ -18,8 +18,9 @@ struct InProcessRecordingTests {
         try await device.launch(HelloApp.bundleIdentifier)
 
         let url = workspace.file("in-process.mp4")
-        let session = try RecordingSession(url: url, info: device.display.info, mask: ScreenMask(profile: device.profile),
-                                           framesAreShared: true)
+        let session = try RecordingSession(
+            url: url, info: device.display.info, mask: ScreenMask(profile: device.profile),
+            framesAreShared: true)
         let subscription = device.display.subscribe(session)
         #expect(session.hasStarted)
         for _ in 0..<3 {

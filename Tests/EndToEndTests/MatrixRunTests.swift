@@ -20,7 +20,8 @@ struct MatrixRunTests {
         let workspace = try Workspace()
         let output = workspace.file("Recordings")
         let axes = ["--language", "en,de", "--device", "phone,phone-small", "--appearance", "dark"]
-        let run = try await self.run(["run", "Fixtures/Flows/hello.yaml", "--output", output.path, "--workers", "2"] + axes, in: workspace, name: "run")
+        let run = try await self.run(
+            ["run", "Fixtures/Flows/hello.yaml", "--output", output.path, "--workers", "2"] + axes, in: workspace, name: "run")
         #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
         let cells = ["en-phone-dark", "en-phone-small-dark", "de-phone-dark", "de-phone-small-dark"]
         let entries = try manifestEntries(output)
@@ -30,12 +31,16 @@ struct MatrixRunTests {
             let parts = try #require(entry["cell"] as? [String: String])
             #expect("\(parts["language"] ?? "")-\(parts["device"] ?? "")-\(parts["appearance"] ?? "")" == cell)
             let info = try MediaProbe.probe(output.appendingPathComponent("\(cell)/hello.mov"))
-            #expect(cell.contains("small") ? (info.width, info.height) == (376, 668) : (info.width, info.height) == (390, 844), "even sizes")
+            #expect(
+                cell.contains("small") ? (info.width, info.height) == (376, 668) : (info.width, info.height) == (390, 844), "even sizes")
         }
         let junit = try String(contentsOf: output.appendingPathComponent("junit.xml"), encoding: .utf8)
-        #expect(junit.contains("name=\"Hello: tap the button three times [de-phone-small-dark]\" file=\"Fixtures/Flows/hello.yaml\""), "\(junit)")
+        #expect(
+            junit.contains("name=\"Hello: tap the button three times [de-phone-small-dark]\" file=\"Fixtures/Flows/hello.yaml\""),
+            "\(junit)")
 
-        let results = try await HeadlessChromium.probe(output.appendingPathComponent("report.html"), script: Self.filterProbe, in: workspace)
+        let results = try await HeadlessChromium.probe(
+            output.appendingPathComponent("report.html"), script: Self.filterProbe, in: workspace)
         #expect((results["errors"] as? [String]) == [], "\(results)")
         #expect(results["axes"] as? [String] == ["language", "device", "appearance"])
         #expect(results["all"] as? [String] == cells)
@@ -46,8 +51,9 @@ struct MatrixRunTests {
         var sharded: [String] = []
         for index in 1...2 {
             let folder = workspace.file("shard-\(index)")
-            let shard = try await self.run(["run", "Fixtures/Flows/hello.yaml", "--output", folder.path, "--shard", "\(index)/2"] + axes,
-                                      in: workspace, name: "shard-\(index)")
+            let shard = try await self.run(
+                ["run", "Fixtures/Flows/hello.yaml", "--output", folder.path, "--shard", "\(index)/2"] + axes,
+                in: workspace, name: "shard-\(index)")
             #expect(shard.process.terminationStatus == 0, "stderr: \(shard.stderr)")
             let ids = try manifestEntries(folder).compactMap { $0["id"] as? String }
             #expect(ids.count == 2)
@@ -56,12 +62,15 @@ struct MatrixRunTests {
         #expect(sharded.sorted() == cells.map { "Fixtures/Flows/hello.yaml [\($0)]" }.sorted())
 
         // --check validates the flows once; a bad value is one sentence, exit 64, nothing made.
-        let check = try await self.run(["run", "Fixtures/Flows/hello.yaml", "Fixtures/Flows/countries.yaml", "--check"] + axes, in: workspace, name: "check")
+        let check = try await self.run(
+            ["run", "Fixtures/Flows/hello.yaml", "Fixtures/Flows/countries.yaml", "--check"] + axes, in: workspace, name: "check")
         #expect(check.process.terminationStatus == 0 && check.stdout == "2 flows are valid.\n", "\(check.stdout)\(check.stderr)")
-        let bad = try await self.run(["run", "Fixtures/Flows/hello.yaml", "--output", workspace.file("bad").path, "--language", "en,deutsch"],
-                                in: workspace, name: "bad")
+        let bad = try await self.run(
+            ["run", "Fixtures/Flows/hello.yaml", "--output", workspace.file("bad").path, "--language", "en,deutsch"],
+            in: workspace, name: "bad")
         #expect(bad.process.terminationStatus == 64)
-        #expect(bad.stderr == "error: 'deutsch' is not a language code: use the form xx or xx-YY (en, de, ja, ar, pt-BR), comma-separated.\n")
+        #expect(
+            bad.stderr == "error: 'deutsch' is not a language code: use the form xx or xx-YY (en, de, ja, ar, pt-BR), comma-separated.\n")
         #expect(!FileManager.default.fileExists(atPath: workspace.file("bad").path))
     }
 
@@ -69,12 +78,15 @@ struct MatrixRunTests {
     func appStorePreviews() async throws {
         let workspace = try Workspace()
         let output = workspace.file("Recordings")
-        let base = ["run", "Fixtures/Flows/hello.yaml", "--output", output.path, "--device", "phone-6.9", "--app-store-previews", "iphone-6.9"]
+        let base = [
+            "run", "Fixtures/Flows/hello.yaml", "--output", output.path, "--device", "phone-6.9", "--app-store-previews", "iphone-6.9",
+        ]
         // A flow of a few seconds is too short: said, with what to do, and exit 1.
         let short = try await self.run(base, in: workspace, name: "short")
         #expect(short.process.terminationStatus == 1)
-        #expect(short.stderr.contains("hello.mov lasts ") && short.stderr.contains(" s; an app preview lasts 15 to 30 s: add --hold-last"),
-                "\(short.stderr)")
+        #expect(
+            short.stderr.contains("hello.mov lasts ") && short.stderr.contains(" s; an app preview lasts 15 to 30 s: add --hold-last"),
+            "\(short.stderr)")
 
         let run = try await run(base + ["--hold-last"], in: workspace, name: "run")
         #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
@@ -86,24 +98,33 @@ struct MatrixRunTests {
         #expect((video.width, video.height) == (880, 1912))
         #expect(try AppStorePreviewCheck.problems(of: output.appendingPathComponent(preview)) == [])
 
-        let check = try await self.run(["preview", "--check", output.appendingPathComponent(preview).path,
-                                        output.appendingPathComponent("en-phone-6.9-light/hello.mov").path], in: workspace, name: "check")
+        let check = try await self.run(
+            [
+                "preview", "--check", output.appendingPathComponent(preview).path,
+                output.appendingPathComponent("en-phone-6.9-light/hello.mov").path,
+            ], in: workspace, name: "check")
         #expect(check.process.terminationStatus == 1)
         let lines = check.stdout.split(separator: "\n")
         #expect(lines.first?.hasSuffix("-iphone-6.9.mp4: meets the App Store app preview rules") == true, "\(check.stdout)")
         #expect(lines.dropFirst().allSatisfy { $0.contains("hello.mov: ") } && lines.count >= 6, "\(check.stdout)")
 
         // The run's folder given to `showreel preview`: the same preview, named the same.
-        let again = try await self.run(["preview", output.path, "--class", "iphone-6.9", "--hold-last", "--output", workspace.file("again").path],
-                                       in: workspace, name: "again")
+        let again = try await self.run(
+            ["preview", output.path, "--class", "iphone-6.9", "--hold-last", "--output", workspace.file("again").path],
+            in: workspace, name: "again")
         #expect(again.process.terminationStatus == 0, "\(again.stderr)")
         #expect(FileManager.default.fileExists(atPath: workspace.file("again/hello-en-phone-6.9-light-iphone-6.9.mp4").path))
 
         // A device of no asked class's shape stops the run before anything runs.
-        let mismatch = try await self.run(["run", "Fixtures/Flows/hello.yaml", "--output", workspace.file("m").path, "--device", "phone",
-                                           "--app-store-previews", "ipad-13"], in: workspace, name: "mismatch")
+        let mismatch = try await self.run(
+            [
+                "run", "Fixtures/Flows/hello.yaml", "--output", workspace.file("m").path, "--device", "phone",
+                "--app-store-previews", "ipad-13",
+            ], in: workspace, name: "mismatch")
         #expect(mismatch.process.terminationStatus == 64)
-        #expect(mismatch.stderr.contains("The phone device (780x1688) has the shape of none of the preview classes asked for (ipad-13)"), "\(mismatch.stderr)")
+        #expect(
+            mismatch.stderr.contains("The phone device (780x1688) has the shape of none of the preview classes asked for (ipad-13)"),
+            "\(mismatch.stderr)")
         let badClass = try await self.run(["preview", "x.mov", "--class", "iphone-7"], in: workspace, name: "badclass")
         #expect(badClass.process.terminationStatus == 64)
     }
@@ -111,23 +132,23 @@ struct MatrixRunTests {
     /// Clicks the language filter's "de", then the device filter's "phone-small", and reports
     /// which cells show after each.
     static let filterProbe = """
-    window.__errors = [];
-    window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
-    window.addEventListener("load", function () {
-      function shown() {
-        return Array.from(document.querySelectorAll("div.cell")).filter(function (c) { return getComputedStyle(c).display !== "none"; })
-          .map(function (c) { return c.dataset.cell; });
-      }
-      function click(axis, value) { document.querySelector('nav.cell-filter button[data-axis="' + axis + '"][data-value="' + value + '"]').click(); }
-      var results = { errors: __errors, axes: Array.from(document.querySelectorAll("nav.cell-filter")).map(function (n) { return n.dataset.axis; }), all: shown() };
-      click("language", "de");
-      results.german = shown();
-      click("device", "phone-small");
-      results.germanSmall = shown();
-      var pre = document.createElement("pre");
-      pre.id = "test-results";
-      pre.textContent = JSON.stringify(results);
-      document.body.appendChild(pre);
-    });
-    """
+        window.__errors = [];
+        window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
+        window.addEventListener("load", function () {
+          function shown() {
+            return Array.from(document.querySelectorAll("div.cell")).filter(function (c) { return getComputedStyle(c).display !== "none"; })
+              .map(function (c) { return c.dataset.cell; });
+          }
+          function click(axis, value) { document.querySelector('nav.cell-filter button[data-axis="' + axis + '"][data-value="' + value + '"]').click(); }
+          var results = { errors: __errors, axes: Array.from(document.querySelectorAll("nav.cell-filter")).map(function (n) { return n.dataset.axis; }), all: shown() };
+          click("language", "de");
+          results.german = shown();
+          click("device", "phone-small");
+          results.germanSmall = shown();
+          var pre = document.createElement("pre");
+          pre.id = "test-results";
+          pre.textContent = JSON.stringify(results);
+          document.body.appendChild(pre);
+        });
+        """
 }

@@ -1,12 +1,13 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelTestSupport
 import ShowreelTesting
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,10 +30,12 @@ struct RecorderProcessTests {
             let video = workspace.file(file)
             let showreel = try BuildProducts.showreel
             let arguments = ["io", device.udid, "recordVideo"] + options + [video.path]
-            let recorder = limits.isEmpty
+            let recorder =
+                limits.isEmpty
                 ? try ChildProcess(showreel, arguments, environment: workspace.environment, in: workspace, name: "rec")
-                : try ChildProcess(URL(fileURLWithPath: "/usr/bin/prlimit"), limits + ["--", showreel.path] + arguments,
-                                   environment: workspace.environment, in: workspace, name: "rec")
+                : try ChildProcess(
+                    URL(fileURLWithPath: "/usr/bin/prlimit"), limits + ["--", showreel.path] + arguments,
+                    environment: workspace.environment, in: workspace, name: "rec")
             try await eventually("Recording started") { recorder.stderr.contains("Recording started") }
             return Session(workspace: workspace, device: device, recorder: recorder, video: video)
         }
@@ -53,8 +56,9 @@ struct RecorderProcessTests {
         }
     }
 
-    @Test("SIGINT and SIGTERM finalise the file; its duration is the recorded span",
-          arguments: [(SIGINT, "a.mp4", "h264"), (SIGTERM, "b.mov", "h264"), (SIGINT, "c.mov", "hevc"), (SIGTERM, "d.mp4", "hevc")])
+    @Test(
+        "SIGINT and SIGTERM finalise the file; its duration is the recorded span",
+        arguments: [(SIGINT, "a.mp4", "h264"), (SIGTERM, "b.mov", "h264"), (SIGINT, "c.mov", "hevc"), (SIGTERM, "d.mp4", "hevc")])
     func stopBySignal(signal: Int32, file: String, codec: String) async throws {
         let session = try await Session.start(file, ["--codec=\(codec)"])
         try await session.tap(3)
@@ -106,9 +110,10 @@ struct RecorderProcessTests {
 
     /// A device process on the real clock (wall time), with the Hello app in front.
     func bootRealDevice(_ workspace: Workspace) async throws -> (ChildProcess, DeviceClient) {
-        let device = try ChildProcess(try BuildProducts.showreel,
-                                      ["device", "boot", "--clock", "real", "--launch", HelloApp.bundleIdentifier],
-                                      environment: workspace.environment, in: workspace, name: "device")
+        let device = try ChildProcess(
+            try BuildProducts.showreel,
+            ["device", "boot", "--clock", "real", "--launch", HelloApp.bundleIdentifier],
+            environment: workspace.environment, in: workspace, name: "device")
         try await eventually("the device to boot") { device.stderr.contains("automation API at") }
         let udid = device.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return (device, try DeviceClient.named(udid, registry: workspace.registry))
@@ -119,8 +124,9 @@ struct RecorderProcessTests {
         let workspace = try Workspace()
         let (device, client) = try await bootRealDevice(workspace)
         let video = workspace.file("idle-\(taps).mp4")
-        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+            environment: workspace.environment, in: workspace, name: "rec")
         // Polled, so this is a little after the recording's first frame: the span measured is short, if anything.
         try await eventually("Recording started") { recorder.stderr.contains("Recording started") }
         let started = ContinuousClock.now
@@ -136,7 +142,8 @@ struct RecorderProcessTests {
     /// Kills `recorder` with SIGKILL and checks its fragmented `video`: it decodes, and reaches
     /// within a second of the wall time since `startedAt`. Returns its frames.
     static func killNineLosesUnderASecond(_ recorder: ChildProcess, _ video: URL, startedAt started: ContinuousClock.Instant)
-        async throws -> [DecodedFrame] {
+        async throws -> [DecodedFrame]
+    {
         recorder.signal(SIGKILL)
         let span = (ContinuousClock.now - started).seconds
         _ = try await recorder.waitForExit()
@@ -154,8 +161,9 @@ struct RecorderProcessTests {
         try await device.launch(HelloApp.bundleIdentifier)
         for attempt in 0..<12 {
             let video = workspace.file("early-\(attempt).mp4")
-            let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
-                                            environment: workspace.environment, in: workspace, name: "rec-\(attempt)")
+            let recorder = try ChildProcess(
+                try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+                environment: workspace.environment, in: workspace, name: "rec-\(attempt)")
             // The recorder holds the signals from its first instruction; before that the dynamic
             // loader is still mapping libraries and no program can catch anything. So: from
             // the moment it runs, SIGINT 0 to 50 ms later.
@@ -182,8 +190,9 @@ struct RecorderProcessTests {
         #expect(info.frameCount == 4)  // highlight and release per tap (see stopBySignal)
     }
 
-    @Test("--mask=black paints outside the screen shape; ignored keeps the raw framebuffer; alpha warns and is black",
-          arguments: ["black", "ignored", "alpha"])
+    @Test(
+        "--mask=black paints outside the screen shape; ignored keeps the raw framebuffer; alpha warns and is black",
+        arguments: ["black", "ignored", "alpha"])
     func masks(policy: String) async throws {
         let session = try await Session.start("mask-\(policy).mp4", ["--mask=\(policy)", "--quality=0"])
         try await session.tap(1)
@@ -220,8 +229,9 @@ struct RecorderProcessTests {
     /// Whether `pid` blocks SIGINT and SIGTERM (the `SigBlk` mask in /proc/PID/status).
     func holdsStopSignals(_ pid: Int32) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+            let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
         let wanted = UInt64(1) << (SIGINT - 1) | UInt64(1) << (SIGTERM - 1)
         return mask & wanted == wanted
     }
@@ -250,9 +260,10 @@ struct RecorderProcessTests {
         let workspace = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
         let video = workspace.file("x.mp4")
-        let recorder = try ChildProcess(try BuildProducts.showreel,
-                                        ["io", "booted", "recordVideo", "--codec=hevc", "--encoder=libx265_absent", video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel,
+            ["io", "booted", "recordVideo", "--codec=hevc", "--encoder=libx265_absent", video.path],
+            environment: workspace.environment, in: workspace, name: "rec")
         #expect(try await recorder.waitForExit() == 6)
         #expect(recorder.stderr.contains("libx265_absent"))
         #expect(recorder.stderr.contains("libx265-199"))
@@ -264,9 +275,10 @@ struct RecorderProcessTests {
     func unwritable() async throws {
         let workspace = try Workspace()
         let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
-        let recorder = try ChildProcess(try BuildProducts.showreel,
-                                        ["io", "booted", "recordVideo", workspace.file("missing/dir/x.mov").path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel,
+            ["io", "booted", "recordVideo", workspace.file("missing/dir/x.mov").path],
+            environment: workspace.environment, in: workspace, name: "rec")
         #expect(try await recorder.waitForExit() == 5)
         #expect(recorder.stderr.contains("missing/dir/x.mov"))
         await device.shutdown()
@@ -279,8 +291,9 @@ struct RecorderProcessTests {
         try await device.launch(HelloApp.bundleIdentifier)
         try await device.tap(.button("tapButton"))
         let target = kind == "-" ? "-" : workspace.file("shot.\(kind == "jpeg" ? "jpg" : "png")").path
-        let child = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "screenshot", "--mask=black", target],
-                                     environment: workspace.environment, in: workspace, name: "shot")
+        let child = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "screenshot", "--mask=black", target],
+            environment: workspace.environment, in: workspace, name: "shot")
         #expect(try await child.waitForExit() == 0, "stderr: \(child.stderr)")
         let bytes = try Data(contentsOf: kind == "-" ? child.stdoutURL : URL(fileURLWithPath: target))
         let image = workspace.file("decoded.\(kind == "jpeg" ? "jpg" : "png")")

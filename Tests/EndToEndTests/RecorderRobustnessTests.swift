@@ -5,6 +5,7 @@ import ShowreelRecorder
 import ShowreelTestSupport
 import ShowreelTesting
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,13 +28,15 @@ struct RecorderRobustnessTests {
             let started = try await client.run(argv: [showreel.path, "io", device.udid, "recordVideo", video.path])
             try await Task.sleep(for: .milliseconds(attempt * 30 / 19))
             let finished = try await client.interrupt(started.id, wait: true, timeout: .seconds(60))
-            #expect(finished.terminationReason == "exit" && finished.exitCode == 0,
-                    "attempt \(attempt): \(finished.signalName ?? "exit \(finished.exitCode ?? -1)"); stderr: \(finished.stderr ?? "")")
+            #expect(
+                finished.terminationReason == "exit" && finished.exitCode == 0,
+                "attempt \(attempt): \(finished.signalName ?? "exit \(finished.exitCode ?? -1)"); stderr: \(finished.stderr ?? "")")
             // Either a finalised video, or (no frame had arrived) no file and a sentence saying so.
             if FileManager.default.fileExists(atPath: video.path) {
                 #expect(try MediaProbe.probe(video).frameCount >= 1, "attempt \(attempt)")
             } else {
-                #expect(finished.stderr?.contains("nothing was recorded") == true, "attempt \(attempt): no file and \(finished.stderr ?? "")")
+                #expect(
+                    finished.stderr?.contains("nothing was recorded") == true, "attempt \(attempt): no file and \(finished.stderr ?? "")")
             }
         }
         await device.shutdown()
@@ -41,18 +44,22 @@ struct RecorderRobustnessTests {
         #expect(try await host.waitForExit() == 0)
     }
 
-    @Test("numbers that are no durations or out of range are usage errors (exit 64), not crashes",
-          arguments: [["io", "booted", "recordVideo", "--keyframe-interval", "inf", "x.mp4"],
-                      ["io", "booted", "recordVideo", "--keyframe-interval", "nan", "x.mp4"],
-                      ["io", "booted", "recordVideo", "--scale", "inf", "x.mp4"],
-                      ["io", "booted", "recordVideo", "--quality", "99", "x.mp4"],
-                      ["io", "booted", "recordVideo", "--preset", "bogus", "x.mp4"],
-                      ["host", "--grace", "inf"],
-                      ["host", "--grace", "1e300"]])
+    @Test(
+        "numbers that are no durations or out of range are usage errors (exit 64), not crashes",
+        arguments: [
+            ["io", "booted", "recordVideo", "--keyframe-interval", "inf", "x.mp4"],
+            ["io", "booted", "recordVideo", "--keyframe-interval", "nan", "x.mp4"],
+            ["io", "booted", "recordVideo", "--scale", "inf", "x.mp4"],
+            ["io", "booted", "recordVideo", "--quality", "99", "x.mp4"],
+            ["io", "booted", "recordVideo", "--preset", "bogus", "x.mp4"],
+            ["host", "--grace", "inf"],
+            ["host", "--grace", "1e300"],
+        ])
     func numbersOutOfRange(arguments: [String]) async throws {
         let workspace = try Workspace()
-        let child = try ChildProcess(try BuildProducts.showreel, arguments, environment: workspace.environment,
-                                     in: workspace, name: "cli", directory: workspace.url)
+        let child = try ChildProcess(
+            try BuildProducts.showreel, arguments, environment: workspace.environment,
+            in: workspace, name: "cli", directory: workspace.url)
         #expect(try await child.waitForExit() == 64, "\(arguments): \(child.stderr)")
         #expect(child.process.terminationReason == .exit)
         let option = arguments.first { $0.hasPrefix("--") }!.dropFirst(2)
@@ -63,13 +70,15 @@ struct RecorderRobustnessTests {
     @Test("a real-clock device killed during an idle .mov recording: the video lasts until the recorder noticed")
     func deviceKilledWhileIdle() async throws {
         let workspace = try Workspace()
-        let device = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "real", "--launch", HelloApp.bundleIdentifier],
-                                      environment: workspace.environment, in: workspace, name: "device")
+        let device = try ChildProcess(
+            try BuildProducts.showreel, ["device", "boot", "--clock", "real", "--launch", HelloApp.bundleIdentifier],
+            environment: workspace.environment, in: workspace, name: "device")
         try await eventually("the device to boot") { device.stderr.contains("automation API at") }
         let video = workspace.file("idle.mov")
         let launched = ContinuousClock.now
-        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+            environment: workspace.environment, in: workspace, name: "rec")
         try await eventually("Recording started") { recorder.stderr.contains("Recording started") }
         try await Task.sleep(for: .seconds(3))  // idle: the device sends no frame at all
         device.signal(SIGKILL)

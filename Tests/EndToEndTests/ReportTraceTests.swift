@@ -2,8 +2,8 @@ import Foundation
 import ShowreelGraphics
 import ShowreelRecorder
 import ShowreelReport
-import Testing
 import ShowreelTestSupport
+import Testing
 
 /// The step trace as a reader of the report uses it, in real headless Chromium: a click on a
 /// step seeks the video, shows that step's pictures and element tree, and draws the element it
@@ -64,45 +64,45 @@ struct ReportTraceTests {
 
     /// Clicks the countries flow's tap step once its video can seek.
     static let clickScript = """
-    window.addEventListener("load", function () {
-      var section = document.querySelector("section.entry"), video = section.querySelector("video");
-      var step = Array.from(section.querySelectorAll("button.step")).find(function (b) { return b.textContent.indexOf("tapOn") >= 0; });
-      if (video.readyState >= 1) step.click(); else video.addEventListener("loadedmetadata", function () { step.click(); }, { once: true });
-    });
-    """
+        window.addEventListener("load", function () {
+          var section = document.querySelector("section.entry"), video = section.querySelector("video");
+          var step = Array.from(section.querySelectorAll("button.step")).find(function (b) { return b.textContent.indexOf("tapOn") >= 0; });
+          if (video.readyState >= 1) step.click(); else video.addEventListener("loadedmetadata", function () { step.click(); }, { once: true });
+        });
+        """
 
     static let probe = """
-    window.__errors = [];
-    window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
-    (function () { var original = console.error; console.error = function () { __errors.push(Array.prototype.join.call(arguments, " ")); original.apply(console, arguments); }; })();
-    window.addEventListener("load", async function () {
-      var section = document.querySelector("section.entry"), video = section.querySelector("video");
-      if (video.readyState < 1) await new Promise(function (r) { video.addEventListener("loadedmetadata", r, { once: true }); });
-      var step = Array.from(section.querySelectorAll("button.step")).find(function (b) { return b.textContent.indexOf("tapOn") >= 0; });
-      var seeked = new Promise(function (r) { video.addEventListener("seeked", r, { once: true }); });
-      step.click();
-      await seeked;
-      var panel = section.querySelector("div.trace"), box = section.querySelector("div.target");
-      var trace = JSON.parse(section.querySelector("script.trace-data").textContent);
-      var traced = trace.steps[parseInt(step.dataset.trace, 10)];
-      var v = video.getBoundingClientRect(), b = box.getBoundingClientRect(), scale = v.width / trace.screen.width;
-      var acted = panel.querySelector(".node.acted");
-      var search = panel.querySelector("input");
-      search.value = "japan";
-      search.dispatchEvent(new Event("input"));
-      var result = { errors: __errors, currentTime: video.currentTime, panelShown: !panel.hidden,
-        pictures: Array.from(panel.querySelectorAll("img")).filter(function (i) { return i.complete && i.naturalWidth > 0; }).length,
-        treeNodes: panel.querySelectorAll(".node").length,
-        acted: acted ? acted.dataset.text.indexOf("canada") >= 0 ? "Canada" : acted.dataset.text : null,
-        search: panel.querySelectorAll(".node.match").length,
-        poster: (video.getAttribute("poster") || "").indexOf("data:image/jpeg") === 0,
-        box: box.hidden ? null : { x: b.left, y: b.top, width: b.width, height: b.height },
-        expected: { x: v.left + traced.target.x * scale, y: v.top + (v.height - trace.screen.height * scale) / 2 + traced.target.y * scale,
-                    width: traced.target.width * scale, height: traced.target.height * scale } };
-      var pre = document.createElement("pre");
-      pre.id = "test-results";
-      pre.textContent = JSON.stringify(result);
-      document.body.appendChild(pre);
-    });
-    """
+        window.__errors = [];
+        window.addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
+        (function () { var original = console.error; console.error = function () { __errors.push(Array.prototype.join.call(arguments, " ")); original.apply(console, arguments); }; })();
+        window.addEventListener("load", async function () {
+          var section = document.querySelector("section.entry"), video = section.querySelector("video");
+          if (video.readyState < 1) await new Promise(function (r) { video.addEventListener("loadedmetadata", r, { once: true }); });
+          var step = Array.from(section.querySelectorAll("button.step")).find(function (b) { return b.textContent.indexOf("tapOn") >= 0; });
+          var seeked = new Promise(function (r) { video.addEventListener("seeked", r, { once: true }); });
+          step.click();
+          await seeked;
+          var panel = section.querySelector("div.trace"), box = section.querySelector("div.target");
+          var trace = JSON.parse(section.querySelector("script.trace-data").textContent);
+          var traced = trace.steps[parseInt(step.dataset.trace, 10)];
+          var v = video.getBoundingClientRect(), b = box.getBoundingClientRect(), scale = v.width / trace.screen.width;
+          var acted = panel.querySelector(".node.acted");
+          var search = panel.querySelector("input");
+          search.value = "japan";
+          search.dispatchEvent(new Event("input"));
+          var result = { errors: __errors, currentTime: video.currentTime, panelShown: !panel.hidden,
+            pictures: Array.from(panel.querySelectorAll("img")).filter(function (i) { return i.complete && i.naturalWidth > 0; }).length,
+            treeNodes: panel.querySelectorAll(".node").length,
+            acted: acted ? acted.dataset.text.indexOf("canada") >= 0 ? "Canada" : acted.dataset.text : null,
+            search: panel.querySelectorAll(".node.match").length,
+            poster: (video.getAttribute("poster") || "").indexOf("data:image/jpeg") === 0,
+            box: box.hidden ? null : { x: b.left, y: b.top, width: b.width, height: b.height },
+            expected: { x: v.left + traced.target.x * scale, y: v.top + (v.height - trace.screen.height * scale) / 2 + traced.target.y * scale,
+                        width: traced.target.width * scale, height: traced.target.height * scale } };
+          var pre = document.createElement("pre");
+          pre.id = "test-results";
+          pre.textContent = JSON.stringify(result);
+          document.body.appendChild(pre);
+        });
+        """
 }

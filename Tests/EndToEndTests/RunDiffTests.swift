@@ -1,8 +1,8 @@
 import Foundation
 import ShowreelRecorder
 import ShowreelReport
-import Testing
 import ShowreelTestSupport
+import Testing
 
 /// `showreel diff` on real runs: the built binary runs the same flows twice (the virtual clock
 /// makes them frame-identical), then once with one flow changed.
@@ -32,8 +32,9 @@ struct RunDiffTests {
     func showreel(_ arguments: [String], in workspace: Workspace, name: String) async throws -> ChildProcess {
         var environment = workspace.environment
         environment["CI"] = "true"
-        let process = try ChildProcess(try BuildProducts.showreel, arguments, environment: environment, in: workspace,
-                                       name: name, directory: workspace.url)
+        let process = try ChildProcess(
+            try BuildProducts.showreel, arguments, environment: environment, in: workspace,
+            name: name, directory: workspace.url)
         _ = try await process.waitForExit(timeout: .seconds(120))
         return process
     }
@@ -56,8 +57,9 @@ struct RunDiffTests {
         #expect(same.stdout.contains("0 changed, 2 identical"), "\(same.stdout)")
 
         // The second tap becomes a double tap: the video first differs when step 4 starts.
-        try await record(Self.taps.replacingOccurrences(of: "- wait: 0.5\n- tapOn", with: "- wait: 0.5\n- doubleTapOn"),
-                         Self.title, into: "tapped", in: workspace)
+        try await record(
+            Self.taps.replacingOccurrences(of: "- wait: 0.5\n- tapOn", with: "- wait: 0.5\n- doubleTapOn"),
+            Self.title, into: "tapped", in: workspace)
         let tapped = try await showreel(["diff", "base", "tapped"], in: workspace, name: "diff-tapped")
         #expect(tapped.process.terminationStatus == 1, "\(tapped.stdout)\(tapped.stderr)")
         let diff = try RunDiff.load(from: workspace.file("tapped/diff/diff.json"))
@@ -67,8 +69,9 @@ struct RunDiffTests {
         #expect(changed.outcome == .changed)
         // The double tap's first tap is the baseline's tap; its second comes as the baseline's tap
         // has returned (the app is idle), so the baseline is in its next step by then.
-        #expect(changed.stepIndex == 3 && changed.step == "doubleTapOn: {id: tapButton}" && changed.baselineStep == "wait: 0.5",
-                "\(changed)")
+        #expect(
+            changed.stepIndex == 3 && changed.step == "doubleTapOn: {id: tapButton}" && changed.baselineStep == "wait: 0.5",
+            "\(changed)")
         let manifest = try RunManifest.load(from: workspace.file("tapped/manifest.json"))
         let steps = try #require(manifest.entries.first { $0.name == "Taps" }?.steps)
         #expect(try #require(changed.time) >= steps[3].time && changed.time! < steps[4].time)

@@ -1,6 +1,6 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
@@ -17,8 +17,9 @@ struct WalkingSkeletonTests {
     func recordThroughTheHost() async throws {
         let workspace = try Workspace()
         let showreel = try BuildProducts.showreel
-        let host = try ChildProcess(showreel, ["host", "--port", "0"], environment: workspace.environment,
-                                    in: workspace, name: "host")
+        let host = try ChildProcess(
+            showreel, ["host", "--port", "0"], environment: workspace.environment,
+            in: workspace, name: "host")
         let port = try await host.listeningPort()
         let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
         #expect(try await client.exec("true").isEmpty)
@@ -74,8 +75,9 @@ struct WalkingSkeletonTests {
         let device = try Device(apps: ShowcaseCatalog.apps, registry: workspace.registry)
         let video = workspace.file("taken.mov")
         try Data("precious".utf8).write(to: video)
-        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+            environment: workspace.environment, in: workspace, name: "rec")
         let status = try await recorder.waitForExit()
         #expect(status == 4)
         #expect(recorder.stderr.contains("already exists"))
@@ -89,8 +91,9 @@ struct WalkingSkeletonTests {
     func noBootedDevice() async throws {
         let workspace = try Workspace()
         let video = workspace.file("nothing.mov")
-        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+            environment: workspace.environment, in: workspace, name: "rec")
         #expect(try await recorder.waitForExit() == 3)
         #expect(recorder.stderr.contains("No booted device"))
         #expect(!FileManager.default.fileExists(atPath: video.path))
@@ -100,8 +103,9 @@ struct WalkingSkeletonTests {
     func unsupportedContainer() async throws {
         let workspace = try Workspace()
         let video = workspace.file("clip.avi")
-        let recorder = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
-                                        environment: workspace.environment, in: workspace, name: "rec")
+        let recorder = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", video.path],
+            environment: workspace.environment, in: workspace, name: "rec")
         #expect(try await recorder.waitForExit() == 64)
         #expect(recorder.stderr.contains(".mov or .mp4"))
         #expect(!FileManager.default.fileExists(atPath: video.path))
@@ -110,13 +114,15 @@ struct WalkingSkeletonTests {
     @Test("recordVideo's own help and usage errors, not the root command's")
     func operationHelp() async throws {
         let workspace = try Workspace()
-        let help = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", "--help"],
-                                    environment: workspace.environment, in: workspace, name: "help")
+        let help = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", "--help"],
+            environment: workspace.environment, in: workspace, name: "help")
         #expect(try await help.waitForExit() == 0)
         #expect(help.stdout.contains("--keyframe-interval"))
         #expect(help.stdout.contains("showreel io <udid|booted> recordVideo"))
-        let bad = try ChildProcess(try BuildProducts.showreel, ["io", "booted", "recordVideo", "--codec"],
-                                   environment: workspace.environment, in: workspace, name: "bad")
+        let bad = try ChildProcess(
+            try BuildProducts.showreel, ["io", "booted", "recordVideo", "--codec"],
+            environment: workspace.environment, in: workspace, name: "bad")
         #expect(try await bad.waitForExit() == 64)
         #expect(bad.stderr.contains("Missing value for '--codec"))
     }
@@ -124,8 +130,9 @@ struct WalkingSkeletonTests {
     @Test("a command that does not exist, sent to /exec, is a clear failure")
     func missingCommand() async throws {
         let workspace = try Workspace()
-        let host = try ChildProcess(try BuildProducts.showreel, ["host", "--port", "0"],
-                                    environment: workspace.environment, in: workspace, name: "host")
+        let host = try ChildProcess(
+            try BuildProducts.showreel, ["host", "--port", "0"],
+            environment: workspace.environment, in: workspace, name: "host")
         let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!)
         await #expect {
             _ = try await client.exec("no-such-program-xyz --flag")

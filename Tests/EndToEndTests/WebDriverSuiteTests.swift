@@ -3,6 +3,7 @@ import ShowreelRecorder
 import ShowreelTestSupport
 import ShowreelTesting
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,13 +26,15 @@ struct WebDriverSuiteTests {
 
         static func start(_ workspace: Workspace, _ extra: [String] = []) async throws -> Server {
             let output = workspace.file("out")
-            let process = try ChildProcess(try BuildProducts.showreel, ["webdriver", "--port", "0", "--output", output.path] + extra,
-                                           environment: workspace.environment, in: workspace, name: "webdriver")
+            let process = try ChildProcess(
+                try BuildProducts.showreel, ["webdriver", "--port", "0", "--output", output.path] + extra,
+                environment: workspace.environment, in: workspace, name: "webdriver")
             let prefix = "WebDriver server listening on http://127.0.0.1:"
             let deadline = ContinuousClock.now + .seconds(60)
             while true {
                 if let line = process.stderr.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
-                   let port = Int(line.dropFirst(prefix.count).prefix { $0.isNumber }) {
+                    let port = Int(line.dropFirst(prefix.count).prefix { $0.isNumber })
+                {
                     return Server(process: process, url: "http://127.0.0.1:\(port)", output: output)
                 }
                 guard process.process.isRunning, ContinuousClock.now < deadline else {
@@ -48,7 +51,9 @@ struct WebDriverSuiteTests {
             #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "stderr: \(process.stderr)")
         }
 
-        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:]) async throws -> (Int, [String: Any]) {
+        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:]) async throws -> (
+            Int, [String: Any]
+        ) {
             var request = URLRequest(url: URL(string: url + path)!)
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             request.httpMethod = method
@@ -81,9 +86,13 @@ struct WebDriverSuiteTests {
         var environment = workspace.environment
         environment["SHOWREEL_WEBDRIVER_URL"] = server.url
         environment["SHOWREEL_WEBDRIVER_OUTPUT"] = server.output.path
-        let pytest = try ChildProcess(python, ["-m", "pytest", Self.root.appendingPathComponent("Tests/WebDriverSuite").path,
-                                               "-p", "no:cacheprovider", "-q", "-rfE"],
-                                      environment: environment, in: workspace, name: "pytest", directory: workspace.url)
+        let pytest = try ChildProcess(
+            python,
+            [
+                "-m", "pytest", Self.root.appendingPathComponent("Tests/WebDriverSuite").path,
+                "-p", "no:cacheprovider", "-q", "-rfE",
+            ],
+            environment: environment, in: workspace, name: "pytest", directory: workspace.url)
         let status = try await pytest.waitForExit(timeout: .seconds(300))
         #expect(status == 0, "pytest:\n\(pytest.stdout)\n\(pytest.stderr)")
         #expect(pytest.stdout.contains(" passed"), "\(pytest.stdout)")
@@ -95,13 +104,20 @@ struct WebDriverSuiteTests {
     func stopFinishesSessions() async throws {
         let workspace = try Workspace()
         let server = try await Server.start(workspace)
-        let created = try await server.value("POST", "/wd/hub/session", ["desiredCapabilities": [
-            "platformName": "iOS", "bundleId": "dev.showreel.countries", "arguments": ["--countries-datasource", "local-mock"],
-            "showreel:record": true, "showreel:name": "left-running",
-        ]]) as? [String: Any]
+        let created =
+            try await server.value(
+                "POST", "/wd/hub/session",
+                [
+                    "desiredCapabilities": [
+                        "platformName": "iOS", "bundleId": "dev.showreel.countries", "arguments": ["--countries-datasource", "local-mock"],
+                        "showreel:record": true, "showreel:name": "left-running",
+                    ]
+                ]) as? [String: Any]
         let session = try #require(created?["sessionId"] as? String)
-        let element = try #require(try await server.value("POST", "/session/\(session)/element",
-                                                          ["using": "accessibility id", "value": "Canada"]) as? [String: String])
+        let element = try #require(
+            try await server.value(
+                "POST", "/session/\(session)/element",
+                ["using": "accessibility id", "value": "Canada"]) as? [String: String])
         let id = try #require(element["element-6066-11e4-a52e-4f735466cecf"])
         #expect(element["ELEMENT"] == id)
         _ = try await server.value("POST", "/session/\(session)/element/\(id)/click", ["id": id])
@@ -113,12 +129,18 @@ struct WebDriverSuiteTests {
         #expect(workspace.registry.records().isEmpty, "the session's device was booted in the server's own registry")
     }
 
-    @Test("appium:udid attaches to a device booted with `showreel device boot`, records it through its display stream; DELETE leaves it running")
+    @Test(
+        "appium:udid attaches to a device booted with `showreel device boot`, records it through its display stream; DELETE leaves it running"
+    )
     func attachedDevice() async throws {
         let workspace = try Workspace()
-        let device = try ChildProcess(try BuildProducts.showreel, ["device", "boot", "--clock", "virtual", "--launch", "dev.showreel.countries",
-                                                                   "--", "--countries-datasource", "local-mock"],
-                                      environment: workspace.environment, in: workspace, name: "device")
+        let device = try ChildProcess(
+            try BuildProducts.showreel,
+            [
+                "device", "boot", "--clock", "virtual", "--launch", "dev.showreel.countries",
+                "--", "--countries-datasource", "local-mock",
+            ],
+            environment: workspace.environment, in: workspace, name: "device")
         defer { device.process.terminate() }
         let deadline = ContinuousClock.now + .seconds(60)
         while !device.stderr.contains("automation API at") {
@@ -127,25 +149,40 @@ struct WebDriverSuiteTests {
         }
         let udid = device.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try await Server.start(workspace)
-        let created = try await server.value("POST", "/session", ["capabilities": ["alwaysMatch": [
-            "platformName": "iOS", "appium:udid": udid, "showreel:record": true, "showreel:name": "attached",
-        ]]]) as? [String: Any]
+        let created =
+            try await server.value(
+                "POST", "/session",
+                [
+                    "capabilities": [
+                        "alwaysMatch": [
+                            "platformName": "iOS", "appium:udid": udid, "showreel:record": true, "showreel:name": "attached",
+                        ]
+                    ]
+                ]) as? [String: Any]
         let session = try #require(created?["sessionId"] as? String)
-        #expect(try await server.value("POST", "/session/\(session)/appium/start_recording_screen", ["options": ["timeLimit": 60]]) as? String == "")
+        #expect(
+            try await server.value("POST", "/session/\(session)/appium/start_recording_screen", ["options": ["timeLimit": 60]]) as? String
+                == "")
         let source = try #require(try await server.value("GET", "/session/\(session)/source") as? String)
         #expect(source.contains("<XCUIElementTypeApplication"), "\(source.prefix(200))")
         #expect(source.contains("label=\"Canada\""))
-        let element = try #require(try await server.value("POST", "/session/\(session)/element",
-                                                          ["using": "xpath", "value": "//XCUIElementTypeCell[@label='Canada']"]) as? [String: String])
+        let element = try #require(
+            try await server.value(
+                "POST", "/session/\(session)/element",
+                ["using": "xpath", "value": "//XCUIElementTypeCell[@label='Canada']"]) as? [String: String])
         _ = try await server.value("POST", "/session/\(session)/element/\(element["ELEMENT"]!)/click", [:])
-        let name = try #require(try await server.value("POST", "/session/\(session)/element",
-                                                       ["using": "accessibility id", "value": "countryName"]) as? [String: String])
+        let name = try #require(
+            try await server.value(
+                "POST", "/session/\(session)/element",
+                ["using": "accessibility id", "value": "countryName"]) as? [String: String])
         #expect(try await server.value("GET", "/session/\(session)/element/\(name["ELEMENT"]!)/text") as? String == "Canada")
         let encoded = try #require(try await server.value("POST", "/session/\(session)/appium/stop_recording_screen") as? String)
         let video = try #require(Data(base64Encoded: encoded))
         #expect(video.count > 100 && String(decoding: video[4..<8], as: UTF8.self) == "ftyp", "an MP4 of the attached device")
         _ = try await server.value("DELETE", "/session/\(session)")
-        #expect(try !FrameDecoder.decodeFrames(server.output.appendingPathComponent("attached.mov")).isEmpty, "the session's video, from the display stream")
+        #expect(
+            try !FrameDecoder.decodeFrames(server.output.appendingPathComponent("attached.mov")).isEmpty,
+            "the session's video, from the display stream")
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         #expect(try await client.info().foregroundApp == "dev.showreel.countries", "the attached device is still running its app")
         try await server.stop()
@@ -171,10 +208,17 @@ struct WebDriverSuiteTests {
     func abandonedSession() async throws {
         let workspace = try Workspace()
         let server = try await Server.start(workspace)
-        let created = try await server.value("POST", "/session", ["capabilities": ["alwaysMatch": [
-            "platformName": "iOS", "appium:bundleId": "dev.showreel.hello", "appium:newCommandTimeout": 1,
-            "showreel:record": true, "showreel:name": "abandoned",
-        ]]]) as? [String: Any]
+        let created =
+            try await server.value(
+                "POST", "/session",
+                [
+                    "capabilities": [
+                        "alwaysMatch": [
+                            "platformName": "iOS", "appium:bundleId": "dev.showreel.hello", "appium:newCommandTimeout": 1,
+                            "showreel:record": true, "showreel:name": "abandoned",
+                        ]
+                    ]
+                ]) as? [String: Any]
         let session = try #require(created?["sessionId"] as? String)
         // Only /status from here on: a command to the session would count as the client's.
         let deadline = ContinuousClock.now + .seconds(60)

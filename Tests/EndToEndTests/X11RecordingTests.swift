@@ -3,10 +3,11 @@ import ShowreelGraphics
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelTestSupport
-import ShowreelWire
 import ShowreelTesting
+import ShowreelWire
 import ShowreelX11
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,8 @@ import Glibc
 struct X11RecordingTests {
     /// A display filled with one colour, and a recorder recording it into `file` (started).
     func recordFilledDisplay(_ file: String, red: UInt8, green: UInt8, blue: UInt8) async throws
-        -> (workspace: Workspace, display: TestDisplay, video: URL, recorder: ChildProcess) {
+        -> (workspace: Workspace, display: TestDisplay, video: URL, recorder: ChildProcess)
+    {
         let workspace = try Workspace()
         let display = try TestDisplay()
         try display.fill(red: red, green: green, blue: blue)
@@ -27,13 +29,17 @@ struct X11RecordingTests {
 
     /// Starts a recorder of `display` (under `prlimit` with `limits`) and waits for its first frame.
     func record(_ display: String, _ video: URL, _ workspace: Workspace, options: [String] = [], limits: [String] = [])
-        async throws -> ChildProcess {
+        async throws -> ChildProcess
+    {
         let arguments = [try BuildProducts.showreel.path, "io", display, "recordVideo"] + options + [video.path]
-        let recorder = limits.isEmpty
-            ? try ChildProcess(try BuildProducts.showreel, Array(arguments.dropFirst()), environment: workspace.environment,
-                               in: workspace, name: "rec")
-            : try ChildProcess(URL(fileURLWithPath: "/usr/bin/prlimit"), limits + ["--"] + arguments,
-                               environment: workspace.environment, in: workspace, name: "rec")
+        let recorder =
+            limits.isEmpty
+            ? try ChildProcess(
+                try BuildProducts.showreel, Array(arguments.dropFirst()), environment: workspace.environment,
+                in: workspace, name: "rec")
+            : try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/prlimit"), limits + ["--"] + arguments,
+                environment: workspace.environment, in: workspace, name: "rec")
         try await eventually("Recording started", timeout: .seconds(60)) {
             guard recorder.process.isRunning else { throw TestFailure("the recorder exited: \(recorder.stderr)") }
             return recorder.stderr.contains("Recording started")
@@ -41,8 +47,9 @@ struct X11RecordingTests {
         return recorder
     }
 
-    @Test("recordVideo on an X display: Recording started, SIGINT or SIGTERM finalises with exit 0, frames show the screen",
-          arguments: [(SIGINT, "x.mp4"), (SIGTERM, "x.mov")])
+    @Test(
+        "recordVideo on an X display: Recording started, SIGINT or SIGTERM finalises with exit 0, frames show the screen",
+        arguments: [(SIGINT, "x.mp4"), (SIGTERM, "x.mov")])
     func recordAndStop(signal: Int32, file: String) async throws {
         let launched = ContinuousClock.now
         let (workspace, display, video, recorder) = try await recordFilledDisplay(file, red: 30, green: 30, blue: 200)
@@ -104,8 +111,9 @@ struct X11RecordingTests {
         let workspace = try Workspace()
         let video = workspace.file("none.mp4")
         for operation in [["recordVideo", video.path], ["screenshot", workspace.file("none.png").path]] {
-            let process = try ChildProcess(try BuildProducts.showreel, ["io", ":87"] + operation,
-                                           environment: workspace.environment, in: workspace, name: "missing")
+            let process = try ChildProcess(
+                try BuildProducts.showreel, ["io", ":87"] + operation,
+                environment: workspace.environment, in: workspace, name: "missing")
             #expect(try await process.waitForExit() == 3)
             #expect(process.stderr.contains("Cannot open X display :87"), "stderr: \(process.stderr)")
             #expect(process.stderr.contains("showreel display start"))
@@ -148,8 +156,9 @@ struct X11RecordingTests {
         _ = try await run(["display", "stop", name])
         #expect(!XvfbServer.isRunning(record.pid), "Xvfb still runs")
         #expect(workspace.registry.records().isEmpty)
-        let bad = try ChildProcess(showreel, ["display", "start", "--size", "big"], environment: workspace.environment,
-                                   in: workspace, name: "bad")
+        let bad = try ChildProcess(
+            showreel, ["display", "start", "--size", "big"], environment: workspace.environment,
+            in: workspace, name: "bad")
         #expect(try await bad.waitForExit() == 64)
         #expect(bad.stderr.contains("--size 'big' is not WIDTHxHEIGHT"))
         var withoutXvfb = workspace.environment
@@ -186,7 +195,8 @@ struct X11RecordingTests {
 
         // The /v1 way, as HostRecording drives it: interrupt with wait.
         let fragmented = workspace.file("v1.mp4")
-        let recording = try await HostRecording.start(host: client, argv: [showreel.path, "io", display.name, "recordVideo", fragmented.path])
+        let recording = try await HostRecording.start(
+            host: client, argv: [showreel.path, "io", display.name, "recordVideo", fragmented.path])
         try await recording.stop()
         #expect(try MediaProbe.probe(fragmented).frameCount >= 1)
         host.signal(SIGTERM)

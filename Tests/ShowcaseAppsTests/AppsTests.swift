@@ -1,17 +1,20 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
 
 @Suite("Sample apps")
 struct AppsTests {
     @Test("the catalog registers every sample app by bundle identifier")
     func catalog() {
-        #expect(ShowcaseCatalog.apps.map(\.bundleIdentifier) ==
-            ["dev.showreel.hello", "dev.showreel.countries", "dev.showreel.greeting", "dev.showreel.signup", "dev.showreel.mail"])
+        #expect(
+            ShowcaseCatalog.apps.map(\.bundleIdentifier) == [
+                "dev.showreel.hello", "dev.showreel.countries", "dev.showreel.greeting", "dev.showreel.signup", "dev.showreel.mail",
+            ])
     }
 
     @Test("Hello keeps its identifiers and texts", arguments: [DeviceProfile.phone, .phoneSmall, .tablet])
@@ -41,8 +44,9 @@ struct AppsTests {
     @Test("Countries: the launch argument picks the source; an unknown one is a fatal error")
     func dataSources() throws {
         #expect(try CountriesApp.dataSource(for: LaunchContext()) is RemoteCountriesDataSource)
-        #expect(try CountriesApp.dataSource(for: LaunchContext(arguments: ["--countries-datasource", "local-mock"]))
-            is LocalMockCountriesDataSource)
+        #expect(
+            try CountriesApp.dataSource(for: LaunchContext(arguments: ["--countries-datasource", "local-mock"]))
+                is LocalMockCountriesDataSource)
         let mock = try SceneHarness(app: CountriesApp.definition, arguments: ["--countries-datasource", "local-mock"])
         #expect(mock.element("Atlantis", type: .cell) != nil)
         let remote = try SceneHarness(app: CountriesApp.definition)

@@ -2,9 +2,10 @@ import Foundation
 import ShowcaseApps
 import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
 
 @Suite("Sample apps read their launch arguments")
 struct SampleAppArgumentsTests {

@@ -8,8 +8,9 @@ struct ElementQueryTests {
     /// A window holding a table of five cells, each with a label inside.
     static let tree: [ElementSnapshot] = {
         func element(_ type: ElementType, _ label: String, _ children: [ElementSnapshot] = []) -> ElementSnapshot {
-            ElementSnapshot(type: type, identifier: "", label: label, frame: Rect(x: 0, y: 0, width: 10, height: 10),
-                            isEnabled: true, isHittable: true, children: children)
+            ElementSnapshot(
+                type: type, identifier: "", label: label, frame: Rect(x: 0, y: 0, width: 10, height: 10),
+                isEnabled: true, isHittable: true, children: children)
         }
         let cells = (1...5).map { element(.cell, "Cell \($0)", [element(.staticText, "Text \($0)")]) }
         return [element(.window, "", [element(.table, "Table", cells)])]
@@ -32,7 +33,8 @@ struct ElementQueryTests {
         #expect(ElementQuery.descendants(type: .window).children(type: .cell).evaluate(in: Self.tree).isEmpty)
         #expect(ElementQuery(steps: [ElementQuery.Step(axis: .children, type: .window)]).evaluate(in: Self.tree).count == 1)
         #expect(ElementQuery(steps: [ElementQuery.Step(axis: .children, type: .table)]).evaluate(in: Self.tree).isEmpty)
-        #expect(ElementQuery.descendants(type: .cell).children(type: .staticText).refined { $0.index = 4 }
-            .evaluate(in: Self.tree).map(\.label) == ["Text 5"])
+        #expect(
+            ElementQuery.descendants(type: .cell).children(type: .staticText).refined { $0.index = 4 }
+                .evaluate(in: Self.tree).map(\.label) == ["Text 5"])
     }
 }

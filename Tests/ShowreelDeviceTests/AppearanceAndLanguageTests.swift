@@ -2,10 +2,10 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelUI
 import ShowreelWire
-import ShowreelTestSupport
 import Testing
 
 /// A device's appearance (at boot, at run time, over HTTP) and its default language.

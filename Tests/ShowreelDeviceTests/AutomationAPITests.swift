@@ -1,12 +1,13 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelUI
 import ShowreelWire
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -73,7 +74,9 @@ struct AutomationAPITests {
             #expect(try await app.staticTexts["launches"].label == "Launches: 1")
             try await app.launch()
             #expect(try await app.staticTexts["launches"].label == "Launches: 2")
-            #expect(FileManager.default.fileExists(atPath: h.device.dataContainer(for: EchoApp.bundleIdentifier).appendingPathComponent("launches").path))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: h.device.dataContainer(for: EchoApp.bundleIdentifier).appendingPathComponent("launches").path))
         }
     }
 
@@ -159,7 +162,10 @@ struct AutomationAPITests {
     @Test("status bar override and clear, like simctl status_bar")
     func statusBar() async throws {
         try await Harness.with { h in
-            let shown = try #require(try await h.client.perform(.overrideStatusBar(StatusBarOverride(time: "10:10", dataNetwork: .fiveG, batteryState: .charging, batteryLevel: 42))).statusBar)
+            let shown = try #require(
+                try await h.client.perform(
+                    .overrideStatusBar(StatusBarOverride(time: "10:10", dataNetwork: .fiveG, batteryState: .charging, batteryLevel: 42))
+                ).statusBar)
             #expect(shown.time == "10:10" && shown.batteryLevel == 42 && shown.dataNetwork == .fiveG)
             #expect(await h.device.statusBar.batteryState == .charging)
             let cleared = try #require(try await h.client.perform(.clearStatusBar).statusBar)

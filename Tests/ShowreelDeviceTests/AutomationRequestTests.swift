@@ -1,11 +1,12 @@
 import Foundation
-import ShowreelAccessibility
-import ShowreelRender
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
+import ShowreelRender
 import ShowreelTesting
 import ShowreelWire
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -66,18 +67,19 @@ struct AutomationRequestTests {
         }
     }
 
-    @Test("counts, durations, text length and points are bounded: 400 with the limit",
-          arguments: [
-              (#"{"point":{"x":10,"y":10},"count":1000000}"#, "v1/tap", "'count' must be from 1 to 100"),
-              (#"{"point":{"x":10,"y":10},"count":-5}"#, "v1/tap", "'count' must be from 1 to 100"),
-              (#"{"point":{"x":-100,"y":-100}}"#, "v1/tap", "'point' must be on the screen"),
-              (#"{"point":{"x":1e308,"y":10}}"#, "v1/tap", "'point' must be on the screen"),
-              (#"{"point":{"x":10,"y":10},"duration":86400}"#, "v1/tap", "'duration' must be a number of seconds from 0 to 60"),
-              (#"{"from":{"x":10,"y":10},"to":{"x":10,"y":5000}}"#, "v1/swipe", "'to' must be on the screen"),
-              (#"{"seconds":99999}"#, "v1/wait", "'seconds' must be a number of seconds from 0 to 3600"),
-              (#"{"key":"d","modifiers":["hyper"]}"#, "v1/key-command", "'modifiers' must name command, shift, option or control"),
-              (#"{"point":{"x":10,"y":10},"query":{"steps":[]}}"#, "v1/tap", "needs either 'query' or 'point', not both or neither"),
-          ])
+    @Test(
+        "counts, durations, text length and points are bounded: 400 with the limit",
+        arguments: [
+            (#"{"point":{"x":10,"y":10},"count":1000000}"#, "v1/tap", "'count' must be from 1 to 100"),
+            (#"{"point":{"x":10,"y":10},"count":-5}"#, "v1/tap", "'count' must be from 1 to 100"),
+            (#"{"point":{"x":-100,"y":-100}}"#, "v1/tap", "'point' must be on the screen"),
+            (#"{"point":{"x":1e308,"y":10}}"#, "v1/tap", "'point' must be on the screen"),
+            (#"{"point":{"x":10,"y":10},"duration":86400}"#, "v1/tap", "'duration' must be a number of seconds from 0 to 60"),
+            (#"{"from":{"x":10,"y":10},"to":{"x":10,"y":5000}}"#, "v1/swipe", "'to' must be on the screen"),
+            (#"{"seconds":99999}"#, "v1/wait", "'seconds' must be a number of seconds from 0 to 3600"),
+            (#"{"key":"d","modifiers":["hyper"]}"#, "v1/key-command", "'modifiers' must name command, shift, option or control"),
+            (#"{"point":{"x":10,"y":10},"query":{"steps":[]}}"#, "v1/tap", "needs either 'query' or 'point', not both or neither"),
+        ])
     func bounds(body: String, path: String, message: String) async throws {
         try await Harness.with { h in
             try await h.client.launch(HelloApp.bundleIdentifier)
@@ -96,14 +98,17 @@ struct AutomationRequestTests {
         }
     }
 
-    @Test("unknown fields are refused, naming the field and the spelling that was meant",
-          arguments: [
-              (#"{"query":{"steps":[{"axis":"descendants","identifer":"tapButton"}]}}"#, "v1/tap",
-               "unknown field 'query.steps[0].identifer'. Did you mean 'identifier'?"),
-              (#"{"kye":"a"}"#, "v1/key", "unknown field 'kye'. Did you mean 'key'?"),
-              (#"{"point":{"x":10,"y":10},"cuont":2}"#, "v1/tap", "unknown field 'cuont'. Did you mean 'count'?"),
-              (#"{"seconds":1,"banana":true}"#, "v1/wait", "unknown field 'banana'. Valid fields here: seconds."),
-          ])
+    @Test(
+        "unknown fields are refused, naming the field and the spelling that was meant",
+        arguments: [
+            (
+                #"{"query":{"steps":[{"axis":"descendants","identifer":"tapButton"}]}}"#, "v1/tap",
+                "unknown field 'query.steps[0].identifer'. Did you mean 'identifier'?"
+            ),
+            (#"{"kye":"a"}"#, "v1/key", "unknown field 'kye'. Did you mean 'key'?"),
+            (#"{"point":{"x":10,"y":10},"cuont":2}"#, "v1/tap", "unknown field 'cuont'. Did you mean 'count'?"),
+            (#"{"seconds":1,"banana":true}"#, "v1/wait", "unknown field 'banana'. Valid fields here: seconds."),
+        ])
     func unknownFields(body: String, path: String, message: String) async throws {
         try await Harness.with { h in
             let app = Application(HelloApp.bundleIdentifier, device: h.client)

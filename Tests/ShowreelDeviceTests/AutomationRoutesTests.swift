@@ -3,6 +3,7 @@ import ShowreelDevice
 import ShowreelTesting
 import ShowreelWire
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -42,8 +43,10 @@ struct AutomationRoutesTests {
             try await h.device.launch("dev.showreel.hello")
             let before = await h.device.tree()
             let tap = Data(#"{"query":{"steps":[{"axis":"descendants","key":"tapButton"}]}}"#.utf8)
-            for (name, value) in [("Origin", "http://evil.example"), ("Origin", "null"), ("Sec-Fetch-Site", "cross-site"),
-                                  ("Host", "evil.example"), ("Host", "127.evil.example")] {
+            for (name, value) in [
+                ("Origin", "http://evil.example"), ("Origin", "null"), ("Sec-Fetch-Site", "cross-site"),
+                ("Host", "evil.example"), ("Host", "127.evil.example"),
+            ] {
                 var request = URLRequest(url: URL(string: h.client.baseURL!.absoluteString + AutomationAPI.Routes.tap.path())!)
                 request.httpMethod = "POST"
                 request.httpBody = tap

@@ -14,14 +14,17 @@ enum VolatileDefaultsApp {
     static func definition(_ bundleIdentifier: String) -> AppDefinition {
         AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Defaults") { context in
             let defaults = AppDefaults(suite: bundleIdentifier, context: context)
-            defaults.registerDefaults(["launchNote": .string("none")], volatileDefaults: ["debugFlag": .bool(true)],
-                                      isVolatile: context.option(for: "--volatile") != "no")
+            defaults.registerDefaults(
+                ["launchNote": .string("none")], volatileDefaults: ["debugFlag": .bool(true)],
+                isVolatile: context.option(for: "--volatile") != "no")
             let screen = TableScreen(title: "Defaults", identifier: "defaults")
-            screen.table.sections = [TableSection(rows: [
-                .toggle("Debug flag", isOn: defaults.bool(forKey: "debugFlag"), identifier: "debugFlag") { on in
-                    defaults.set(on, forKey: "debugFlag")
-                },
-            ])]
+            screen.table.sections = [
+                TableSection(rows: [
+                    .toggle("Debug flag", isOn: defaults.bool(forKey: "debugFlag"), identifier: "debugFlag") { on in
+                        defaults.set(on, forKey: "debugFlag")
+                    }
+                ])
+            ]
             return screen
         }
     }
@@ -40,8 +43,11 @@ struct DebugAidsTests {
             let drawer = app.buttons["debugDrawer"]
             let start = try await drawer.snapshot.frame
             #expect(start.width == 59 && start.maxX == 390 - 8, "the handle fills the 75x75 window less its margin: \(start)")
-            _ = try await h.client.perform(.swipe(DeviceAction.Swipe(.points(from: start.center, to: Point(x: start.center.x - 150, y: start.center.y + 300)),
-                                                                     duration: .milliseconds(500))))
+            _ = try await h.client.perform(
+                .swipe(
+                    DeviceAction.Swipe(
+                        .points(from: start.center, to: Point(x: start.center.x - 150, y: start.center.y + 300)),
+                        duration: .milliseconds(500))))
             let moved = try await drawer.snapshot.frame
             #expect(moved.x == start.x - 150 && moved.y == start.y + 300)
             try await drawer.tap()
@@ -66,8 +72,9 @@ struct DebugAidsTests {
         }
     }
 
-    @Test("volatile defaults across a real relaunch: volatile keys revert, non-volatile ones persist",
-          arguments: [("yes", "1"), ("no", "0")])
+    @Test(
+        "volatile defaults across a real relaunch: volatile keys revert, non-volatile ones persist",
+        arguments: [("yes", "1"), ("no", "0")])
     func volatileDefaults(volatile: String, afterRelaunch: String) async throws {
         let bundle = "dev.showreel.test.defaults"
         try await Harness.with(extraApps: [VolatileDefaultsApp.definition(bundle)]) { h in

@@ -1,6 +1,6 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRender
 import ShowreelTestSupport
@@ -68,8 +68,11 @@ struct DeviceTests {
             throw AppFatalError("Unknown countries datasource requested: \(context.arguments.last ?? "")")
         }
         let device = try Device(apps: [crashing], registry: home.registry)
-        await #expect(throws: DeviceError.appCrashed(bundleIdentifier: "dev.showreel.crash",
-                                                     message: "Unknown countries datasource requested: bogus")) {
+        await #expect(
+            throws: DeviceError.appCrashed(
+                bundleIdentifier: "dev.showreel.crash",
+                message: "Unknown countries datasource requested: bogus")
+        ) {
             try await device.launch("dev.showreel.crash", context: LaunchContext(arguments: ["--countries-datasource", "bogus"]))
         }
         await #expect(throws: DeviceError.self) { try await device.tap(at: Point(x: 10, y: 10)) }
@@ -90,7 +93,7 @@ struct DeviceTests {
         mask.apply(to: pixels)
         #expect(pixels.pixel(x: 0, y: 0) == RGBA(red: 0, green: 0, blue: 0))
         #expect(pixels.pixel(x: 779, y: 1687) == RGBA(red: 0, green: 0, blue: 0))
-        #expect(mask.masks(x: 390, y: 50))   // inside the sensor housing
+        #expect(mask.masks(x: 390, y: 50))  // inside the sensor housing
         #expect(!mask.masks(x: 390, y: 844))
         #expect(pixels.pixel(x: 390, y: 844) == centre)
         await device.shutdown()

@@ -1,6 +1,6 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRender
 import ShowreelTestSupport

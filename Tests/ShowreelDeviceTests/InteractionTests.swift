@@ -1,6 +1,6 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRender
 import ShowreelTestSupport
@@ -52,7 +52,8 @@ struct InteractionTests {
         try await Harness.with { h in
             let app = Application("dev.showreel.signup", device: h.client)
             try await app.launch()
-            let byPlaceholder = Elements(device: h.client, query: ElementQuery.descendants(type: .textField).refined { $0.placeholder = "Email" })
+            let byPlaceholder = Elements(
+                device: h.client, query: ElementQuery.descendants(type: .textField).refined { $0.placeholder = "Email" })
             #expect(try await byPlaceholder.firstMatch.identifier == "email")
             let before = await h.device.currentTime
             try await app.textFields["email"].typeText("UITestExample@example.com", keyDelay: .milliseconds(50), jitter: .milliseconds(50))
@@ -73,8 +74,11 @@ struct InteractionTests {
             try await Harness.with { h in
                 try await h.client.launch("dev.showreel.signup")
                 let recorded = try await frames(of: h.device) {
-                    _ = try await h.client.perform(.typeText(DeviceAction.TypeText("Hi@x.io", into: .textField("email"),
-                                                                                 keyDelay: .milliseconds(40), jitter: .milliseconds(80), seed: 7)))
+                    _ = try await h.client.perform(
+                        .typeText(
+                            DeviceAction.TypeText(
+                                "Hi@x.io", into: .textField("email"),
+                                keyDelay: .milliseconds(40), jitter: .milliseconds(80), seed: 7)))
                 }
                 let sessions = h.device.display.sessions
                 #expect(sessions.allSatisfy { $0.framesDropped == 0 }, "sessions: \(sessions)")
@@ -120,8 +124,9 @@ struct InteractionTests {
             let before = first.frame.minY
             try await app.tables["countries"].swipeUp()
             _ = try await h.client.perform(.wait(.seconds(2)))
-            let after = try #require(try await app.cells.all.first(where: { $0.identifier == first.identifier })?.frame.minY
-                ?? Optional(-1000))
+            let after = try #require(
+                try await app.cells.all.first(where: { $0.identifier == first.identifier })?.frame.minY
+                    ?? Optional(-1000))
             #expect(after < before - 50, "the first cell moved from \(before) to \(after)")
         }
     }
@@ -133,7 +138,8 @@ struct InteractionTests {
             let app = Application("dev.showreel.countries", device: h.client)
             try await app.launch()
             let canada = try await app.cells["Canada"].snapshot.frame.minY
-            _ = try await h.client.perform(.swipe(DeviceAction.Swipe(.points(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400)), duration: .seconds(5))))
+            _ = try await h.client.perform(
+                .swipe(DeviceAction.Swipe(.points(from: Point(x: 200, y: 600), to: Point(x: 200, y: 400)), duration: .seconds(5))))
             _ = try await h.client.perform(.wait(.seconds(1)))
             let moved = try await app.cells["Canada"].snapshot.frame.minY
             #expect(abs((canada - moved) - 200) < 30, "Canada moved from \(canada) to \(moved)")

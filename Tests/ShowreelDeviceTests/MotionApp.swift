@@ -26,8 +26,10 @@ final class MotionScreen: Screen {
     }
 
     override var keyCommands: [KeyCommand] {
-        [KeyCommand(input: "d", modifiers: [.command], title: "Debug") { [events] in
-            events.text = events.text == "none" ? "cmd+d" : events.text + ",cmd+d"
-        }]
+        [
+            KeyCommand(input: "d", modifiers: [.command], title: "Debug") { [events] in
+                events.text = events.text == "none" ? "cmd+d" : events.text + ",cmd+d"
+            }
+        ]
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ShowreelDiff
 import ShowreelReport
+import Testing
+
+@testable import ShowreelDiff
 
 /// The timeline logic of `showreel diff`, on frame indexes made by hand.
 @Suite("Video comparison timelines")
@@ -21,15 +22,19 @@ struct VideoComparisonTests {
 
     @Test("the step of a moment is the last one that started by then; ids become file names")
     func stepsAndNames() {
-        let steps = [ManifestEntry.Step(title: "launchApp", time: 0, status: .passed),
-                     ManifestEntry.Step(title: "tapOn", time: 1.2, status: .passed),
-                     ManifestEntry.Step(title: "wait", time: 1.5, status: .passed)]
+        let steps = [
+            ManifestEntry.Step(title: "launchApp", time: 0, status: .passed),
+            ManifestEntry.Step(title: "tapOn", time: 1.2, status: .passed),
+            ManifestEntry.Step(title: "wait", time: 1.5, status: .passed),
+        ]
         #expect(RunComparison.stepIndex(at: 0.3, in: steps) == 0)
         #expect(RunComparison.stepIndex(at: 1.2, in: steps) == 1)
         #expect(RunComparison.stepIndex(at: 9, in: steps) == 2)
         // launchApp and the wait after it both start at 0; the launched screen comes at 1 ms.
-        let launched = [ManifestEntry.Step(title: "launchApp", time: 0, status: .passed),
-                        ManifestEntry.Step(title: "wait: 1", time: 0, status: .passed)]
+        let launched = [
+            ManifestEntry.Step(title: "launchApp", time: 0, status: .passed),
+            ManifestEntry.Step(title: "wait: 1", time: 0, status: .passed),
+        ]
         #expect(RunComparison.stepIndex(at: 0.001, in: launched) == 0)
         #expect(RunComparison.stepIndex(at: 0.5, in: launched) == 1)
         #expect(RunComparison.fileName(for: "CountriesUITests/canadaDetails()") == "CountriesUITests-canadaDetails--")

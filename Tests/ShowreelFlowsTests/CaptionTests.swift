@@ -12,7 +12,9 @@ struct CaptionTests {
     @Test("a caption step draws a band on the video from its time until the next caption, and only on the video")
     func captionStep() async throws {
         let folder = try FlowFolder()
-        let file = try folder.write("captioned.yaml", """
+        let file = try folder.write(
+            "captioned.yaml",
+            """
             appId: dev.showreel.hello
             ---
             - launchApp
@@ -23,8 +25,10 @@ struct CaptionTests {
             - wait: 0.5
             """)
         let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "captioned.yaml")
-        let runner = FlowRunner(options: FlowRunOptions(output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
-                                                        recording: RecordingOptions(quality: 10, scale: 0.5)))
+        let runner = FlowRunner(
+            options: FlowRunOptions(
+                output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
+                recording: RecordingOptions(quality: 10, scale: 0.5)))
         let entry = await runner.run(flow, videoName: "captioned")
         #expect(entry.status == .passed, "\(entry.failures)")
         #expect(abs(entry.duration - 1) < 0.01)
@@ -59,8 +63,10 @@ struct CaptionTests {
         var pixels: [Bool: RGBA] = [:]
         for captioned in [false, true] {
             let output = folder.url.appendingPathComponent(captioned ? "captioned" : "plain")
-            let runner = FlowRunner(options: FlowRunOptions(output: output, apps: ShowcaseCatalog.apps,
-                                                            recording: RecordingOptions(quality: 10, scale: 0.5), captionsSteps: captioned))
+            let runner = FlowRunner(
+                options: FlowRunOptions(
+                    output: output, apps: ShowcaseCatalog.apps,
+                    recording: RecordingOptions(quality: 10, scale: 0.5), captionsSteps: captioned))
             let entry = await runner.run(flow, videoName: "steps")
             #expect(entry.status == .passed)
             let frames = try FrameDecoder.decodeFrames(output.appendingPathComponent(try #require(entry.video)))

@@ -25,8 +25,9 @@ struct ChangedAreasTests {
             .parse(fileAt: root.appendingPathComponent("Fixtures/Flows/\(name)"), id: name)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }
-        let device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: true)
+        let device = try Device(
+            name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
+            registry: DeviceRegistry(home: home), showsTouches: true)
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
         let runner = FlowRunner(options: FlowRunOptions(output: home.appendingPathComponent("out"), apps: ShowcaseCatalog.apps))
@@ -42,14 +43,16 @@ struct ChangedAreasTests {
         #expect(report.partialFrames > 0, "no frame reported less than the whole screen")
     }
 
-    @Test("shaped Japanese and Arabic text, mirrored lists, dark appearance: every changed pixel is reported",
-          arguments: [(["ja"], InterfaceStyle.light), (["ar"], InterfaceStyle.dark)])
+    @Test(
+        "shaped Japanese and Arabic text, mirrored lists, dark appearance: every changed pixel is reported",
+        arguments: [(["ja"], InterfaceStyle.light), (["ar"], InterfaceStyle.dark)])
     func shapedTextIsCovered(languages: [String], appearance: InterfaceStyle) async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }
-        let device = try Device(name: "shaped", profile: .phone, clock: .virtual, apps: ShowcaseCatalog.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: true, interfaceStyle: appearance,
-                                languages: languages)
+        let device = try Device(
+            name: "shaped", profile: .phone, clock: .virtual, apps: ShowcaseCatalog.apps,
+            registry: DeviceRegistry(home: home), showsTouches: true, interfaceStyle: appearance,
+            languages: languages)
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
         _ = try await device.launch("dev.showreel.hello")
@@ -69,8 +72,9 @@ struct ChangedAreasTests {
     func typingIsPartial() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }
-        let device = try Device(name: "typing", profile: .phoneLarge, clock: .virtual, apps: ShowcaseCatalog.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: true)
+        let device = try Device(
+            name: "typing", profile: .phoneLarge, clock: .virtual, apps: ShowcaseCatalog.apps,
+            registry: DeviceRegistry(home: home), showsTouches: true)
         _ = try await device.launch("dev.showreel.signup")
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
@@ -86,8 +90,9 @@ struct ChangedAreasTests {
 }
 
 extension ChangedAreasTests {
-    @Test("a recording that shrinks and keeps only changed areas decodes to the same video as one that redoes every frame whole",
-          arguments: ["signup.yaml", "countries.yaml"])
+    @Test(
+        "a recording that shrinks and keeps only changed areas decodes to the same video as one that redoes every frame whole",
+        arguments: ["signup.yaml", "countries.yaml"])
     func recordingWithChangedAreasIsTheSame(_ name: String) async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
@@ -95,15 +100,18 @@ extension ChangedAreasTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("srd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let device = try Device(name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
-                                registry: DeviceRegistry(home: home), showsTouches: true)
+        let device = try Device(
+            name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
+            registry: DeviceRegistry(home: home), showsTouches: true)
         // As a test's default recording does: half size, 30 fps at most, frames waiting in a spool.
         let options = RecordingOptions(scale: 0.5, maximumFrameRate: 30)
         let mask = ScreenMask(profile: flow.device.profile)
-        let hinted = try RecordingSession(url: home.appendingPathComponent("hinted.mov"), info: device.display.info, options: options,
-                                          mask: mask, framesAreShared: true, spoolLimit: 256 << 20)
-        let plain = try RecordingSession(url: home.appendingPathComponent("plain.mov"), info: device.display.info, options: options,
-                                         mask: mask, framesAreShared: true, spoolLimit: 256 << 20)
+        let hinted = try RecordingSession(
+            url: home.appendingPathComponent("hinted.mov"), info: device.display.info, options: options,
+            mask: mask, framesAreShared: true, spoolLimit: 256 << 20)
+        let plain = try RecordingSession(
+            url: home.appendingPathComponent("plain.mov"), info: device.display.info, options: options,
+            mask: mask, framesAreShared: true, spoolLimit: 256 << 20)
         let subscriptions = [device.display.subscribe(hinted), device.display.subscribe(WithoutChangedAreas(next: plain))]
         let runner = FlowRunner(options: FlowRunOptions(output: home.appendingPathComponent("out"), apps: ShowcaseCatalog.apps))
         let result = await runner.drive(flow, on: device, screenshotPrefix: "check")
@@ -188,9 +196,12 @@ final class ChangedAreasChecker: DisplayStreamSink {
                         var start = 0
                         for columns in covering.sorted(by: { $0.lowerBound < $1.lowerBound }) + [width..<width] {
                             if columns.lowerBound > start,
-                               memcmp(old.baseAddress! + offset + 4 * start, new.baseAddress! + offset + 4 * start,
-                                      4 * (min(columns.lowerBound, width) - start)) != 0 {
-                                state.report.missed.append("row \(row), columns \(start)..<\(columns.lowerBound) at \(frame.presentationTime) (reported \(areas))")
+                                memcmp(
+                                    old.baseAddress! + offset + 4 * start, new.baseAddress! + offset + 4 * start,
+                                    4 * (min(columns.lowerBound, width) - start)) != 0
+                            {
+                                state.report.missed.append(
+                                    "row \(row), columns \(start)..<\(columns.lowerBound) at \(frame.presentationTime) (reported \(areas))")
                                 break
                             }
                             start = max(start, columns.upperBound)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ShowreelFlows
 import Testing
+
+@testable import ShowreelFlows
 
 /// Flows that would multiply without end or nest without bound are refused before anything
 /// runs, at the place that breaks the limit, and quickly.
@@ -13,7 +14,8 @@ struct FlowLimitsTests {
 
     @Test("nested repeats that multiply past the step limit are refused at the outer repeat")
     func multiplyingRepeats() throws {
-        let flow = "appId: dev.showreel.hello\n---\n- launchApp\n- repeat:\n    times: 1000\n    commands:\n"
+        let flow =
+            "appId: dev.showreel.hello\n---\n- launchApp\n- repeat:\n    times: 1000\n    commands:\n"
             + "      - repeat: {times: 1000, commands: [{wait: 1ms}]}\n"
         let found = try problems(flow)
         #expect(found.count == 1)
@@ -23,10 +25,14 @@ struct FlowLimitsTests {
     }
 
     /// Nine lines whose aliases repeat each other's steps ten times over: 10^9 steps.
-    static let aliasBomb = ["appId: dev.showreel.hello", "---",
-                            "- repeat: {times: 1, commands: &a [" + Array(repeating: "{wait: 1ms}", count: 10).joined(separator: ", ") + "]}"]
+    static let aliasBomb =
+        [
+            "appId: dev.showreel.hello", "---",
+            "- repeat: {times: 1, commands: &a [" + Array(repeating: "{wait: 1ms}", count: 10).joined(separator: ", ") + "]}",
+        ]
         + zip("bcdefghi", "abcdefgh").map { name, previous in
-            "- repeat: {times: 1, commands: &\(name) [" + Array(repeating: "{repeat: {times: 1, commands: *\(previous)}}", count: 10)
+            "- repeat: {times: 1, commands: &\(name) ["
+                + Array(repeating: "{repeat: {times: 1, commands: *\(previous)}}", count: 10)
                 .joined(separator: ", ") + "]}"
         }
 
@@ -47,10 +53,11 @@ struct FlowLimitsTests {
         }
         let column = 3 + 31 * FlowLimits.maximumNesting + 9  // the map after the first repeat too many
         #expect(try problems(nested(FlowLimits.maximumNesting)).isEmpty)
-        #expect(try problems(nested(FlowLimits.maximumNesting + 4)) == [
-            "flow.yaml:3:\(column): repeat is nested more than \(FlowLimits.maximumNesting) deep in repeat and runFlow steps "
-                + "(the limit is \(FlowLimits.maximumNesting)): flatten the flow",
-        ])
+        #expect(
+            try problems(nested(FlowLimits.maximumNesting + 4)) == [
+                "flow.yaml:3:\(column): repeat is nested more than \(FlowLimits.maximumNesting) deep in repeat and runFlow steps "
+                    + "(the limit is \(FlowLimits.maximumNesting)): flatten the flow"
+            ])
         let found = try problems(nested(300))
         #expect(found.count == 1)
         #expect(found.first?.contains("lists and maps are nested more than \(FlowLimits.maximumYAMLDepth) deep here") == true, "\(found)")

@@ -1,9 +1,10 @@
 import Foundation
 import ShowcaseApps
-@testable import ShowreelFlows
 import ShowreelUI
 import ShowreelWire
 import Testing
+
+@testable import ShowreelFlows
 
 /// A scratch folder of flow files.
 final class FlowFolder: @unchecked Sendable {
@@ -46,7 +47,11 @@ struct FlowParserTests {
         let hello = try parser.parse(fileAt: root.appendingPathComponent("Fixtures/Flows/hello.yaml"), id: "Fixtures/Flows/hello.yaml")
         #expect(hello.appId == "dev.showreel.hello")
         #expect(hello.name == "Hello: tap the button three times")
-        #expect(hello.steps.map(\.title) == ["launchApp", "wait: 1", "repeat: {times: 3, commands: [{tapOn: {id: tapButton}}, {wait: 1}]}", "assertVisible: {id: tapCount}"])
+        #expect(
+            hello.steps.map(\.title) == [
+                "launchApp", "wait: 1", "repeat: {times: 3, commands: [{tapOn: {id: tapButton}}, {wait: 1}]}",
+                "assertVisible: {id: tapCount}",
+            ])
         #expect(hello.steps[0].location == FlowLocation(file: "Fixtures/Flows/hello.yaml", line: 5, column: 3))
         guard case let .repeatSteps(times, steps) = hello.steps[2].action else { Issue.record("not a repeat"); return }
         #expect(times == 3 && steps.count == 2)
@@ -58,14 +63,16 @@ struct FlowParserTests {
 
     @Test("an unknown step names its place and the nearest step")
     func unknownStep() throws {
-        #expect(try problems("appId: dev.showreel.hello\n---\n- launchApp\n- tapOm: \"Tap me\"\n")
-            == ["flow.yaml:4:3: unknown step 'tapOm'; did you mean 'tapOn'?"])
+        #expect(
+            try problems("appId: dev.showreel.hello\n---\n- launchApp\n- tapOm: \"Tap me\"\n")
+                == ["flow.yaml:4:3: unknown step 'tapOm'; did you mean 'tapOn'?"])
         #expect(try problems("appId: dev.showreel.hello\n---\n- launchApp\n- fly\n") == ["flow.yaml:4:3: unknown step 'fly'"])
     }
 
     @Test("wrong types, missing fields, unknown fields, keys and apps are all reported, with hints")
     func typesAndFields() throws {
-        let found = try problems("""
+        let found = try problems(
+            """
             appId: dev.showreel.helo
             arguments: --verbose
             device: {profile: phone-3X, statusBar: {batteryLevel: 140}}
@@ -79,31 +86,39 @@ struct FlowParserTests {
             - repeat: {times: 2}
             - tapOn
             """)
-        #expect(found == [
-            "flow.yaml:1:8: unknown app 'dev.showreel.helo'; did you mean 'dev.showreel.hello'? (installed: dev.showreel.hello, dev.showreel.countries, dev.showreel.greeting, dev.showreel.signup, dev.showreel.mail)",
-            "flow.yaml:2:12: 'arguments' must be a list of text, got '--verbose'",
-            "flow.yaml:3:19: unknown device profile 'phone-3X'; did you mean 'phone-3x'? (profiles: phone, phone-3x, phone-small, tablet, phone-6.9, phone-5.5, tablet-13)",
-            "flow.yaml:3:55: 'batteryLevel' must be from 0 to 100, got 140",
-            "flow.yaml:6:11: unknown field 'idd' in tapOn; did you mean 'id'? (fields: text, id, type, index, point, repeat)",
-            "flow.yaml:6:10: missing field: tapOn needs text, id, type or point",
-            "flow.yaml:7:9: 'wait' must be a time from 0 to 3600 seconds (1.5, 500ms or 2s), got 'soon'",
-            "flow.yaml:8:13: unknown key 'Retrun'; did you mean 'Return'? (keys: Return, Enter, delete, Backspace, space, shift, more, Home, or one character)",
-            "flow.yaml:9:14: missing field 'text' in inputText",
-            "flow.yaml:10:17: 'edge' must be one of left, right, top, bottom, got 'middle'",
-            "flow.yaml:10:10: a swipe takes 'direction' (with an optional 'from' element or point), 'edge', or 'from' and 'to'",
-            "flow.yaml:11:11: repeat needs 'times' (a number) and 'commands' (a list of steps)",
-            "flow.yaml:12:3: 'tapOn' needs a value, e.g. tapOn: \"Canada\" or tapOn: {id: countryName}",
-        ])
+        #expect(
+            found == [
+                "flow.yaml:1:8: unknown app 'dev.showreel.helo'; did you mean 'dev.showreel.hello'? (installed: dev.showreel.hello, dev.showreel.countries, dev.showreel.greeting, dev.showreel.signup, dev.showreel.mail)",
+                "flow.yaml:2:12: 'arguments' must be a list of text, got '--verbose'",
+                "flow.yaml:3:19: unknown device profile 'phone-3X'; did you mean 'phone-3x'? (profiles: phone, phone-3x, phone-small, tablet, phone-6.9, phone-5.5, tablet-13)",
+                "flow.yaml:3:55: 'batteryLevel' must be from 0 to 100, got 140",
+                "flow.yaml:6:11: unknown field 'idd' in tapOn; did you mean 'id'? (fields: text, id, type, index, point, repeat)",
+                "flow.yaml:6:10: missing field: tapOn needs text, id, type or point",
+                "flow.yaml:7:9: 'wait' must be a time from 0 to 3600 seconds (1.5, 500ms or 2s), got 'soon'",
+                "flow.yaml:8:13: unknown key 'Retrun'; did you mean 'Return'? (keys: Return, Enter, delete, Backspace, space, shift, more, Home, or one character)",
+                "flow.yaml:9:14: missing field 'text' in inputText",
+                "flow.yaml:10:17: 'edge' must be one of left, right, top, bottom, got 'middle'",
+                "flow.yaml:10:10: a swipe takes 'direction' (with an optional 'from' element or point), 'edge', or 'from' and 'to'",
+                "flow.yaml:11:11: repeat needs 'times' (a number) and 'commands' (a list of steps)",
+                "flow.yaml:12:3: 'tapOn' needs a value, e.g. tapOn: \"Canada\" or tapOn: {id: countryName}",
+            ])
     }
 
     @Test("layout problems: no header, no steps, YAML syntax, missing appId")
     func layout() throws {
-        #expect(try problems("- launchApp\n") == ["flow.yaml:1:1: a flow starts with a header (appId: ...) and a '---' line before its steps"])
-        #expect(try problems("appId: dev.showreel.hello\n") == ["flow.yaml:1:1: no steps: add a '---' line after the header, then the steps as a list"])
+        #expect(
+            try problems("- launchApp\n") == ["flow.yaml:1:1: a flow starts with a header (appId: ...) and a '---' line before its steps"])
+        #expect(
+            try problems("appId: dev.showreel.hello\n") == [
+                "flow.yaml:1:1: no steps: add a '---' line after the header, then the steps as a list"
+            ])
         #expect(try problems("name: x\n---\n- launchApp\n").first?.hasPrefix("flow.yaml:1:1: missing field 'appId'") == true)
         let syntax = try problems("appId: dev.showreel.hello\n---\n- tapOn: {id: x\n- back\n")
         #expect(syntax.count == 1)
-        #expect(syntax == ["flow.yaml:5:1: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping (which starts at flow.yaml:3:10)"])
+        #expect(
+            syntax == [
+                "flow.yaml:5:1: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping (which starts at flow.yaml:3:10)"
+            ])
     }
 
     @Test("runFlow: relative files are parsed in turn, their problems reported in their own file, cycles caught")

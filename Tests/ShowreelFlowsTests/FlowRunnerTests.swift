@@ -12,7 +12,9 @@ struct FlowRunnerTests {
     func nestedSteps() async throws {
         let folder = try FlowFolder()
         try folder.write("sub/tap.yaml", "- tapOn: {id: tapButton}\n- wait: 0.5\n")
-        let file = try folder.write("nested.yaml", """
+        let file = try folder.write(
+            "nested.yaml",
+            """
             appId: dev.showreel.hello
             ---
             - launchApp
@@ -24,16 +26,19 @@ struct FlowRunnerTests {
             - assertNotVisible: {text: "Tapped 3 times", timeout: 0}
             """)
         let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "nested.yaml")
-        let runner = FlowRunner(options: FlowRunOptions(output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
-                                                        recording: RecordingOptions(scale: 0.25)))
+        let runner = FlowRunner(
+            options: FlowRunOptions(
+                output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
+                recording: RecordingOptions(scale: 0.25)))
         let entry = await runner.run(flow, videoName: "nested")
         #expect(entry.status == .passed, "\(entry.failures)")
-        #expect(entry.steps.map(\.title) == [
-            "launchApp", "repeat: {times: 2, commands: [{runFlow: sub/tap.yaml}]}",
-            "runFlow: sub/tap.yaml", "tapOn: {id: tapButton}", "wait: 0.5",
-            "runFlow: sub/tap.yaml", "tapOn: {id: tapButton}", "wait: 0.5",
-            "assertVisible: \"Tapped 2 times\"", "assertNotVisible: {text: \"Tapped 3 times\", timeout: 0}",
-        ])
+        #expect(
+            entry.steps.map(\.title) == [
+                "launchApp", "repeat: {times: 2, commands: [{runFlow: sub/tap.yaml}]}",
+                "runFlow: sub/tap.yaml", "tapOn: {id: tapButton}", "wait: 0.5",
+                "runFlow: sub/tap.yaml", "tapOn: {id: tapButton}", "wait: 0.5",
+                "assertVisible: \"Tapped 2 times\"", "assertNotVisible: {text: \"Tapped 3 times\", timeout: 0}",
+            ])
         #expect(entry.steps[3].location == "sub/tap.yaml:1:3")
         let times = entry.steps.map(\.time)
         #expect(times == times.sorted() && times[5] > times[2])

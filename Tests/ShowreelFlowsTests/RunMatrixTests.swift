@@ -48,7 +48,9 @@ struct RunMatrixTests {
     @Test("A flow runs once per cell, into the cell's folder, with the cell's launch arguments reaching the app, and opens on the app")
     func runsEveryCell() async throws {
         let folder = try FlowFolder()
-        let file = try folder.write("echo.yaml", """
+        let file = try folder.write(
+            "echo.yaml",
+            """
             appId: \(LaunchEchoApp.bundleIdentifier)
             arguments: ["--own"]
             ---
@@ -64,13 +66,18 @@ struct RunMatrixTests {
         #expect(jobs[1].flow.device.profile == .phoneSmall)
 
         let output = folder.url.appendingPathComponent("out")
-        let runner = MatrixRunner(options: FlowRunOptions(output: output, apps: [LaunchEchoApp.definition], recording: RecordingOptions(scale: 0.5),
-                                                          traces: false, previews: false))
+        let runner = MatrixRunner(
+            options: FlowRunOptions(
+                output: output, apps: [LaunchEchoApp.definition], recording: RecordingOptions(scale: 0.5),
+                traces: false, previews: false))
         let result = await runner.run(jobs, workers: 2)
         let entries = result.entries
         #expect(entries.map(\.status) == [.passed, .passed, .passed, .passed], "\(entries.map(\.failures))")
-        #expect(entries.map(\.id) == ["echo.yaml [de-phone-small-light]", "echo.yaml [de-phone-small-dark]",
-                                      "echo.yaml [ja-phone-small-light]", "echo.yaml [ja-phone-small-dark]"])
+        #expect(
+            entries.map(\.id) == [
+                "echo.yaml [de-phone-small-light]", "echo.yaml [de-phone-small-dark]",
+                "echo.yaml [ja-phone-small-light]", "echo.yaml [ja-phone-small-dark]",
+            ])
         #expect(entries[3].cell == RunCell(language: "ja", device: "phone-small", appearance: "dark"))
         #expect(entries[3].video == "ja-phone-small-dark/echo.mov")
         #expect(entries[3].sourceID == "echo.yaml" && entries[3].nameInCell == "echo [ja-phone-small-dark]")
@@ -80,13 +87,16 @@ struct RunMatrixTests {
         for (language, locale) in [("de", "de_DE"), ("ja", "ja_JP")] {
             let entry = try #require(entries.first { $0.cell?.language == language })
             #expect(entry.steps.allSatisfy { $0.status == .passed })
-            let echo = try FlowParser(knownApps: [LaunchEchoApp.bundleIdentifier]).parse(fileAt: try folder.write("check-\(language).yaml", """
-                appId: \(LaunchEchoApp.bundleIdentifier)
-                arguments: ["--own"]
-                ---
-                - launchApp
-                - assertVisible: {id: arguments, text: "-AppleLanguages (\(language)) -AppleLocale \(locale) --own"}
-                """), id: "check-\(language).yaml")
+            let echo = try FlowParser(knownApps: [LaunchEchoApp.bundleIdentifier]).parse(
+                fileAt: try folder.write(
+                    "check-\(language).yaml",
+                    """
+                    appId: \(LaunchEchoApp.bundleIdentifier)
+                    arguments: ["--own"]
+                    ---
+                    - launchApp
+                    - assertVisible: {id: arguments, text: "-AppleLanguages (\(language)) -AppleLocale \(locale) --own"}
+                    """), id: "check-\(language).yaml")
             let checked = await runner.run(try RunMatrix(languages: [language]).jobs(for: [echo]), workers: 1).entries
             #expect(checked.map(\.status) == [.passed], "\(checked.map(\.failures))")
         }

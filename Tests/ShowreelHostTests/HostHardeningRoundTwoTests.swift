@@ -5,7 +5,9 @@ import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing
+
 @testable import ShowreelHost
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,8 +47,9 @@ struct HostHardeningRoundTwoTests {
             for _ in 0..<3 {
                 let started = try await client.run(argv: ["perl", "-e", script])
                 let finished = try await client.interrupt(started.id, wait: true, timeout: .seconds(20))
-                #expect(finished.terminationReason == "exit" && finished.exitCode == 3,
-                        "killed before its handler existed: \(finished.signalName ?? "exit \(finished.exitCode ?? -1)")")
+                #expect(
+                    finished.terminationReason == "exit" && finished.exitCode == 3,
+                    "killed before its handler existed: \(finished.signalName ?? "exit \(finished.exitCode ?? -1)")")
             }
             // A program that never catches SIGINT still gets it, once the bound has passed.
             let sleeper = try await client.run(argv: ["sleep", "30"])
@@ -114,10 +117,12 @@ struct HostHardeningRoundTwoTests {
         var status: Int32 = 0
         waitpid(gone, &status, 0)  // a pid no process has now
         let ownStart = try #require(ProcessStat.read(getpid())?.startTicks)
-        let stale = [temporary.appendingPathComponent("showreel-host-spool-\(gone)-12345-0badf00d"),
-                     temporary.appendingPathComponent("showreel-host-\(gone)-0badf00d"),
-                     // This process, but started at another time: the pid was reused.
-                     temporary.appendingPathComponent("showreel-host-spool-\(getpid())-\(ownStart + 1)-0badf00d")]
+        let stale = [
+            temporary.appendingPathComponent("showreel-host-spool-\(gone)-12345-0badf00d"),
+            temporary.appendingPathComponent("showreel-host-\(gone)-0badf00d"),
+            // This process, but started at another time: the pid was reused.
+            temporary.appendingPathComponent("showreel-host-spool-\(getpid())-\(ownStart + 1)-0badf00d"),
+        ]
         let live = temporary.appendingPathComponent("showreel-host-spool-\(getpid())-\(ownStart)-0badf00d")
         for folder in stale + [live] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -134,7 +139,8 @@ struct HostHardeningRoundTwoTests {
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-preload-\(UUID().uuidString)").path
         try await withHost(TunnelHostConfiguration(allowedPrograms: ["echo"])) { base in
             for name in ["LD_PRELOAD", "LD_LIBRARY_PATH", "ld_audit", "PYTHONPATH", "BASH_ENV", "BASH_FUNC_echo%%", "NODE_OPTIONS"] {
-                let refused = try await v1("POST", base, "/v1/commands", json: ["argv": ["echo", "x"], "env": [name: marker], "wait": true])
+                let refused = try await v1(
+                    "POST", base, "/v1/commands", json: ["argv": ["echo", "x"], "env": [name: marker], "wait": true])
                 #expect(refused.status == 403, "\(name)")
                 let message = try refused.jsonObject()["error"] as? String ?? ""
                 #expect(message.contains(name) && message.contains("--allow"), "\(message)")
@@ -144,7 +150,8 @@ struct HostHardeningRoundTwoTests {
         }
         // Without an allowlist the host runs anything anyway: nothing to refuse.
         try await withHost { base in
-            let ok = try await v1("POST", base, "/v1/commands", json: ["argv": ["echo", "x"], "env": ["LD_LIBRARY_PATH": "/nonexistent"], "wait": true])
+            let ok = try await v1(
+                "POST", base, "/v1/commands", json: ["argv": ["echo", "x"], "env": ["LD_LIBRARY_PATH": "/nonexistent"], "wait": true])
             #expect(ok.status == 201 || ok.status == 200)
         }
     }
@@ -152,7 +159,9 @@ struct HostHardeningRoundTwoTests {
     @Test("a NUL in an argument, and a line break in a legacy command line, are refused with a 400 and run nothing")
     func nulAndLineBreaksRefused() async throws {
         try await withHost { base in
-            for body in [["argv": ["echo", "a\u{0}b"]], ["argv": ["echo"], "env": ["X": "a\u{0}b"]], ["argv": ["echo"], "cwd": "/tmp\u{0}/x"]] as [[String: Any]] {
+            for body in [
+                ["argv": ["echo", "a\u{0}b"]], ["argv": ["echo"], "env": ["X": "a\u{0}b"]], ["argv": ["echo"], "cwd": "/tmp\u{0}/x"],
+            ] as [[String: Any]] {
                 let refused = try await v1("POST", base, "/v1/commands", json: body)
                 #expect(refused.status == 400, "\(body)")
                 #expect((try refused.jsonObject()["error"] as? String)?.contains("NUL") == true)

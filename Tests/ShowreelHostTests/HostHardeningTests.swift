@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
-import Testing
 import ShowreelTestSupport
 import ShowreelTesting
+import Testing
+
 @testable import ShowreelHost
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +23,10 @@ struct HostHardeningTests {
     func hostHeader() async throws {
         try await withHost { base in
             let port = base.port!
-            for host in ["127.evil.example", "127.evil.example:\(port)", "evil.localhost", "evil.localhost:\(port)", "localhost.evil.example", "0177.0.0.1"] {
+            for host in [
+                "127.evil.example", "127.evil.example:\(port)", "evil.localhost", "evil.localhost:\(port)", "localhost.evil.example",
+                "0177.0.0.1",
+            ] {
                 let path = marker()
                 let result = try await rawHTTP("127.0.0.1", port, path: "/exec", host: host, body: "command=\(base64("touch \(path)"))")
                 #expect(result.status == 403, "Host: \(host)")
@@ -41,8 +46,10 @@ struct HostHardeningTests {
             let port = base.port!
             let path = marker()
             let command = "command=\(base64("touch \(path)"))"
-            for (headers, body) in [([String](), command), ([], command + "&token=lkju32yt$£bmnA"), (["Authorization: Bearer wrong"], command),
-                                    ([], command + "&showreel_token=wrong")] {
+            for (headers, body) in [
+                ([String](), command), ([], command + "&token=lkju32yt$£bmnA"), (["Authorization: Bearer wrong"], command),
+                ([], command + "&showreel_token=wrong"),
+            ] {
                 let refused = try await rawHTTP("127.0.0.1", port, path: "/exec", host: "localhost", body: body, headers: headers)
                 #expect(refused.status == 401, "\(headers) \(body)")
                 #expect((try refused.jsonObject()["error"] as? String)?.contains("token") == true)
@@ -50,11 +57,15 @@ struct HostHardeningTests {
             #expect(!FileManager.default.fileExists(atPath: path))
             let launched = try await rawHTTP("127.0.0.1", port, path: "/launch", host: "localhost", body: "command=\(base64("sleep 30"))")
             #expect(launched.status == 401)
-            #expect(try await rawHTTP("127.0.0.1", port, path: "/status", host: "localhost", body: "command=\(UUID().uuidString)").status == 401)
+            #expect(
+                try await rawHTTP("127.0.0.1", port, path: "/status", host: "localhost", body: "command=\(UUID().uuidString)").status == 401
+            )
 
             let echo = "command=\(base64("echo in"))"
-            for (headers, body) in [(["Authorization: Bearer s3cret"], echo), (["X-Showreel-Token: s3cret"], echo),
-                                    ([], echo + "&token=lkju32yt$£bmnA&showreel_token=s3cret")] {
+            for (headers, body) in [
+                (["Authorization: Bearer s3cret"], echo), (["X-Showreel-Token: s3cret"], echo),
+                ([], echo + "&token=lkju32yt$£bmnA&showreel_token=s3cret"),
+            ] {
                 let ok = try await rawHTTP("127.0.0.1", port, path: "/exec", host: "localhost", body: body, headers: headers)
                 #expect(ok.status == 200, "\(headers) \(body)")
                 #expect(try ok.jsonObject()["result"] as? String == "in\n")
@@ -65,7 +76,9 @@ struct HostHardeningTests {
 
     @Test("a non-loopback bind refuses to start without a token and a client allowlist")
     func nonLoopbackBind() async throws {
-        for arguments in [["--bind", "0.0.0.0"], ["--bind", "0.0.0.0", "--token", "t"], ["--bind", "0.0.0.0", "--allow-from", "10.0.0.0/8"]] {
+        for arguments in [
+            ["--bind", "0.0.0.0"], ["--bind", "0.0.0.0", "--token", "t"], ["--bind", "0.0.0.0", "--allow-from", "10.0.0.0/8"],
+        ] {
             let (status, stderr) = try await HostProcess.runToExit(arguments)
             #expect(status != 0, "\(arguments)")
             #expect(stderr.contains("refusing to listen on 0.0.0.0"), "\(arguments): \(stderr)")
@@ -75,12 +88,17 @@ struct HostHardeningTests {
 
         // With both it starts; a client outside the allowlist (here: this machine) is 403.
         try await withHost(TunnelHostConfiguration(bindAddress: "0.0.0.0", token: "t", allowedClients: ["10.255.255.0/24"])) { base in
-            let result = try await rawHTTP("127.0.0.1", base.port!, path: "/exec", host: "localhost", body: "command=\(base64("echo x"))", headers: ["X-Showreel-Token: t"])
+            let result = try await rawHTTP(
+                "127.0.0.1", base.port!, path: "/exec", host: "localhost", body: "command=\(base64("echo x"))",
+                headers: ["X-Showreel-Token: t"])
             #expect(result.status == 403)
             #expect((try result.jsonObject()["error"] as? String)?.contains("127.0.0.1 is not allowed") == true)
         }
-        try await withHost(TunnelHostConfiguration(bindAddress: "0.0.0.0", token: "t", allowedClients: ["10.255.255.0/24", "127.0.0.1"])) { base in
-            let result = try await rawHTTP("127.0.0.1", base.port!, path: "/exec", host: "anything.example", body: "command=\(base64("echo x"))", headers: ["X-Showreel-Token: t"])
+        try await withHost(TunnelHostConfiguration(bindAddress: "0.0.0.0", token: "t", allowedClients: ["10.255.255.0/24", "127.0.0.1"])) {
+            base in
+            let result = try await rawHTTP(
+                "127.0.0.1", base.port!, path: "/exec", host: "anything.example", body: "command=\(base64("echo x"))",
+                headers: ["X-Showreel-Token: t"])
             #expect(result.status == 200)
         }
     }
@@ -111,7 +129,8 @@ struct HostHardeningTests {
         try await withHost { base in
             let port = base.port!
             // What SBTUITestTunnelHost's client sends for `echo hi`: its own escaping, then URLComponents'.
-            let exact = "command=ZWNobyBoaQ%253D%253D&token=lkju32yt$%C2%A3bmnA&app_frame=%7B%7B0,%200%7D,%20%7B390,%20844%7D%7D&simulator_device_name=iPhone%2015&simulator_device_runtime=17.5"
+            let exact =
+                "command=ZWNobyBoaQ%253D%253D&token=lkju32yt$%C2%A3bmnA&app_frame=%7B%7B0,%200%7D,%20%7B390,%20844%7D%7D&simulator_device_name=iPhone%2015&simulator_device_runtime=17.5"
             for address in ["127.0.0.1", "::1"] {
                 let result = try await rawHTTP(address, port, path: "/exec", host: "localhost:\(port)", body: exact)
                 #expect(result.status == 200, "\(address): \(result.text)")
@@ -119,10 +138,13 @@ struct HostHardeningTests {
             }
             // `+` and `/` in the base64, escaped once and escaped twice; app_frame raw.
             let line = "echo ÿþÿÿ"
-            let once = base64(line).replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "=", with: "%3D")
+            let once = base64(line).replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B")
+                .replacingOccurrences(of: "=", with: "%3D")
             #expect(once.contains("%2B") && once.contains("%2F"))
             for value in [once, once.replacingOccurrences(of: "%", with: "%25")] {
-                let result = try await rawHTTP("::1", port, path: "/exec", host: "localhost", body: "command=\(value)&token=lkju32yt$£bmnA&app_frame={{0, 0}, {390, 844}}")
+                let result = try await rawHTTP(
+                    "::1", port, path: "/exec", host: "localhost",
+                    body: "command=\(value)&token=lkju32yt$£bmnA&app_frame={{0, 0}, {390, 844}}")
                 #expect(try result.jsonObject()["result"] as? String == "ÿþÿÿ\n", "\(value)")
             }
             // connect(): an empty command.
@@ -132,7 +154,9 @@ struct HostHardeningTests {
                 #expect(connect.text == #"{"result":"","status":1}"#)
             }
             // launch and status over ::1 too.
-            let launched = try await rawHTTP("::1", port, path: "/launch", host: "localhost", body: "command=\(base64("sleep 30").replacingOccurrences(of: "=", with: "%253D"))&token=x")
+            let launched = try await rawHTTP(
+                "::1", port, path: "/launch", host: "localhost",
+                body: "command=\(base64("sleep 30").replacingOccurrences(of: "=", with: "%253D"))&token=x")
             let id = try #require(try launched.jsonObject()["result"] as? String)
             #expect(UUID(uuidString: id) != nil, "\(launched.text)")
             let stopped = try await rawHTTP("::1", port, path: "/terminate", host: "localhost", body: "command=\(id)&token=x")
@@ -146,7 +170,10 @@ struct HostHardeningTests {
             let port = base.port!
             let connection = try RawHTTPConnection.connect("127.0.0.1", port)
             let body = "command=\(base64("sleep 300"))"
-            try connection.send(Array("POST /exec HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+            try connection.send(
+                Array(
+                    "POST /exec HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        .utf8))
             var pid: Int32 = 0
             // Generous: the whole suite runs in parallel on two cores.
             let running = try await eventually(timeout: .seconds(60)) {
@@ -165,13 +192,17 @@ struct HostHardeningTests {
             // The same for POST /v1/commands with wait: true.
             let waiting = try RawHTTPConnection.connect("127.0.0.1", port)
             let json = #"{"argv": ["sleep", "301"], "wait": true}"#
-            try waiting.send(Array("POST /v1/commands HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8))
+            try waiting.send(
+                Array(
+                    "POST /v1/commands HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+                        .utf8))
             var waitedPID: Int32 = 0
-            #expect(try await eventually {
-                let commands = try await v1("GET", base, "/v1/commands").jsonObject()["commands"] as? [[String: Any]] ?? []
-                waitedPID = Int32(commands.first { ($0["argv"] as? [String]) == ["sleep", "301"] }?["pid"] as? Int ?? 0)
-                return waitedPID > 0
-            })
+            #expect(
+                try await eventually {
+                    let commands = try await v1("GET", base, "/v1/commands").jsonObject()["commands"] as? [[String: Any]] ?? []
+                    waitedPID = Int32(commands.first { ($0["argv"] as? [String]) == ["sleep", "301"] }?["pid"] as? Int ?? 0)
+                    return waitedPID > 0
+                })
             try await Task.sleep(for: .milliseconds(500))
             waiting.close()
             #expect(await eventually(timeout: .seconds(10)) { !isAlive(waitedPID) }, "sleep 301 (pid \(waitedPID)) outlived its client")
@@ -221,7 +252,9 @@ struct HostHardeningTests {
 
         let second = try await HostProcess.start([], home: home)
         defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
-        #expect(await eventually(timeout: .seconds(15)) { !isAlive(grandchild) }, "sleep 302 (pid \(grandchild)) survived the next host's start")
+        #expect(
+            await eventually(timeout: .seconds(15)) { !isAlive(grandchild) }, "sleep 302 (pid \(grandchild)) survived the next host's start"
+        )
         kill(second.process.processIdentifier, SIGTERM)
         second.process.waitUntilExit()
         let left = (try? FileManager.default.contentsOfDirectory(atPath: home + "/host")) ?? []

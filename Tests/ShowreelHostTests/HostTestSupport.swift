@@ -1,9 +1,11 @@
 import Foundation
 import Logging
-import Testing
-@testable import ShowreelHost
 import ShowreelTestSupport
 import ShowreelWire
+import Testing
+
+@testable import ShowreelHost
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -53,7 +55,8 @@ func http(
 /// Base64 and percent-escaping exactly as the SBTUITestTunnelHost iOS client does: only
 /// `/`, `+`, `=` and newlines are escaped; the other fields go out raw.
 func legacyBody(command: String) -> Data {
-    let escaped = command
+    let escaped =
+        command
         .replacingOccurrences(of: "/", with: "%2F")
         .replacingOccurrences(of: "+", with: "%2B")
         .replacingOccurrences(of: "=", with: "%3D")
@@ -66,7 +69,9 @@ func base64(_ commandLine: String) -> String {
     Data(commandLine.utf8).base64EncodedString()
 }
 
-func legacy(_ base: URL, _ action: String, command: String, headers: [String: String] = ["Content-Type": "application/x-www-form-urlencoded"]) async throws -> HTTPResult {
+func legacy(
+    _ base: URL, _ action: String, command: String, headers: [String: String] = ["Content-Type": "application/x-www-form-urlencoded"]
+) async throws -> HTTPResult {
     try await http("POST", base.appendingPathComponent(action), body: legacyBody(command: command), headers: headers)
 }
 
@@ -115,13 +120,17 @@ struct RawHTTPConnection: Sendable {
             addr.sin6_family = sa_family_t(AF_INET6)
             addr.sin6_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET6, address, &addr.sin6_addr)
-            result = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            result = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
         } else {
             var addr = sockaddr_in()
             addr.sin_family = sa_family_t(AF_INET)
             addr.sin_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET, address, &addr.sin_addr)
-            result = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            result = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         guard result == 0 else {
             let message = String(cString: strerror(errno))
@@ -170,7 +179,9 @@ struct RawHTTPConnection: Sendable {
 }
 
 /// One request with exactly these bytes (`Connection: close` is added), and its response.
-func rawHTTP(_ address: String, _ port: Int, method: String = "POST", path: String, host: String, body: String = "", headers: [String] = []) async throws -> HTTPResult {
+func rawHTTP(_ address: String, _ port: Int, method: String = "POST", path: String, host: String, body: String = "", headers: [String] = [])
+    async throws -> HTTPResult
+{
     let connection = try RawHTTPConnection.connect(address, port)
     defer { connection.close() }
     var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
@@ -232,7 +243,10 @@ struct HostProcess {
             if timedOut { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let errors = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
-            return (timedOut ? -1 : process.terminationStatus, String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 30 s)" : ""))
+            return (
+                timedOut ? -1 : process.terminationStatus,
+                String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 30 s)" : "")
+            )
         }
     }
 
@@ -244,7 +258,8 @@ struct HostProcess {
         process.executableURL = binary
         process.arguments = ["host", "--port", "0"] + arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["SHOWREEL_HOME"] = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("showreel-host-tests-\(getpid())").path
+        environment["SHOWREEL_HOME"] =
+            home ?? FileManager.default.temporaryDirectory.appendingPathComponent("showreel-host-tests-\(getpid())").path
         process.environment = environment
         process.standardError = Pipe()
         process.standardOutput = FileHandle.nullDevice

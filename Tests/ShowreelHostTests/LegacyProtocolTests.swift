@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ShowreelHost
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelHost
 
 /// The SBTUITestTunnelHost wire protocol, byte for byte as the iOS client speaks it.
 @Suite("Legacy SBTUITestTunnelHost protocol", .timeLimit(.minutes(3)))
@@ -130,7 +131,8 @@ struct LegacyProtocolTests {
     func terminateGroup() async throws {
         try await withHost { base in
             // The shell prints its background child's pid, then waits on it.
-            let id = try #require(try await legacyJSON(base, "launch", command: base64(#"sh -c 'sleep 30 & echo $!; wait'"#))["result"] as? String)
+            let id = try #require(
+                try await legacyJSON(base, "launch", command: base64(#"sh -c 'sleep 30 & echo $!; wait'"#))["result"] as? String)
             var grandchild: Int32 = 0
             let printed = try await eventually {
                 let info = try await v1("GET", base, "/v1/commands/\(id)").jsonObject()
@@ -184,7 +186,9 @@ struct LegacyProtocolTests {
             #expect(pipe.status == 400)
             #expect((try pipe.jsonObject()["error"] as? String)?.contains("'|'") == true)
 
-            let json = try await http("POST", base.appendingPathComponent("exec"), body: Data(#"{"command":"x"}"#.utf8), headers: ["Content-Type": "application/json"])
+            let json = try await http(
+                "POST", base.appendingPathComponent("exec"), body: Data(#"{"command":"x"}"#.utf8),
+                headers: ["Content-Type": "application/json"])
             #expect(json.status == 400)
             #expect((try json.jsonObject()["error"] as? String)?.contains("/v1/commands") == true)
         }

@@ -3,6 +3,7 @@ import NIOCore
 import ShowreelTestSupport
 import ShowreelWire
 import Testing
+
 @testable import ShowreelHost
 
 /// Output memory stays bounded: each command keeps its newest bytes (and the legacy text says

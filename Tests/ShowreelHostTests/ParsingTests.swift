@@ -1,15 +1,18 @@
 import Foundation
 import ShowreelWire
 import Testing
+
 @testable import ShowreelHost
 
 @Suite("Form bodies, output buffer, address ranges")
 struct ParsingTests {
     @Test("form bodies as the iOS client sends them")
     func legacyForm() {
-        let encoded = base64("echo hi+there/ok?") // contains + / = in base64
-        let escaped = encoded.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "=", with: "%3D")
-        let form = LegacyForm(body: Array("command=\(escaped)&app_frame={{0, 0}, {1, 2}}&token=lkju32yt$£bmnA&simulator_device_name=iPhone 15".utf8))
+        let encoded = base64("echo hi+there/ok?")  // contains + / = in base64
+        let escaped = encoded.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(
+            of: "=", with: "%3D")
+        let form = LegacyForm(
+            body: Array("command=\(escaped)&app_frame={{0, 0}, {1, 2}}&token=lkju32yt$£bmnA&simulator_device_name=iPhone 15".utf8))
         #expect(form["app_frame"] == "{{0, 0}, {1, 2}}")
         #expect(form["simulator_device_name"] == "iPhone 15")
         #expect(form["token"] == "lkju32yt$£bmnA")

@@ -4,6 +4,7 @@ import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing
+
 @testable import ShowreelHost
 
 /// The host serves exactly the routes ShowreelWire defines for it, and its replies read back

@@ -2,7 +2,9 @@ import Foundation
 import ShowreelTestSupport
 import ShowreelTesting
 import Testing
+
 @testable import ShowreelHost
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ShowreelHost
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelHost
 
 @Suite("JSON API /v1", .timeLimit(.minutes(3)))
 struct V1APITests {
@@ -19,12 +20,14 @@ struct V1APITests {
     @Test("run and wait: exit code, separate stdout and stderr, env and cwd")
     func runWait() async throws {
         try await withHost { base in
-            let result = try await v1("POST", base, "/v1/commands", json: [
-                "argv": ["sh", "-c", #"echo "$GREETING from $(pwd)"; echo oops >&2; exit 4"#],
-                "env": ["GREETING": "hello"],
-                "cwd": "/tmp",
-                "wait": true,
-            ])
+            let result = try await v1(
+                "POST", base, "/v1/commands",
+                json: [
+                    "argv": ["sh", "-c", #"echo "$GREETING from $(pwd)"; echo oops >&2; exit 4"#],
+                    "env": ["GREETING": "hello"],
+                    "cwd": "/tmp",
+                    "wait": true,
+                ])
             #expect(result.status == 200)
             let object = try result.jsonObject()
             #expect(object["state"] as? String == "finished")
@@ -39,9 +42,11 @@ struct V1APITests {
     @Test("run without waiting: 201 running, then state, list, follow")
     func runFollow() async throws {
         try await withHost { base in
-            let created = try await v1("POST", base, "/v1/commands", json: [
-                "argv": ["sh", "-c", "echo one; sleep 0.4; echo two >&2; sleep 0.4; echo three"],
-            ])
+            let created = try await v1(
+                "POST", base, "/v1/commands",
+                json: [
+                    "argv": ["sh", "-c", "echo one; sleep 0.4; echo two >&2; sleep 0.4; echo three"]
+                ])
             #expect(created.status == 201)
             let object = try created.jsonObject()
             #expect(object["state"] as? String == "running")
@@ -83,9 +88,10 @@ struct V1APITests {
             let id = try #require(created["id"] as? String)
             // Follow in the background; the first line must arrive long before the command ends.
             let follower = Task { try await v1("GET", base, "/v1/commands/\(id)/output?follow=true") }
-            #expect(await eventually {
-                (try? await v1("GET", base, "/v1/commands/\(id)/output").text) == "first\n"
-            })
+            #expect(
+                await eventually {
+                    (try? await v1("GET", base, "/v1/commands/\(id)/output").text) == "first\n"
+                })
             let stopped = try await v1("POST", base, "/v1/commands/\(id)/terminate?wait=true").jsonObject()
             #expect(stopped["signal"] as? Int == 15)
             let followed = try await follower.value
@@ -132,7 +138,8 @@ struct V1APITests {
     @Test("run with wait and a timeout terminates a command that runs too long")
     func runTimeout() async throws {
         try await withHost { base in
-            let result = try await v1("POST", base, "/v1/commands", json: ["argv": ["sleep", "30"], "wait": true, "timeout": 0.3]).jsonObject()
+            let result = try await v1("POST", base, "/v1/commands", json: ["argv": ["sleep", "30"], "wait": true, "timeout": 0.3])
+                .jsonObject()
             #expect(result["timedOut"] as? Bool == true)
             #expect(result["signal"] as? Int == 15)
         }

@@ -6,8 +6,9 @@ import Testing
 /// `.device(language:appearance:profile:)`: a matrix cell from Swift.
 @Suite("Devices in a language and appearance")
 struct DeviceLanguageTests {
-    @Test("A test parameterised over languages boots each case's device in its language and gets one video per case, named after it",
-          arguments: ["en", "de"])
+    @Test(
+        "A test parameterised over languages boots each case's device in its language and gets one video per case, named after it",
+        arguments: ["en", "de"])
     func perLanguage(language: String) async throws {
         let folder = RecordingTraitTests.Folder()
         let device = DeviceTrait.device(language: .argument, appearance: .dark, profile: .phoneSmall)

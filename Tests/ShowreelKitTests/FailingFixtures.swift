@@ -5,8 +5,9 @@ import Testing
 /// Tests that fail on purpose, each a different way. They run only in a child test process
 /// started by `RecordingTraitTests` (SHOWREEL_FIXTURES=failing), which then looks at the
 /// videos and the manifest they leave behind.
-@Suite(.device(), .recorded(.retainOnFailure, scale: 1),
-       .enabled(if: ProcessInfo.processInfo.environment["SHOWREEL_FIXTURES"] == "failing"))
+@Suite(
+    .device(), .recorded(.retainOnFailure, scale: 1),
+    .enabled(if: ProcessInfo.processInfo.environment["SHOWREEL_FIXTURES"] == "failing"))
 struct FailingFixtures {
     static let countries = ["--countries-datasource", "local-mock"]
 
@@ -49,11 +50,11 @@ struct FailingFixtures {
     }
 }
 
-
 /// A failing test whose frames outgrow the spool (a 1-byte limit): it is encoded from its first
 /// frame on, and its video must be as complete as a deferred one.
-@Suite(.device(), .recorded(RecordingConfiguration(.retainOnFailure, deferredEncodingLimit: 1)),
-       .enabled(if: ProcessInfo.processInfo.environment["SHOWREEL_FIXTURES"] == "failing"))
+@Suite(
+    .device(), .recorded(RecordingConfiguration(.retainOnFailure, deferredEncodingLimit: 1)),
+    .enabled(if: ProcessInfo.processInfo.environment["SHOWREEL_FIXTURES"] == "failing"))
 struct FailingFixturesPastTheSpool {
     @Test func pushThenFail() async throws {
         let app = Application("dev.showreel.countries", launchArguments: FailingFixtures.countries)

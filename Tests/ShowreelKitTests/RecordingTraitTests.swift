@@ -2,9 +2,9 @@ import Foundation
 import ShowreelKit
 import ShowreelRender
 import ShowreelReport
+import ShowreelTestSupport
 import Synchronization
 import Testing
-import ShowreelTestSupport
 
 /// The traits applied by hand around test bodies, so a body can fail (as a known issue) and the
 /// test can look at what the traits left behind: videos decoded with FFmpeg, the manifest.
@@ -18,8 +18,10 @@ struct RecordingTraitTests {
     }
 
     /// Runs `body` inside `.device()` and `.recorded(configuration)`, as the test runner would.
-    func recorded(_ configuration: RecordingConfiguration, device: DeviceTrait = .device(),
-                  _ body: @escaping @Sendable () async throws -> Void) async throws {
+    func recorded(
+        _ configuration: RecordingConfiguration, device: DeviceTrait = .device(),
+        _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
         let test = try #require(Test.current)
         try await device.provideScope(for: test, testCase: Test.Case.current) {
             try await RecordingTrait.recorded(configuration).provideScope(for: test, testCase: Test.Case.current, performing: body)
@@ -41,7 +43,9 @@ struct RecordingTraitTests {
         #expect(expectation.status == .failed)
         let failure = try #require(expectation.failures.first)
         #expect(failure.message.contains("Mexico"))
-        #expect(failure.location?.hasPrefix("ShowreelKitTests/FailingFixtures.swift:17:") == true)
+        #expect(
+            failure.location?.hasPrefix("ShowreelKitTests/FailingFixtures.swift:\(try fixtureLine(containing: "label == \"Mexico\"")):")
+                == true)
         #expect((failure.deviceTime ?? 0) > 0.3)
         let video = folder.url.appendingPathComponent(try #require(expectation.video))
         #expect(video.lastPathComponent == "expectationFails().mov")
@@ -76,30 +80,38 @@ struct RecordingTraitTests {
             let fullDisk = try entry("videoOntoAFullDisk()")
             #expect(fullDisk.status == .failed)
             #expect(fullDisk.video == nil && fullDisk.screenshot != nil)
-            #expect(run.output.contains("videoOntoAFullDisk().mov could not be finished, so it is incomplete or missing"),
-                    "\(run.output.suffix(2000))")
+            #expect(
+                run.output.contains("videoOntoAFullDisk().mov could not be finished, so it is incomplete or missing"),
+                "\(run.output.suffix(2000))")
             #expect(run.output.contains("No space left on device"))
         }
 
         // The test's actions read as a flow's steps do, and its step trace lies beside its video.
         let titles = expectation.steps.map(\.title)
-        #expect(titles.first == "launch dev.showreel.countries" && titles.contains { $0.hasPrefix("tap ") && $0.contains("Canada") },
-                "\(titles)")
-        let expectationTrace = try RunTrace.load(from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(expectation.video))))
+        #expect(
+            titles.first == "launch dev.showreel.countries" && titles.contains { $0.hasPrefix("tap ") && $0.contains("Canada") },
+            "\(titles)")
+        let expectationTrace = try RunTrace.load(
+            from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(expectation.video))))
         #expect(expectationTrace.steps.map(\.title) == titles)
         #expect(expectationTrace.steps.first { $0.title.hasPrefix("tap ") }?.target != nil)
         // The failed expectation is a step too, at the moment it failed, after the tap.
         let failedExpectation = try #require(expectationTrace.steps.first { $0.status == .failed })
-        #expect(failedExpectation.title.hasPrefix("failed: ") && failedExpectation.error?.contains("Mexico") == true, "\(failedExpectation)")
+        #expect(
+            failedExpectation.title.hasPrefix("failed: ") && failedExpectation.error?.contains("Mexico") == true, "\(failedExpectation)")
         #expect(failedExpectation.start >= (expectationTrace.steps.first { $0.title.hasPrefix("tap ") }?.start ?? .infinity))
 
         let thrown = try entry("deviceCallThrows()")
         #expect(thrown.status == .failed)
         let thrownTrace = try RunTrace.load(from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(thrown.video))))
         let failedStep = try #require(thrownTrace.steps.last)
-        #expect(failedStep.status == .failed && failedStep.error?.contains("No element matches buttons[\"Sign in\"]") == true, "\(failedStep.title): \(failedStep.error ?? "")")
+        #expect(
+            failedStep.status == .failed && failedStep.error?.contains("No element matches buttons[\"Sign in\"]") == true,
+            "\(failedStep.title): \(failedStep.error ?? "")")
         #expect(thrown.failures.first?.message.contains("No element matches buttons[\"Sign in\"]") == true)
-        #expect(thrown.failures.first?.location?.hasPrefix("ShowreelKitTests/FailingFixtures.swift:23:") == true)
+        #expect(
+            thrown.failures.first?.location?.hasPrefix(
+                "ShowreelKitTests/FailingFixtures.swift:\(try fixtureLine(containing: "buttons[\"Sign in\"].tap()")):") == true)
         #expect(try MediaProbe.probe(folder.url.appendingPathComponent(try #require(thrown.video))).frameCount >= 1)
 
         let cancelled = try entry("cancelled()")
@@ -110,7 +122,9 @@ struct RecordingTraitTests {
         // Parameterised cases are named by their arguments; the passing one's video is gone.
         #expect(try entry("parameterised(country:) Canada").video == nil)
         let mexico = try entry("parameterised(country:) Mexico")
-        #expect(mexico.video == "FailingFixtures/parameterised(country_) Mexico.mov", "colons are left out of file names: CI artifact uploads refuse them")
+        #expect(
+            mexico.video == "FailingFixtures/parameterised(country_) Mexico.mov",
+            "colons are left out of file names: CI artifact uploads refuse them")
     }
 
     @Test("a passing test's video is deleted under .retainOnFailure and kept under .on")
@@ -234,13 +248,22 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     func withValue(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
 
+/// The line of a fixture file that first holds `text`: where its failure is reported.
+func fixtureLine(containing text: String, in file: String = "FailingFixtures.swift") throws -> Int {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(file)
+    let lines = try String(contentsOf: source, encoding: .utf8).components(separatedBy: "\n")
+    return try #require(lines.firstIndex { $0.contains(text) }) + 1
+}
+
 /// The failing fixtures, run for real in a child test process (the test bundle itself).
 struct FixtureRun: Sendable {
     let status: Int32
     let output: String
 
-    init(folder: URL, arguments: [String] = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"],
-         fixtures: String = "failing") throws {
+    init(
+        folder: URL, arguments: [String] = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"],
+        fixtures: String = "failing"
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuildProducts.testBundle)
         process.arguments = arguments

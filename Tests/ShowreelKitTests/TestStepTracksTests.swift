@@ -22,9 +22,10 @@ struct TestStepTracksTests {
                 }
         }
         let entry = try #require(try folder.manifest().entries.first)
-        #expect(entry.steps.map(\.title) == [
-            "launch dev.showreel.countries", "tap cells[\"Canada\"]", "wait for staticTexts[\"countryName\"]",
-        ])
+        #expect(
+            entry.steps.map(\.title) == [
+                "launch dev.showreel.countries", "tap cells[\"Canada\"]", "wait for staticTexts[\"countryName\"]",
+            ])
         #expect(entry.steps.allSatisfy { $0.status == .passed })
         let times = entry.steps.map(\.time)
         // The launch takes no device time (virtual clock); the push after the tap does.
@@ -36,7 +37,8 @@ struct TestStepTracksTests {
         #expect(!expected.isEmpty)
         #expect(tracks.chapters.map(\.title) == expected.map(\.title))
         #expect(zip(tracks.chapters, expected).allSatisfy { abs($0.start - $1.start) < 0.001 })
-        let cues = StepMark.chapters(entry.steps.map { StepMark(title: $0.title, time: $0.time) }, videoEnd: entry.duration, separator: "\n")
+        let cues = StepMark.chapters(
+            entry.steps.map { StepMark(title: $0.title, time: $0.time) }, videoEnd: entry.duration, separator: "\n")
         #expect(tracks.subtitles.map(\.text) == cues.map(\.title))
         #expect(tracks.subtitlesShownByDefault == false)
 

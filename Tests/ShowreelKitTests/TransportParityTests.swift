@@ -22,8 +22,9 @@ struct TransportParityTests {
     func countries(transport: DeviceConfiguration.Transport) async throws {
         try await withDevice(transport) { testDevice in
             #expect((testDevice.client.baseURL != nil) == (transport == .http))
-            let app = Application("dev.showreel.countries", launchArguments: ["--countries-datasource", "local-mock"],
-                                  device: testDevice.client)
+            let app = Application(
+                "dev.showreel.countries", launchArguments: ["--countries-datasource", "local-mock"],
+                device: testDevice.client)
             try await app.launch()
             try await app.cells["Canada"].tap()
             #expect(try await app.staticTexts["countryName"].label == "Canada")
@@ -63,7 +64,9 @@ struct TransportParityTests {
             #expect(offScreen?.statusCode == 400)
             #expect(offScreen?.message.contains("'point' must be on the screen") == true, "\(offScreen?.message ?? "")")
 
-            let unknown = await #expect(throws: DeviceClient.Failure.self) { try await Application("dev.nope", device: app.device).launch() }
+            let unknown = await #expect(throws: DeviceClient.Failure.self) {
+                try await Application("dev.nope", device: app.device).launch()
+            }
             #expect(unknown?.statusCode == 404)
             #expect(unknown?.message.contains("No app with bundle identifier 'dev.nope'") == true)
         }

@@ -12,8 +12,9 @@ struct TunnelHostRecordingTests {
     func recordsThroughTheHost() async throws {
         let folder = RecordingTraitTests.Folder()
         let workspace = try Workspace()
-        let host = try ChildProcess(try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
-                                    in: workspace, name: "host")
+        let host = try ChildProcess(
+            try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
+            in: workspace, name: "host")
         defer { host.stop() }
         let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let test = try #require(Test.current)

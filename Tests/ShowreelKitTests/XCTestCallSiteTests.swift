@@ -13,11 +13,13 @@ struct XCTestCallSiteTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try FixtureRun(folder: folder, arguments: ["ShowreelKitTests.FailingXCTestFixtures"], fixtures: "failing-xctest")
         #expect(run.status != 0, "the fixture fails: \(run.output)")
-        #expect(run.output.contains("FailingXCTestFixtures.swift:20: error"), "\(run.output)")
+        let line = try fixtureLine(containing: "buttons[\"Sign in\"].tap()", in: "FailingXCTestFixtures.swift")
+        #expect(run.output.contains("FailingXCTestFixtures.swift:\(line): error"), "\(run.output)")
         #expect(run.output.contains("No element matches"), "\(run.output)")
         let manifest = try RunManifest.load(from: folder.appendingPathComponent("manifest.json"))
-        let entry = try #require(manifest.entries.first { $0.id == "FailingXCTestFixtures/testDeviceCallThrows()" },
-                                 "\(manifest.entries.map(\.id))")
-        #expect(entry.failures.first?.location == "FailingXCTestFixtures.swift:20", "\(entry.failures)")
+        let entry = try #require(
+            manifest.entries.first { $0.id == "FailingXCTestFixtures/testDeviceCallThrows()" },
+            "\(manifest.entries.map(\.id))")
+        #expect(entry.failures.first?.location == "FailingXCTestFixtures.swift:\(line)", "\(entry.failures)")
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import ShowreelGraphics
 import ShowreelRender
+import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import ShowreelTestSupport
 
 @Suite("Animated previews")
 struct AnimatedPreviewTests {
@@ -12,7 +12,8 @@ struct AnimatedPreviewTests {
     func video(_ url: URL, seconds: Double, every: Double, width: Int, height: Int) throws {
         let recorder = try VideoRecorder(url: url, width: width, height: height, options: RecordingOptions(scale: 1))
         for index in 0..<Int(seconds / every) {
-            try recorder.append(makeFrame(index: index, at: .milliseconds(Int64(Double(index) * every * 1000)), width: width, height: height))
+            try recorder.append(
+                makeFrame(index: index, at: .milliseconds(Int64(Double(index) * every * 1000)), width: width, height: height))
         }
         try recorder.finish(stopTime: .milliseconds(Int64(seconds * 1000)))
     }

@@ -1,9 +1,9 @@
 import Foundation
+import Logging
 import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import Logging
 
 @Suite("Checking files against the App Store preview rules")
 struct AppStorePreviewCheckTests {
@@ -30,18 +30,33 @@ struct AppStorePreviewCheckTests {
             try FileManager.default.copyItem(at: valid, to: mkv)
             cases.append((.container, mkv, nil, ".mkv"))
             cases.append((.codec, try patchedToHigh10(valid, in: folder), nil, "High 10 profile"))
-            cases.append((.frameRate, try ffmpeg("29fps.mp4", ["-c", "copy", "-bsf:v", "setts=pts=PTS*30/29:dts=DTS*30/29", "-movflags", "+faststart"]), nil, "fps"))
-            cases.append((.bitRate, try ffmpeg("nofiller.mp4", ["-c", "copy", "-bsf:v", "filter_units=remove_types=12", "-movflags", "+faststart"]), nil, "Mbps"))
+            cases.append(
+                (
+                    .frameRate,
+                    try ffmpeg("29fps.mp4", ["-c", "copy", "-bsf:v", "setts=pts=PTS*30/29:dts=DTS*30/29", "-movflags", "+faststart"]), nil,
+                    "fps"
+                ))
+            cases.append(
+                (
+                    .bitRate,
+                    try ffmpeg("nofiller.mp4", ["-c", "copy", "-bsf:v", "filter_units=remove_types=12", "-movflags", "+faststart"]), nil,
+                    "Mbps"
+                ))
             cases.append((.audio, try ffmpeg("silent.mp4", ["-c", "copy", "-an", "-movflags", "+faststart"]), nil, "no audio track"))
-            cases.append((.audio, try ffmpeg("mono.mp4", ["-c:v", "copy", "-c:a", "aac", "-ac", "1", "-ar", "44100", "-movflags", "+faststart"]), nil,
-                          "has 1 channel, not 2, is at 44100 Hz"))
+            cases.append(
+                (
+                    .audio, try ffmpeg("mono.mp4", ["-c:v", "copy", "-c:a", "aac", "-ac", "1", "-ar", "44100", "-movflags", "+faststart"]),
+                    nil,
+                    "has 1 channel, not 2, is at 44100 Hz"
+                ))
             cases.append((.duration, try ffmpeg("short.mp4", ["-c", "copy", "-t", "10", "-movflags", "+faststart"]), nil, "lasts 10.0"))
             cases.append((.moovFirst, try ffmpeg("moovlast.mp4", ["-c", "copy"]), nil, "moov atom comes after"))
             cases.append((.fileSize, try withSparseTail(valid, in: folder), nil, "MB; app previews are at most 500 MB"))
             let blackStart = try previewSource(in: folder, seconds: 15.2, every: 5, opensBlack: true, name: "black.mp4")
             let black = folder.appendingPathComponent("black-preview.mp4")
-            try AppStorePreview.make(from: blackStart, to: black, options: AppStorePreviewOptions(previewClass: .iphone69),
-                                     checksFirstFrame: false, logger: .init(label: "test"))
+            try AppStorePreview.make(
+                from: blackStart, to: black, options: AppStorePreviewOptions(previewClass: .iphone69),
+                checksFirstFrame: false, logger: .init(label: "test"))
             cases.append((.firstFrame, black, nil, "first frame is all black"))
 
             for (rule, file, previewClass, words) in cases {

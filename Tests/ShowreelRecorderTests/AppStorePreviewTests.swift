@@ -7,7 +7,8 @@ import Testing
 
 /// A 444x962 video (the iphone-6.9 class's shape within 0.02%): a palette frame every
 /// `every` seconds for `seconds`, optionally opening on a black frame for half a second.
-func previewSource(in folder: URL, seconds: Double, every: Double = 2, opensBlack: Bool = false, name: String = "source.mp4") throws -> URL {
+func previewSource(in folder: URL, seconds: Double, every: Double = 2, opensBlack: Bool = false, name: String = "source.mp4") throws -> URL
+{
     let url = folder.appendingPathComponent(name)
     let recorder = try VideoRecorder(url: url, width: 444, height: 962, options: RecordingOptions(fragmented: false))
     var time = 0.0, index = 0
@@ -26,15 +27,20 @@ func previewSource(in folder: URL, seconds: Double, every: Double = 2, opensBlac
 
 /// What ffprobe says of a file's streams, as key=value lines.
 func ffprobeStreams(_ url: URL) throws -> [[String: String]] {
-    let text = String(decoding: try runTool(ffprobePath, [
-        "-v", "error", "-show_entries", "stream=codec_type,codec_name,profile,width,height,r_frame_rate,avg_frame_rate,bit_rate,sample_rate,channels,duration",
-        "-of", "compact=p=0", url.path,
-    ]), as: UTF8.self)
+    let text = String(
+        decoding: try runTool(
+            ffprobePath,
+            [
+                "-v", "error", "-show_entries",
+                "stream=codec_type,codec_name,profile,width,height,r_frame_rate,avg_frame_rate,bit_rate,sample_rate,channels,duration",
+                "-of", "compact=p=0", url.path,
+            ]), as: UTF8.self)
     return text.split(whereSeparator: \.isNewline).map { line in
-        Dictionary(line.split(separator: "|").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }, uniquingKeysWith: { $1 })
+        Dictionary(
+            line.split(separator: "|").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { $1 })
     }
 }
 
@@ -49,7 +55,8 @@ struct AppStorePreviewTests {
                 try AppStorePreview.make(from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69))
             }
             #expect(!FileManager.default.fileExists(atPath: target.path))
-            let summary = try AppStorePreview.make(from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, holdsLast: true))
+            let summary = try AppStorePreview.make(
+                from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, holdsLast: true))
             #expect(summary.duration == 15)
 
             let streams = try ffprobeStreams(target)
@@ -96,8 +103,9 @@ struct AppStorePreviewTests {
                 Issue.record("a 444x962 video became an iPad preview")
             } catch {
                 #expect(error == .wrongShape(file: "source.mp4", width: 444, height: 962, previewClass: .ipad13))
-                #expect(error.description.contains("444x962") && error.description.contains("never letterboxed")
-                    && error.description.contains("--class iphone-6.9"), "\(error)")
+                #expect(
+                    error.description.contains("444x962") && error.description.contains("never letterboxed")
+                        && error.description.contains("--class iphone-6.9"), "\(error)")
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["source.mp4"])
         }
@@ -115,8 +123,10 @@ struct AppStorePreviewTests {
                 #expect(error.description.contains("31.0 s") && error.description.contains("--trim"), "\(error)")
             }
             let tone = folder.appendingPathComponent("tone.wav")
-            _ = try runTool(ffmpegPath, ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-ac", "1", tone.path])
-            try AppStorePreview.make(from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, trims: true, audio: tone))
+            _ = try runTool(
+                ffmpegPath, ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-ac", "1", tone.path])
+            try AppStorePreview.make(
+                from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, trims: true, audio: tone))
             let info = try MediaProbe.probe(target)
             #expect(info.frameCount == 900)
             let audio = try #require(try ffprobeStreams(target).first { $0["codec_type"] == "audio" })
@@ -133,7 +143,8 @@ struct AppStorePreviewTests {
         try withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 16, every: 8, opensBlack: true)
             do throws(AppStorePreviewError) {
-                try AppStorePreview.make(from: source, to: folder.appendingPathComponent("p.mp4"), options: AppStorePreviewOptions(previewClass: .iphone69))
+                try AppStorePreview.make(
+                    from: source, to: folder.appendingPathComponent("p.mp4"), options: AppStorePreviewOptions(previewClass: .iphone69))
                 Issue.record("a video opening on black became a preview")
             } catch {
                 #expect(error == .startsFlat(file: "source.mp4", colour: "black"), "\(error)")
@@ -146,7 +157,9 @@ struct AppStorePreviewTests {
     private func volume(of url: URL, from start: Double, to end: Double) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpegPath)
-        process.arguments = ["-v", "info", "-ss", "\(start)", "-to", "\(end)", "-i", url.path, "-vn", "-af", "volumedetect", "-f", "null", "-"]
+        process.arguments = [
+            "-v", "info", "-ss", "\(start)", "-to", "\(end)", "-i", url.path, "-vn", "-af", "volumedetect", "-f", "null", "-",
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -154,7 +167,8 @@ struct AppStorePreviewTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.contains("mean_volume:") }),
-              let value = line.split(separator: " ").dropLast().last.flatMap({ Double($0) }) else { return -.infinity }
+            let value = line.split(separator: " ").dropLast().last.flatMap({ Double($0) })
+        else { return -.infinity }
         return value
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelRender
+import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import ShowreelTestSupport
 
 /// A recorder with a spool limit keeps converted frames in memory and encodes them only when
 /// it must: these read the files back to check that waiting changes nothing in the video.
@@ -16,15 +16,19 @@ struct DeferredEncodingTests {
             let pixels = makePixels(index: index < 5 ? 0 : (index < 9 ? 1 : 2))
             pixels.withUnsafeMutableBytes { bytes in
                 for y in 150..<160 {
-                    for x in (10 * index)..<(10 * index + 10) { bytes.storeBytes(of: 0xFFFF_FFFF, toByteOffset: y * pixels.bytesPerRow + x * 4, as: UInt32.self) }
+                    for x in (10 * index)..<(10 * index + 10) {
+                        bytes.storeBytes(of: 0xFFFF_FFFF, toByteOffset: y * pixels.bytesPerRow + x * 4, as: UInt32.self)
+                    }
                 }
             }
             return Frame(pixels: pixels, presentationTime: clockOrigin + .milliseconds(40 * index))
         }
     }
 
-    func record(_ frames: [Frame], to url: URL, spoolLimit: Int?, options: RecordingOptions = RecordingOptions(threads: 1),
-                whileRecording: (VideoRecorder) throws -> Void = { _ in }) throws -> RecordingSummary {
+    func record(
+        _ frames: [Frame], to url: URL, spoolLimit: Int?, options: RecordingOptions = RecordingOptions(threads: 1),
+        whileRecording: (VideoRecorder) throws -> Void = { _ in }
+    ) throws -> RecordingSummary {
         let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: options, spoolLimit: spoolLimit)
         for frame in frames { try recorder.append(frame) }
         try whileRecording(recorder)
@@ -55,8 +59,9 @@ struct DeferredEncodingTests {
         }
     }
 
-    @Test("at half size and 30 fps, the newest frame of each refresh is kept, shrunk at once or when its refresh ends",
-          arguments: [nil, 64 << 20] as [Int?])
+    @Test(
+        "at half size and 30 fps, the newest frame of each refresh is kept, shrunk at once or when its refresh ends",
+        arguments: [nil, 64 << 20] as [Int?])
     func newestFramePerRefreshShrunk(spoolLimit: Int?) throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("refresh.mov")
@@ -93,14 +98,16 @@ struct DeferredEncodingTests {
         }
     }
 
-    @Test("past the spool limit the recorder opens the file and encodes as it goes; a fragmented file kept current repeats the last picture")
+    @Test(
+        "past the spool limit the recorder opens the file and encodes as it goes; a fragmented file kept current repeats the last picture")
     func overflowEncodesFromThere() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("long.mp4")
             // Frames that differ from each other fill the one chunk the limit allows; the frame
             // that outgrows it has the spool encoded, with nothing after it yet.
-            let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(fragmented: true, threads: 1),
-                                             spoolLimit: FrameSpool.chunkBytes)
+            let recorder = try VideoRecorder(
+                url: url, width: 320, height: 240, options: RecordingOptions(fragmented: true, threads: 1),
+                spoolLimit: FrameSpool.chunkBytes)
             var frames: [Frame] = []
             while recorder.isDeferred, frames.count < 500 {
                 frames.append(makeFrame(index: frames.count, at: clockOrigin + .milliseconds(10 * frames.count)))
@@ -117,7 +124,8 @@ struct DeferredEncodingTests {
             let decoded = try FrameDecoder.decodeFrames(url)
             let repeated = try #require(decoded.last)
             let (x, y) = backgroundPoint(width: 320, height: 240)
-            #expect(isClose(repeated.pixels.pixel(x: x, y: y), palette[(frames.count - 1) % palette.count]), "the repeat shows the last frame")
+            #expect(
+                isClose(repeated.pixels.pixel(x: x, y: y), palette[(frames.count - 1) % palette.count]), "the repeat shows the last frame")
             #expect(repeated.pixels.meanDifference(from: decoded[decoded.count - 2].pixels) < 2)
         }
     }
@@ -137,7 +145,9 @@ struct DeferredEncodingTests {
         #expect(error?.description.contains("/nonexistent-folder") == true, "said at once, not at finish")
     }
 
-    @Test("the spool keeps only what changed (the changed columns of the changed bands) and replays every frame as a whole-frame conversion gives it")
+    @Test(
+        "the spool keeps only what changed (the changed columns of the changed bands) and replays every frame as a whole-frame conversion gives it"
+    )
     func spoolKeepsChangedBands() throws {
         let layout = FrameSpool.Layout(width: 64, height: 40)  // bands of 16, 16 and 8 rows
         let converter = PixelConverter()
@@ -147,20 +157,24 @@ struct DeferredEncodingTests {
             // Frame 0 is new; frame 1 the same; frame 2 changes one pixel of the second band (said
             // so); frame 3 changes everything, without saying where.
             let pixels = makePixels(index: index == 3 ? 5 : 0, width: 64, height: 40)
-            if index == 2 { pixels.withUnsafeMutableBytes { $0.storeBytes(of: 0xFF10_2030, toByteOffset: 20 * pixels.bytesPerRow + 8, as: UInt32.self) } }
-            let spans: BandSpans? = switch index {
-            case 1: BandSpans(bandCount: layout.bandCount)
-            case 2: BandSpans(areas: [PixelArea(rows: 20..<21, columns: 2..<3)], factor: 1, layout: layout)
-            default: nil
+            if index == 2 {
+                pixels.withUnsafeMutableBytes { $0.storeBytes(of: 0xFF10_2030, toByteOffset: 20 * pixels.bytesPerRow + 8, as: UInt32.self) }
             }
+            let spans: BandSpans? =
+                switch index {
+                case 1: BandSpans(bandCount: layout.bandCount)
+                case 2: BandSpans(areas: [PixelArea(rows: 20..<21, columns: 2..<3)], factor: 1, layout: layout)
+                default: nil
+                }
             #expect(spool.append(pixels, pts: Int64(index), keyframe: index == 0, spans: spans))
             var whole = [UInt8](repeating: 0, count: layout.frameBytes)
             let offsets = layout.planeOffsets
             let converted = whole.withUnsafeMutableBytes { out in
                 pixels.withUnsafeBytes { bgra in
                     let base = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    return converter.convertRows(bgra.baseAddress!, bytesPerRow: pixels.bytesPerRow, width: 64, rows: 40,
-                                                 into: (base + offsets.y, 64), (base + offsets.u, 32), (base + offsets.v, 32))
+                    return converter.convertRows(
+                        bgra.baseAddress!, bytesPerRow: pixels.bytesPerRow, width: 64, rows: 40,
+                        into: (base + offsets.y, 64), (base + offsets.u, 32), (base + offsets.v, 32))
                 }
             }
             #expect(converted)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,8 +11,9 @@ func makeOpenFileFull(_ url: URL) -> Bool {
     guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }
     for name in descriptors {
         guard let fd = Int32(name),
-              let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
-              target == wanted else { continue }
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+            target == wanted
+        else { continue }
         let full = open("/dev/full", O_WRONLY)
         guard full >= 0 else { return false }
         defer { close(full) }

@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelRender
+import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import ShowreelTestSupport
 
 @Suite("ImageEncoder and MediaProbe")
 struct ImageEncoderTests {

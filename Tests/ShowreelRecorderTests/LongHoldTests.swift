@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelGraphics
+import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import ShowreelTestSupport
 
 /// A screen held for longer than a mov or mp4 sample can last (32 bits of the 90 kHz time
 /// scale: 6.6 hours) still makes a video of the whole time, in every container and with a
@@ -19,9 +19,11 @@ struct LongHoldTests {
         return data[range.upperBound]
     }
 
-    @Test("a frame held 14 hours, between frames and at the end, decodes to a 14-hour video", arguments: [
-        ("mov", nil), ("mp4", nil), ("mov", 64 << 20),
-    ] as [(String, Int?)])
+    @Test(
+        "a frame held 14 hours, between frames and at the end, decodes to a 14-hour video",
+        arguments: [
+            ("mov", nil), ("mp4", nil), ("mov", 64 << 20),
+        ] as [(String, Int?)])
     func fourteenHours(container: String, spoolLimit: Int?) throws {
         try withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("held.\(container)")

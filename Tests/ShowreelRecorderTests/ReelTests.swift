@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelRender
+import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import ShowreelTestSupport
 
 @Suite("Demo reel")
 struct ReelTests {
@@ -22,8 +22,9 @@ struct ReelTests {
             try clip(folder.appendingPathComponent(name), width: width, height: height, count: count, length: length)
         }
         let url = folder.appendingPathComponent("reel.mp4")
-        let summary = try Reel.write(clips.map { ReelClip(title: String($0.0.split(separator: ".")[0]), video: folder.appendingPathComponent($0.0)) },
-                                     to: url, titleDuration: titleDuration)
+        let summary = try Reel.write(
+            clips.map { ReelClip(title: String($0.0.split(separator: ".")[0]), video: folder.appendingPathComponent($0.0)) },
+            to: url, titleDuration: titleDuration)
         return (summary, url)
     }
 
@@ -35,8 +36,9 @@ struct ReelTests {
     @Test("clips of one size and encoder are copied behind title cards, with a chapter each")
     func copies() throws {
         try withTemporaryDirectory { folder in
-            let (summary, reel) = try reel([("First.mov", 320, 240, 5, 2), ("Second.mov", 320, 240, 3, 1)], in: folder,
-                                           titleDuration: .seconds(1))
+            let (summary, reel) = try reel(
+                [("First.mov", 320, 240, 5, 2), ("Second.mov", 320, 240, 3, 1)], in: folder,
+                titleDuration: .seconds(1))
             #expect(summary.streamCopied)
             #expect(summary.chapters.map(\.title) == ["First", "Second"])
             #expect(abs(summary.chapters[0].end - 3) < 0.01 && abs(summary.chapters[1].end - 5) < 0.01)
@@ -53,8 +55,9 @@ struct ReelTests {
     @Test("clips that differ in size are encoded once at the first one's size; chapters still mark each")
     func encodesOnce() throws {
         try withTemporaryDirectory { folder in
-            let (summary, reel) = try reel([("Big.mov", 320, 240, 4, 1), ("Small.mp4", 160, 120, 4, 1.5)], in: folder,
-                                           titleDuration: .milliseconds(500))
+            let (summary, reel) = try reel(
+                [("Big.mov", 320, 240, 4, 1), ("Small.mp4", 160, 120, 4, 1.5)], in: folder,
+                titleDuration: .milliseconds(500))
             #expect(!summary.streamCopied)
             #expect(try chapterTitles(reel) == ["Big", "Small"])
             let info = try MediaProbe.probe(reel)

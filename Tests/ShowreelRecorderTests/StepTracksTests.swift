@@ -10,8 +10,9 @@ import Testing
 @Suite("Steps in the video: chapters and subtitles")
 struct StepTracksTests {
     /// A 320x240 "device" at scale 1, so frames go to the encoder as they are.
-    static let profile = DeviceProfile(name: "test", displayName: "Test", pointSize: Size(width: 320, height: 240), scale: 1,
-                                       cornerRadius: 0, sensorHousing: nil, statusBarHeight: 0)
+    static let profile = DeviceProfile(
+        name: "test", displayName: "Test", pointSize: Size(width: 320, height: 240), scale: 1,
+        cornerRadius: 0, sensorHousing: nil, statusBarHeight: 0)
 
     /// Records frames every half second for `seconds` into `url` through a staged session, and
     /// finishes it with `steps`.
@@ -52,8 +53,9 @@ struct StepTracksTests {
         StepMark(title: "assertVisible: \"Canada\"", time: 1.25), StepMark(title: "wait: 2 — «done»", time: 2.5),
     ]
 
-    @Test("a finished recording carries a chapter and a subtitle per step, the subtitles off by default",
-          .enabled(if: haveFFmpegTools), arguments: ["mov", "mp4"])
+    @Test(
+        "a finished recording carries a chapter and a subtitle per step, the subtitles off by default",
+        .enabled(if: haveFFmpegTools), arguments: ["mov", "mp4"])
     func chaptersAndSubtitles(container: String) throws {
         try withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("flow.\(container)")
@@ -64,7 +66,10 @@ struct StepTracksTests {
 
             // ffprobe: chapters (steps that begin together share one) and a mov_text track, not default.
             let probe = try ffprobeStepTracks(url)
-            #expect(probe.chapters.map { $0.tags?["title"] } == ["launchApp", "tapOn: \"Canada\" · assertVisible: \"Canada\"", "wait: 2 — «done»"])
+            #expect(
+                probe.chapters.map { $0.tags?["title"] } == [
+                    "launchApp", "tapOn: \"Canada\" · assertVisible: \"Canada\"", "wait: 2 — «done»",
+                ])
             #expect(probe.chapters.map { Double($0.start_time)! } == [0, 1.25, 2.5])
             #expect(probe.chapters.map { Double($0.end_time)! } == [1.25, 2.5, 4])
             let subtitles = probe.streams.filter { $0.codec_name == "mov_text" && $0.tags?["handler_name"] == StepTracks.subtitleTrackName }
@@ -101,13 +106,16 @@ struct StepTracksTests {
 
     @Test("steps become chapters: together ones share, the last ones join the chapter before, none of no length")
     func chapterSpans() {
-        let marks = [StepMark(title: "a", time: -1), StepMark(title: "b", time: 0), StepMark(title: "c", time: 2),
-                     StepMark(title: "d", time: 9), StepMark(title: "e", time: 9.5)]
+        let marks = [
+            StepMark(title: "a", time: -1), StepMark(title: "b", time: 0), StepMark(title: "c", time: 2),
+            StepMark(title: "d", time: 9), StepMark(title: "e", time: 9.5),
+        ]
         // d and e begin as the video ends: they join c.
-        #expect(StepMark.chapters(marks, videoEnd: 5) == [
-            VideoChapter(title: "a · b", start: 0, end: 2),
-            VideoChapter(title: "c · d · e", start: 2, end: 5),
-        ])
+        #expect(
+            StepMark.chapters(marks, videoEnd: 5) == [
+                VideoChapter(title: "a · b", start: 0, end: 2),
+                VideoChapter(title: "c · d · e", start: 2, end: 5),
+            ])
         // A video of no length has no chapter to pick.
         #expect(StepMark.chapters([StepMark(title: "a", time: 0)], videoEnd: 0).isEmpty)
         #expect(StepMark.chapters(marks, videoEnd: 5, separator: "\n").first?.title == "a\nb")

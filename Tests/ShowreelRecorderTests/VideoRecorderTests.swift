@@ -1,9 +1,9 @@
 import Foundation
 import ShowreelRender
+import ShowreelTestSupport
 import Testing
 
 @testable import ShowreelRecorder
-import ShowreelTestSupport
 
 /// One way of writing a file: codec, container extension, fragmentation (nil = default).
 struct Variant: CustomTestStringConvertible, Sendable {
@@ -79,8 +79,9 @@ struct VideoRecorderTests {
         }
     }
 
-    @Test("decoded frames show the right colours, and the last frame is held until the stop time",
-          arguments: [allVariants[0], allVariants[1], allVariants[3], allVariants[4]])
+    @Test(
+        "decoded frames show the right colours, and the last frame is held until the stop time",
+        arguments: [allVariants[0], allVariants[1], allVariants[3], allVariants[4]])
     func decodedColoursAndHeldLastFrame(variant: Variant) throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("colours.\(variant.fileExtension)")
@@ -159,8 +160,9 @@ struct VideoRecorderTests {
                 }
             }
             let url = directory.appendingPathComponent("half.mov")
-            let recorder = try VideoRecorder(url: url, width: width, height: height, options: RecordingOptions(scale: 0.5, threads: 1),
-                                             mask: ScreenMask(profile: profile), masksCopies: true)
+            let recorder = try VideoRecorder(
+                url: url, width: width, height: height, options: RecordingOptions(scale: 0.5, threads: 1),
+                mask: ScreenMask(profile: profile), masksCopies: true)
             try recorder.append(Frame(pixels: screen, presentationTime: .zero))
             try recorder.finish(stopTime: .milliseconds(100))
             #expect(screen.pixel(x: 0, y: 0) == RGBA(red: 255, green: 255, blue: 255), "the device's own frame is untouched")
@@ -190,8 +192,9 @@ struct VideoRecorderTests {
             #expect(summary.framesSuperseded == 1)
             let frames = try FrameDecoder.decodeFrames(url)
             #expect(frames.map { ($0.time * 1000).rounded() } == [0, 12, 20])
-            #expect(isClose(frames[1].pixels.pixel(x: 2, y: 2), makePixels(index: 2, width: 64, height: 48).pixel(x: 2, y: 2)),
-                    "the newest frame of the refresh is the one kept")
+            #expect(
+                isClose(frames[1].pixels.pixel(x: 2, y: 2), makePixels(index: 2, width: 64, height: 48).pixel(x: 2, y: 2)),
+                "the newest frame of the refresh is the one kept")
         }
         #expect(throws: RecorderError.self) { try RecordingOptions(maximumFrameRate: 0).validate() }
     }
@@ -329,8 +332,9 @@ struct VideoRecorderTests {
         }
     }
 
-    @Test("a disk that fills up during the recording is reported, and finish never reports success",
-          arguments: [allVariants[0], allVariants[1]])
+    @Test(
+        "a disk that fills up during the recording is reported, and finish never reports success",
+        arguments: [allVariants[0], allVariants[1]])
     func diskFullWhileRecording(variant: Variant) throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("filling.\(variant.fileExtension)")
@@ -395,7 +399,8 @@ struct VideoRecorderTests {
             try VideoRecorder(url: url, width: 0, height: 48)
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
-        #expect(RecorderError.encoderUnavailable(codec: .hevc, encoder: "libx265", package: "libx265-199")
-            .description.contains("libx265-199"))
+        #expect(
+            RecorderError.encoderUnavailable(codec: .hevc, encoder: "libx265", package: "libx265-199")
+                .description.contains("libx265-199"))
     }
 }

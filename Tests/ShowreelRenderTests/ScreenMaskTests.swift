@@ -9,8 +9,9 @@ import Testing
         for (width, height) in [(profile.pixelWidth, profile.pixelHeight), (profile.pixelWidth / 2, profile.pixelHeight / 2)] {
             let shape = PixelBuffer(width: width, height: height)
             let canvas = Canvas(pixels: shape, scale: Double(width) / profile.pointSize.width)
-            canvas.fill(Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
-                        color: .white, cornerRadius: profile.cornerRadius)
+            canvas.fill(
+                Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height),
+                color: .white, cornerRadius: profile.cornerRadius)
             if let housing = profile.sensorHousing { canvas.fill(housing, color: .black, cornerRadius: housing.height / 2) }
             canvas.finish()
 

@@ -1,21 +1,29 @@
 import Foundation
+import ShowreelReport
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import ShowreelReport
-import Testing
 
 /// Names and messages with control characters in them (a terminal colour code in a failure,
 /// a NUL in a flow name) still give JUnit that an XML parser reads, with their text kept.
 @Suite("Report escaping")
 struct ReportEscapingTests {
-    static let manifest = RunManifest(title: "Run \u{7}", entries: [
-        ManifestEntry(id: "flows/a.yaml", name: "Bell \u{7} and NUL \u{0} and ESC \u{1B}[31m", status: .failed, duration: 1,
-                      failures: [ManifestEntry.Failure(message: "expected \u{1B}[1mred\u{1B}[0m\u{B}\u{C}\nnext line\t<&>\"'",
-                                                       location: "flows/a.yaml:3:3")]),
-        ManifestEntry(id: "flows/b.yaml", name: "Stopped", status: .interrupted, duration: 1,
-                      failures: [ManifestEntry.Failure(message: "Interrupted during wait: 5 (Ctrl-C or SIGTERM)")]),
-    ])
+    static let manifest = RunManifest(
+        title: "Run \u{7}",
+        entries: [
+            ManifestEntry(
+                id: "flows/a.yaml", name: "Bell \u{7} and NUL \u{0} and ESC \u{1B}[31m", status: .failed, duration: 1,
+                failures: [
+                    ManifestEntry.Failure(
+                        message: "expected \u{1B}[1mred\u{1B}[0m\u{B}\u{C}\nnext line\t<&>\"'",
+                        location: "flows/a.yaml:3:3")
+                ]),
+            ManifestEntry(
+                id: "flows/b.yaml", name: "Stopped", status: .interrupted, duration: 1,
+                failures: [ManifestEntry.Failure(message: "Interrupted during wait: 5 (Ctrl-C or SIGTERM)")]),
+        ])
 
     /// Parses `xml` with Foundation's XML parser: whether it is well-formed, and the error if not.
     static func parse(_ xml: String) -> (Bool, String) {

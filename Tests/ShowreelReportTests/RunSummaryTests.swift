@@ -4,13 +4,16 @@ import Testing
 
 @Suite("summary.md")
 struct RunSummaryTests {
-    static let manifest = RunManifest(title: "Nightly | flows", entries: [
-        ManifestEntry(id: "a.yaml", name: "Sign <up> | in", status: .failed, duration: 12.34, video: "shard 1/a.mov",
-                      screenshot: "shard 1/a-failure.png",
-                      failures: [ManifestEntry.Failure(message: "assertVisible: no \"Done\"\non screen", location: "a.yaml:4:3")],
-                      preview: "shard 1/a.webp"),
-        ManifestEntry(id: "S/t()", name: "t()", suite: "S", status: .passed, duration: 1, video: "S/t().mov", preview: "S/t().webp"),
-    ])
+    static let manifest = RunManifest(
+        title: "Nightly | flows",
+        entries: [
+            ManifestEntry(
+                id: "a.yaml", name: "Sign <up> | in", status: .failed, duration: 12.34, video: "shard 1/a.mov",
+                screenshot: "shard 1/a-failure.png",
+                failures: [ManifestEntry.Failure(message: "assertVisible: no \"Done\"\non screen", location: "a.yaml:4:3")],
+                preview: "shard 1/a.webp"),
+            ManifestEntry(id: "S/t()", name: "t()", suite: "S", status: .passed, duration: 1, video: "S/t().mov", preview: "S/t().webp"),
+        ])
 
     @Test("a row per entry: status, duration, preview and links; text kept inside its cell")
     func rows() {
@@ -18,11 +21,13 @@ struct RunSummaryTests {
         #expect(lines[0] == "## Nightly \\| flows")
         #expect(lines[2] == "1 passed, 1 failed · 13.3 s of video · [report](report.html)")
         #expect(lines[4] == "| | Test | Status | Duration | Preview | Files |")
-        #expect(lines[6] == "| ❌ | Sign &lt;up&gt; \\| in | failed: `a.yaml:4:3` assertVisible: no \"Done\" on screen | 12.3 s "
-            + "| <img src=\"shard%201/a.webp\" alt=\"Sign &lt;up&gt; \\| in preview\" width=\"160\"> "
-            + "| [video](shard%201/a.mov) · [screenshot](shard%201/a-failure.png) · [report](report.html#entry-0) |")
-        #expect(lines[7] == "| ✅ | S/t() | passed | 1.0 s | <img src=\"S/t%28%29.webp\" alt=\"S/t() preview\" width=\"160\"> "
-            + "| [video](S/t%28%29.mov) · [report](report.html#entry-1) |")
+        #expect(
+            lines[6] == "| ❌ | Sign &lt;up&gt; \\| in | failed: `a.yaml:4:3` assertVisible: no \"Done\" on screen | 12.3 s "
+                + "| <img src=\"shard%201/a.webp\" alt=\"Sign &lt;up&gt; \\| in preview\" width=\"160\"> "
+                + "| [video](shard%201/a.mov) · [screenshot](shard%201/a-failure.png) · [report](report.html#entry-0) |")
+        #expect(
+            lines[7] == "| ✅ | S/t() | passed | 1.0 s | <img src=\"S/t%28%29.webp\" alt=\"S/t() preview\" width=\"160\"> "
+                + "| [video](S/t%28%29.mov) · [report](report.html#entry-1) |")
         #expect(lines.count == 9)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelWire
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,8 +11,10 @@ public final class ChildProcess: @unchecked Sendable {
     public let stdoutURL: URL
     public let stderrURL: URL
 
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String], in workspace: Workspace, name: String,
-         directory: URL? = nil) throws {
+    public init(
+        _ executable: URL, _ arguments: [String], environment: [String: String], in workspace: Workspace, name: String,
+        directory: URL? = nil
+    ) throws {
         stdoutURL = workspace.file("\(name).out")
         stderrURL = workspace.file("\(name).err")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
@@ -34,7 +37,8 @@ public final class ChildProcess: @unchecked Sendable {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw TestFailure("\(process.executableURL!.lastPathComponent) \(process.arguments!) did not exit within \(timeout); stderr: \(stderr)")
+                throw TestFailure(
+                    "\(process.executableURL!.lastPathComponent) \(process.arguments!) did not exit within \(timeout); stderr: \(stderr)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -50,7 +54,9 @@ public final class ChildProcess: @unchecked Sendable {
             let text = stderr
             if let port = HostAPI.ListeningLine.port(in: text) { return port }
             guard process.isRunning else {
-                throw TestFailure("\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus) before listening; stderr: \(text)")
+                throw TestFailure(
+                    "\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus) before listening; stderr: \(text)"
+                )
             }
             guard ContinuousClock.now < deadline else {
                 throw TestFailure("\(process.executableURL!.lastPathComponent) did not report listening within \(timeout); stderr: \(text)")

@@ -3,7 +3,8 @@ import Foundation
 /// The ffmpeg command-line tools, for cross-checks of what the recorder wrote.
 public let ffprobePath = "/usr/bin/ffprobe"
 public let ffmpegPath = "/usr/bin/ffmpeg"
-public let haveFFmpegTools = FileManager.default.isExecutableFile(atPath: ffprobePath)
+public let haveFFmpegTools =
+    FileManager.default.isExecutableFile(atPath: ffprobePath)
     && FileManager.default.isExecutableFile(atPath: ffmpegPath)
 
 /// Runs a program and returns its standard output (standard error is discarded).
@@ -38,19 +39,23 @@ public struct FFprobeReport: Decodable {
 }
 
 public func ffprobe(_ url: URL) throws -> FFprobeReport {
-    let data = try runTool(ffprobePath, [
-        "-v", "error", "-select_streams", "v:0",
-        "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-count_frames",
-        "-show_entries", "format=duration", "-of", "json", url.path,
-    ])
+    let data = try runTool(
+        ffprobePath,
+        [
+            "-v", "error", "-select_streams", "v:0",
+            "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-count_frames",
+            "-show_entries", "format=duration", "-of", "json", url.path,
+        ])
     return try JSONDecoder().decode(FFprobeReport.self, from: data)
 }
 
 /// ffprobe's duration of each video packet in seconds (nil where it reports none).
 public func ffprobePacketDurations(_ url: URL) throws -> [Double?] {
-    let data = try runTool(ffprobePath, [
-        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time", "-of", "csv=p=0", url.path,
-    ])
+    let data = try runTool(
+        ffprobePath,
+        [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time", "-of", "csv=p=0", url.path,
+        ])
     return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
         Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
     }

@@ -1,5 +1,5 @@
-import ShowreelAccessibility
 import Foundation
+import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 import Testing
@@ -30,9 +30,10 @@ public final class SceneHarness {
 
     /// Taps the centre of a hittable element (by identifier or label), holding 100 ms.
     public func tap(_ identifier: String, type: ElementType? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let node = try #require(elements.first {
-            ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.type == type) && $0.isHittable
-        }, "no hittable element '\(identifier)'", sourceLocation: sourceLocation)
+        let node = try #require(
+            elements.first {
+                ($0.identifier == identifier || $0.label == identifier) && (type == nil || $0.type == type) && $0.isHittable
+            }, "no hittable element '\(identifier)'", sourceLocation: sourceLocation)
         tap(at: node.frame.center)
     }
 

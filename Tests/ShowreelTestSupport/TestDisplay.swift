@@ -30,8 +30,9 @@ public final class TestDisplay: @unchecked Sendable {
             for _ in 0..<2000 {
                 var values: [UInt32] = [UInt32.random(in: 0...0xFF_FFFF)]
                 xcb_change_gc(connection, context, XCB_GC_FOREGROUND.rawValue, &values)
-                var rectangle = xcb_rectangle_t(x: Int16.random(in: 0..<Int16(width)), y: Int16.random(in: 0..<Int16(height)),
-                                                width: 6, height: 6)
+                var rectangle = xcb_rectangle_t(
+                    x: Int16.random(in: 0..<Int16(width)), y: Int16.random(in: 0..<Int16(height)),
+                    width: 6, height: 6)
                 xcb_poly_fill_rectangle(connection, root, context, 1, &rectangle)
             }
         }

@@ -24,7 +24,9 @@ struct TunnelHostClientTests {
             #expect(interrupted == .finished(status: 2, reason: .uncaughtSignal, stdout: "", stderr: ""))
 
             let echo = try await client.launch(#"sh -c 'echo out; echo err >&2'"#)
-            #expect(try await client.waitUntilFinished(echo, timeout: .seconds(10)) == .finished(status: 0, reason: .exit, stdout: "out\n", stderr: "err\n"))
+            #expect(
+                try await client.waitUntilFinished(echo, timeout: .seconds(10))
+                    == .finished(status: 0, reason: .exit, stdout: "out\n", stderr: "err\n"))
 
             let sleeper = try await client.launch("sleep 30")
             #expect(try await client.terminate(sleeper) == .finished(status: 15, reason: .uncaughtSignal, stdout: "", stderr: ""))

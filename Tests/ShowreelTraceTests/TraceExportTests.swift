@@ -13,16 +13,20 @@ import Testing
 struct TraceExportTests {
     static let screen = makePixels(index: 0, width: 64, height: 48)
     static let tapped = makePixels(index: 1, width: 64, height: 48)
-    static let button = ElementSnapshot(type: .button, identifier: "ok", label: "OK", frame: Rect(x: 10, y: 20, width: 30, height: 40),
-                                        isEnabled: true, isHittable: true)
+    static let button = ElementSnapshot(
+        type: .button, identifier: "ok", label: "OK", frame: Rect(x: 10, y: 20, width: 30, height: 40),
+        isEnabled: true, isHittable: true)
     static let entries = [
-        ActionTrace.Entry(title: "launchApp", start: .seconds(9), end: .milliseconds(10_250), query: nil, target: nil,
-                          before: nil, after: screen, tree: [], error: nil),
-        ActionTrace.Entry(title: "tap", start: .milliseconds(10_250), end: .microseconds(11_000_400), query: #"buttons["ok"]"#,
-                          target: Rect(x: 10, y: 20, width: 30, height: 40), before: screen, after: tapped, tree: [button],
-                          error: "no such element"),
-        ActionTrace.Entry(title: "wait", start: .seconds(11), end: .seconds(12), query: nil, target: nil,
-                          before: tapped, after: tapped, tree: [], error: nil, isInterrupted: true),
+        ActionTrace.Entry(
+            title: "launchApp", start: .seconds(9), end: .milliseconds(10_250), query: nil, target: nil,
+            before: nil, after: screen, tree: [], error: nil),
+        ActionTrace.Entry(
+            title: "tap", start: .milliseconds(10_250), end: .microseconds(11_000_400), query: #"buttons["ok"]"#,
+            target: Rect(x: 10, y: 20, width: 30, height: 40), before: screen, after: tapped, tree: [button],
+            error: "no such element"),
+        ActionTrace.Entry(
+            title: "wait", start: .seconds(11), end: .seconds(12), query: nil, target: nil,
+            before: tapped, after: tapped, tree: [], error: nil, isInterrupted: true),
     ]
 
     @Test("times count from the video's start to the millisecond, never before it; statuses, targets and trees as the report reads them")

@@ -1,9 +1,10 @@
-@testable import ShowcaseApps
 import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowcaseApps
+@testable import ShowreelUI
 
 @Suite("Controls and lists")
 struct ControlsTests {
@@ -11,9 +12,12 @@ struct ControlsTests {
     func switchToggle() throws {
         var changes: [Bool] = []
         let root = Screen(title: "Settings", background: .groupedBackground)
-        let table = TableView(style: .insetGrouped, sections: [
-            TableSection(header: "Options", rows: [.toggle("Use default", isOn: false, identifier: "useDefault") { changes.append($0) }]),
-        ])
+        let table = TableView(
+            style: .insetGrouped,
+            sections: [
+                TableSection(
+                    header: "Options", rows: [.toggle("Use default", isOn: false, identifier: "useDefault") { changes.append($0) }])
+            ])
         root.contentView = table
         let h = SceneHarness(root: root)
         let node = try #require(h.element("useDefault", type: .switch))

@@ -2,9 +2,10 @@ import Foundation
 import ShowcaseApps
 import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
 
 @Suite("Launch arguments and providers")
 struct LaunchArgumentsTests {
@@ -27,10 +28,16 @@ struct LaunchArgumentsTests {
         final class Made { let name: String; init(_ name: String) { self.name = name } }
         var made: [String] = []
         func provider(_ arguments: [String]) -> Provider<Made> {
-            Provider("--source", in: LaunchContext(arguments: arguments), default: "real", choices: [
-                "real": { made.append("real"); return Made("real") },
-                "mock": { made.append("mock"); return Made("mock") },
-            ])
+            Provider(
+                "--source", in: LaunchContext(arguments: arguments), default: "real",
+                choices: [
+                    "real": {
+                        made.append("real"); return Made("real")
+                    },
+                    "mock": {
+                        made.append("mock"); return Made("mock")
+                    },
+                ])
         }
         let mock = provider(["--source", "mock"])
         #expect(made.isEmpty)
@@ -71,7 +78,8 @@ struct AppDefaultsTests {
             #expect(second.bool(forKey: "useDefault") == isVolatile)
             #expect(second.string(forKey: "launchCount") == "3", "normal defaults always persist")
         }
-        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("Library/Preferences/dev.showreel.test.false.json").path))
+        #expect(
+            FileManager.default.fileExists(atPath: home.appendingPathComponent("Library/Preferences/dev.showreel.test.false.json").path))
     }
 }
 
@@ -166,8 +174,9 @@ struct DebugDrawerTests {
         #expect(h.element("greeting")?.label == "Hello World")
         // Release registers the drawer's defaults volatile (nothing sticks); debug keeps them.
         #expect(GreetingApp.ServiceLocator(context: LaunchContext()).debugDefaultsAreVolatile)
-        #expect(!GreetingApp.ServiceLocatorForDebug(wrapping: GreetingApp.ServiceLocator(context: LaunchContext()))
-            .debugDefaultsAreVolatile)
+        #expect(
+            !GreetingApp.ServiceLocatorForDebug(wrapping: GreetingApp.ServiceLocator(context: LaunchContext()))
+                .debugDefaultsAreVolatile)
     }
 }
 
@@ -336,7 +345,8 @@ struct DebugWindowTests {
         let presented = h.scene.windows.flatMap(\.presentedScreens)
         let sheets = presented.compactMap { ($0 as? NavigationController)?.topScreen as? ShareSheetScreen }
         let sheet = try #require(sheets.first)
-        #expect(sheet.items == ["Environment: Staging\nServer: staging.mail.showreel.dev\nVersion: 5.1 (212)\nUser: kate.bell@showreel.dev"])
+        #expect(
+            sheet.items == ["Environment: Staging\nServer: staging.mail.showreel.dev\nVersion: 5.1 (212)\nUser: kate.bell@showreel.dev"])
         try h.tap("Close")
         h.settle()
         // Sign out is ubiquitous from the inbox, and Quick Info reads the session when the window opens.
@@ -352,10 +362,12 @@ struct DebugWindowTests {
         var starts = 0
         weak var weakScreen: ActionsScreen?
         let screen = ActionsScreen("A") {
-            [.producer("work", shouldDismiss: false) { finish in
-                starts += 1
-                weakScreen?.scene?.after(.milliseconds(500)) { finish(.success(())) }
-            }]
+            [
+                .producer("work", shouldDismiss: false) { finish in
+                    starts += 1
+                    weakScreen?.scene?.after(.milliseconds(500)) { finish(.success(())) }
+                }
+            ]
         }
         weakScreen = screen
         let nav = NavigationController(rootScreen: screen)

@@ -1,10 +1,11 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
 
 /// One golden image per sample screen, rendered at the phone-small profile and halved
 /// (375x667 PNGs in Fixtures/Goldens/). A mismatch explains itself (how many pixels, where, by how
@@ -110,8 +111,9 @@ struct GoldenTests {
         if ProcessInfo.processInfo.environment["SHOWREEL_RECORD_GOLDENS"] == "1" {
             let url = Self.sourceGoldens.appendingPathComponent(name + ".png")
             try Data(actual.pngData()).write(to: url)
-            Issue.record("Recorded golden \(url.path); run again without SHOWREEL_RECORD_GOLDENS to compare.",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "Recorded golden \(url.path); run again without SHOWREEL_RECORD_GOLDENS to compare.",
+                sourceLocation: sourceLocation)
             return
         }
         guard let bytes = try? Data(contentsOf: Self.sourceGoldens.appendingPathComponent(name + ".png")) else {
@@ -127,8 +129,9 @@ struct GoldenTests {
         if let picture = actual.differenceImage(from: expected) {
             try? Data(picture.pngData()).write(to: failures.appendingPathComponent(name + ".diff.png"))
         }
-        Issue.record("Golden \(name).png differs: \(difference). Actual and difference images in \(failures.path).",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "Golden \(name).png differs: \(difference). Actual and difference images in \(failures.path).",
+            sourceLocation: sourceLocation)
     }
 
     /// `Fixtures/Goldens` at the top of the package (found from this file, as snapshot tests do).

@@ -1,9 +1,10 @@
-import ShowreelAccessibility
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
 
 @Suite("Software keyboard")
 struct KeyboardTests {

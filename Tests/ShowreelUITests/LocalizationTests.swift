@@ -1,33 +1,35 @@
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
 import ShowreelTestSupport
 import Testing
-import ShowreelAccessibility
+
+@testable import ShowreelUI
 
 /// String catalogs, the launch arguments that choose a language, locale formatting, and the
 /// sample apps in German, Japanese and Arabic.
 @Suite("Localization")
 struct LocalizationTests {
     static let catalogJSON = """
-    {"sourceLanguage": "en", "version": "1.0", "strings": {
-      "Hello": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Hallo"}}}},
-      "Only English": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Only in English"}}}},
-      "%lld files": {"localizations": {
-        "en": {"variations": {"plural": {"one": {"stringUnit": {"state": "translated", "value": "%lld file"}},
-                                         "other": {"stringUnit": {"state": "translated", "value": "%lld files"}}}}},
-        "ar": {"variations": {"plural": {"zero": {"stringUnit": {"state": "translated", "value": "لا ملفات"}},
-                                         "two": {"stringUnit": {"state": "translated", "value": "ملفان"}},
-                                         "few": {"stringUnit": {"state": "translated", "value": "%lld ملفات"}},
-                                         "other": {"stringUnit": {"state": "translated", "value": "%lld ملف"}}}}}}}
-    }}
-    """
+        {"sourceLanguage": "en", "version": "1.0", "strings": {
+          "Hello": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Hallo"}}}},
+          "Only English": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Only in English"}}}},
+          "%lld files": {"localizations": {
+            "en": {"variations": {"plural": {"one": {"stringUnit": {"state": "translated", "value": "%lld file"}},
+                                             "other": {"stringUnit": {"state": "translated", "value": "%lld files"}}}}},
+            "ar": {"variations": {"plural": {"zero": {"stringUnit": {"state": "translated", "value": "لا ملفات"}},
+                                             "two": {"stringUnit": {"state": "translated", "value": "ملفان"}},
+                                             "few": {"stringUnit": {"state": "translated", "value": "%lld ملفات"}},
+                                             "other": {"stringUnit": {"state": "translated", "value": "%lld ملف"}}}}}}}
+        }}
+        """
 
     static func strings(_ arguments: [String], log: MissingTranslationLog? = nil) throws -> LocalizedStrings {
         let catalog = try StringCatalog(data: Data(catalogJSON.utf8))
-        return LocalizedStrings(catalog: catalog, context: LaunchContext(arguments: arguments, translationLog: log),
-                                bundleIdentifier: "dev.test")
+        return LocalizedStrings(
+            catalog: catalog, context: LaunchContext(arguments: arguments, translationLog: log),
+            bundleIdentifier: "dev.test")
     }
 
     @Test("a catalog is parsed with its languages and plural forms")
@@ -39,7 +41,8 @@ struct LocalizationTests {
         guard case .plural(let forms)? = catalog.strings["%lld files"]?["ar"] else { Issue.record("no Arabic plural"); return }
         #expect(forms[.two] == "ملفان" && forms[.other] == "%lld ملف")
         #expect(throws: StringCatalogError.self) { try StringCatalog(data: Data("{\"strings\": {}}".utf8)) }
-        let noOther = #"{"sourceLanguage":"en","strings":{"k":{"localizations":{"en":{"variations":{"plural":{"one":{"stringUnit":{"value":"x"}}}}}}}}}"#
+        let noOther =
+            #"{"sourceLanguage":"en","strings":{"k":{"localizations":{"en":{"variations":{"plural":{"one":{"stringUnit":{"value":"x"}}}}}}}}}"#
         #expect(throws: StringCatalogError.missingOtherForm(key: "k", language: "en")) { try StringCatalog(data: Data(noOther.utf8)) }
     }
 
@@ -77,8 +80,11 @@ struct LocalizationTests {
         #expect(german("Only English") == "Only in English")
         #expect(german("Only English") == "Only in English")
         #expect(german("Not in the catalog") == "Not in the catalog")
-        #expect(log.entries == [MissingTranslation(bundleIdentifier: "dev.test", language: "de", key: "Only English"),
-                                MissingTranslation(bundleIdentifier: "dev.test", language: "de", key: "Not in the catalog")])
+        #expect(
+            log.entries == [
+                MissingTranslation(bundleIdentifier: "dev.test", language: "de", key: "Only English"),
+                MissingTranslation(bundleIdentifier: "dev.test", language: "de", key: "Not in the catalog"),
+            ])
         // The source language has nothing to miss; a language the catalog lacks reads the source.
         let sourceLog = MissingTranslationLog()
         let french = try Self.strings(["-AppleLanguages", "(fr)"], log: sourceLog)
@@ -88,9 +94,11 @@ struct LocalizationTests {
 
     @Test("Countries in German, Japanese and Arabic: localized names and numbers, the same identifiers")
     func countriesLocalized() throws {
-        let expected = [("de", "de_DE", "Kanada", "36.155.487 Einwohner", "Nordamerika, Amerika"),
-                        ("ja", "ja_JP", "カナダ", "36,155,487人", "北アメリカ、南北アメリカ"),
-                        ("ar", "ar", "كندا", "36,155,487 نسمة", "أمريكا الشمالية، الأمريكتان")]
+        let expected = [
+            ("de", "de_DE", "Kanada", "36.155.487 Einwohner", "Nordamerika, Amerika"),
+            ("ja", "ja_JP", "カナダ", "36,155,487人", "北アメリカ、南北アメリカ"),
+            ("ar", "ar", "كندا", "36,155,487 نسمة", "أمريكا الشمالية، الأمريكتان"),
+        ]
         for (language, locale, name, population, region) in expected {
             let arguments = ["-AppleLanguages", "(\(language))", "-AppleLocale", locale]
             let h = try SceneHarness(profile: .phoneSmall, app: CountriesApp.definition, arguments: arguments)

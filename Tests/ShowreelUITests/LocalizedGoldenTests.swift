@@ -1,9 +1,10 @@
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
 import ShowreelTestSupport
 import Testing
-import ShowreelAccessibility
+
+@testable import ShowreelUI
 
 /// The sample apps in German, Japanese and Arabic (mirrored), and in dark appearance, as
 /// golden images beside the English ones (same size, same comparison, same recording switch).
@@ -12,8 +13,9 @@ extension GoldenTests {
         ["-AppleLanguages", "(\(language))", "-AppleLocale", locale]
     }
 
-    @Test("Hello, Countries and Sign-up in German, Japanese and Arabic",
-          arguments: [("de", "de_DE"), ("ja", "ja_JP"), ("ar", "ar_EG")])
+    @Test(
+        "Hello, Countries and Sign-up in German, Japanese and Arabic",
+        arguments: [("de", "de_DE"), ("ja", "ja_JP"), ("ar", "ar_EG")])
     func localized(language: String, locale: String) throws {
         let arguments = Self.launchArguments(language, locale: locale)
         let hello = try SceneHarness(profile: Self.profile, app: HelloApp.definition, arguments: arguments)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ShowreelTestSupport
+import Testing
 
 /// Debug aids are absent from release builds: every type in a `*ForDebug*` file is inside
 /// `#if DEBUG`, and a release build of the sample apps (and the toolkit under them) has none
@@ -38,7 +38,8 @@ struct ReleaseBuildTests {
             let lines = file.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             #expect(lines.first == "#if DEBUG" && lines.last == "#endif", "\(file.path) is not wrapped in #if DEBUG")
         }
-        let apps = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent("Sources/ShowcaseApps").path)?
+        let apps =
+            FileManager.default.enumerator(atPath: Self.root.appendingPathComponent("Sources/ShowcaseApps").path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") && !$0.contains("ForDebug") } ?? []
         var counts: [String: Int] = [:]
         for file in apps {
@@ -56,8 +57,12 @@ struct ReleaseBuildTests {
         // The build takes a while: on a thread of its own, so the other tests running beside
         // this one keep the concurrency pool's few threads.
         let build = try await offPool {
-            try Self.run("/usr/bin/env", ["swift", "build", "-c", "release", "--target", "ShowcaseApps",
-                                          "--package-path", Self.root.path, "--scratch-path", scratch.path, "-Xswiftc", "-Onone"])
+            try Self.run(
+                "/usr/bin/env",
+                [
+                    "swift", "build", "-c", "release", "--target", "ShowcaseApps",
+                    "--package-path", Self.root.path, "--scratch-path", scratch.path, "-Xswiftc", "-Onone",
+                ])
         }
         try #require(build.status == 0, "release build failed:\n\(build.output.suffix(3000))")
         let release = try Self.symbols(in: scratch.appendingPathComponent("release"))
@@ -77,8 +82,9 @@ struct ReleaseBuildTests {
     /// files that still exist: a deleted file's object stays behind in the build folder).
     static func symbols(in folder: URL) throws -> [String] {
         let objects = modules.flatMap { module -> [String] in
-            let sources = Set((FileManager.default.enumerator(atPath: root.appendingPathComponent("Sources/\(module)").path)?
-                .compactMap { $0 as? String } ?? []).map { ($0 as NSString).lastPathComponent + ".o" })
+            let sources = Set(
+                (FileManager.default.enumerator(atPath: root.appendingPathComponent("Sources/\(module)").path)?
+                    .compactMap { $0 as? String } ?? []).map { ($0 as NSString).lastPathComponent + ".o" })
             let dir = folder.appendingPathComponent("\(module).build")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             return names.filter { sources.contains($0) }.map { dir.appendingPathComponent($0).path }

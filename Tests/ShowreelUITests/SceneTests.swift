@@ -1,10 +1,11 @@
-import ShowreelAccessibility
 import Foundation
 import ShowcaseApps
+import ShowreelAccessibility
 import ShowreelRender
-@testable import ShowreelUI
-import Testing
 import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
 
 @Suite("Scene: dirty tracking, determinism, status bar, accessibility, events")
 struct SceneTests {
@@ -61,8 +62,12 @@ struct SceneTests {
         #expect(h.scene.statusBar.time == "9:41")
         #expect(!h.scene.isStatusBarOverridden)
         let live = h.render().contentHash
-        h.scene.overrideStatusBar { $0.time = "10:09"; $0.batteryLevel = 42; $0.batteryState = .discharging }
-        h.scene.overrideStatusBar { $0.dataNetwork = .lte; $0.cellularBars = 2; $0.operatorName = "Showreel" }
+        h.scene.overrideStatusBar {
+            $0.time = "10:09"; $0.batteryLevel = 42; $0.batteryState = .discharging
+        }
+        h.scene.overrideStatusBar {
+            $0.dataNetwork = .lte; $0.cellularBars = 2; $0.operatorName = "Showreel"
+        }
         let values = h.scene.statusBar
         #expect(values.time == "10:09" && values.batteryLevel == 42 && values.dataNetwork == .lte && values.operatorName == "Showreel")
         #expect(h.scene.needsRender)
@@ -96,7 +101,9 @@ struct SceneTests {
         #expect(all.contains { $0.type == .table && $0.identifier == "signUpForm" })
         // What the keyboard covers stays in the tree but is not hittable.
         let keyboardTop = try #require(h.scene.keyboardFrame).minY
-        let covered = all.filter { !([.key, .keyboard, .window, .table] as [ElementType?]).contains($0.type) && $0.frame.center.y > keyboardTop }
+        let covered = all.filter {
+            !([.key, .keyboard, .window, .table] as [ElementType?]).contains($0.type) && $0.frame.center.y > keyboardTop
+        }
         #expect(!covered.isEmpty)
         #expect(covered.allSatisfy { !$0.isHittable })
     }
@@ -152,7 +159,9 @@ struct SceneTests {
         nav.present(top, animated: false)
         root.handles = false
         var hook = 0
-        h.scene.onShake = { hook += 1; return true }
+        h.scene.onShake = {
+            hook += 1; return true
+        }
         #expect(h.scene.topMostScreen === top)
         #expect(h.scene.shake())
         #expect(top.shakes == 1 && root.shakes == 1 && hook == 1)  // the root is not above the presented screen's chain

@@ -9,7 +9,9 @@ struct ErrorSentenceTests {
     @Test("a folder that cannot be made, a file that cannot be read: the path and the reason, no NSError dump")
     func foundationErrors() throws {
         var thrown: [any Error] = []
-        do { try FileManager.default.createDirectory(atPath: "/proc/nope", withIntermediateDirectories: true) } catch { thrown.append(error) }
+        do { try FileManager.default.createDirectory(atPath: "/proc/nope", withIntermediateDirectories: true) } catch {
+            thrown.append(error)
+        }
         do { _ = try Data(contentsOf: URL(fileURLWithPath: "/nowhere/flow.yaml")) } catch { thrown.append(error) }
         do { _ = try String(contentsOfFile: "/nowhere/flow.yaml", encoding: .utf8) } catch { thrown.append(error) }
         #expect(thrown.count == 3)

@@ -17,10 +17,12 @@ public enum CountriesApp {
 
     /// The data source the launch arguments ask for (created when first asked for).
     public static func dataSourceProvider(for context: LaunchContext) -> Provider<any CountriesDataSource> {
-        Provider(datasourceArgument, in: context, default: "remote", choices: [
-            "local-mock": { LocalMockCountriesDataSource() },
-            "remote": { RemoteCountriesDataSource() },
-        ], unknownMessage: { "Unknown countries datasource requested: \($0)" })
+        Provider(
+            datasourceArgument, in: context, default: "remote",
+            choices: [
+                "local-mock": { LocalMockCountriesDataSource() },
+                "remote": { RemoteCountriesDataSource() },
+            ], unknownMessage: { "Unknown countries datasource requested: \($0)" })
     }
 
     public static func dataSource(for context: LaunchContext) throws -> any CountriesDataSource {
@@ -66,13 +68,19 @@ final class CountriesListScreen: Screen {
         table.accessibilityIdentifier = "countries"
         do {
             countries = try dataSource.countries()
-            table.sections = [TableSection(rows: countries.map { country in
-                // The identifier stays the English name: tests find a country in every language.
-                TableRow(title: LocalizedCountry(country, strings: strings).name, accessory: .disclosureIndicator,
-                         image: RowImage(initials: country.alpha2Code, fill: CountriesApp.color(for: country.region),
-                                         tint: .white, shape: .circle, size: 28),
-                         identifier: country.name) { [weak self] in self?.show(country) }
-            })]
+            table.sections = [
+                TableSection(
+                    rows: countries.map { country in
+                        // The identifier stays the English name: tests find a country in every language.
+                        TableRow(
+                            title: LocalizedCountry(country, strings: strings).name, accessory: .disclosureIndicator,
+                            image: RowImage(
+                                initials: country.alpha2Code, fill: CountriesApp.color(for: country.region),
+                                tint: .white, shape: .circle, size: 28),
+                            identifier: country.name
+                        ) { [weak self] in self?.show(country) }
+                    })
+            ]
         } catch {
             table.sections = [TableSection(footer: strings("Could not load countries: %@", String(describing: error)), rows: [])]
         }
@@ -99,20 +107,23 @@ final class CountryDetailsScreen: Screen {
 
     override func viewDidLoad() {
         table.accessibilityIdentifier = "countryDetails"
-        let badge = ImageView(shape: .circle, fill: CountriesApp.color(for: country.region), tint: .white,
-                              initials: country.alpha2Code)
+        let badge = ImageView(
+            shape: .circle, fill: CountriesApp.color(for: country.region), tint: .white,
+            initials: country.alpha2Code)
         badge.gradientEnd = CountriesApp.color(for: country.region).mixed(with: .black, amount: 0.25)
         table.tableHeaderView = DetailsHeader(badge: badge)
         func row(_ caption: String, _ value: String, _ identifier: String) -> TableRow {
             TableRow(title: caption, detail: value, style: .caption, identifier: identifier + "Row", detailIdentifier: identifier)
         }
         let localized = LocalizedCountry(country, strings: strings)
-        table.sections = [TableSection(rows: [
-            row(strings("Name"), localized.name, "countryName"),
-            row(strings("Region"), localized.regionDescription, "countryRegion"),
-            row(strings("Population"), localized.populationDescription, "countryPopulation"),
-            row(strings("Area"), localized.areaDescription, "countryArea"),
-        ])]
+        table.sections = [
+            TableSection(rows: [
+                row(strings("Name"), localized.name, "countryName"),
+                row(strings("Region"), localized.regionDescription, "countryRegion"),
+                row(strings("Population"), localized.populationDescription, "countryPopulation"),
+                row(strings("Area"), localized.areaDescription, "countryArea"),
+            ])
+        ]
         contentView = table
     }
 }

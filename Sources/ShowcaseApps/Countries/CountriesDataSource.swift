@@ -71,10 +71,14 @@ public struct LocalMockCountriesDataSource: CountriesDataSource {
     public func countries() throws -> [Country] {
         [
             Country(name: "Atlantis", alpha2Code: "AX", region: "Mock Ocean", subregion: "Sunken Islands", population: 1234, area: 100.0),
-            Country(name: "Canada", alpha2Code: "CA", region: "Americas", subregion: "Northern America", population: 36155487, area: 9984670.0),
-            Country(name: "El Dorado", alpha2Code: "ED", region: "Americas", subregion: "Legendary South America", population: 1, area: 1.0),
-            Country(name: "France", alpha2Code: "FR", region: "Europe", subregion: "Western Europe", population: 66710000, area: 640679.0),
-            Country(name: "Japan", alpha2Code: "JP", region: "Asia", subregion: "Eastern Asia", population: 126960000, area: 377930.0),
+            Country(
+                name: "Canada", alpha2Code: "CA", region: "Americas", subregion: "Northern America", population: 36_155_487, area: 9984670.0
+            ),
+            Country(
+                name: "El Dorado", alpha2Code: "ED", region: "Americas", subregion: "Legendary South America", population: 1, area: 1.0),
+            Country(
+                name: "France", alpha2Code: "FR", region: "Europe", subregion: "Western Europe", population: 66_710_000, area: 640679.0),
+            Country(name: "Japan", alpha2Code: "JP", region: "Asia", subregion: "Eastern Asia", population: 126_960_000, area: 377930.0),
         ]
     }
 }

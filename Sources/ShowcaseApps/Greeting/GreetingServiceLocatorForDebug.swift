@@ -9,7 +9,7 @@ extension GreetingApp {
         public private(set) lazy var stringService: StringService = StringServiceForDebug(
             production: production.stringService, defaults: production.defaults)
         public private(set) lazy var sceneAccessories: [any SceneAccessory] = [
-            DebugDrawer { [defaults, buildInfo] in GreetingDebugFormForDebug(defaults: defaults, buildInfo: buildInfo) },
+            DebugDrawer { [defaults, buildInfo] in GreetingDebugFormForDebug(defaults: defaults, buildInfo: buildInfo) }
         ]
 
         public init(wrapping production: ServiceLocator) { self.production = production }

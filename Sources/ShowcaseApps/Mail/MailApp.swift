@@ -67,10 +67,12 @@ final class InboxScreen: Screen {
     let table = TableView(style: .plain)
     private(set) var isAllRead = false
     static let threads = [
-        MailThread(subject: "Release 5.1 notes", sender: "Kate Bell", messages: [
-            ("Kate Bell", "The debug window ships in debug builds only."),
-            ("John Appleseed", "Shake to open it, or swipe in from the right edge."),
-        ]),
+        MailThread(
+            subject: "Release 5.1 notes", sender: "Kate Bell",
+            messages: [
+                ("Kate Bell", "The debug window ships in debug builds only."),
+                ("John Appleseed", "Shake to open it, or swipe in from the right edge."),
+            ]),
         MailThread(subject: "Lunch on Friday?", sender: "Anna Haro", messages: [("Anna Haro", "Noodles at noon?")]),
     ]
 
@@ -91,12 +93,17 @@ final class InboxScreen: Screen {
     }
 
     private func reload() {
-        table.sections = [TableSection(rows: Self.threads.map { thread in
-            TableRow(title: thread.subject, subtitle: (isAllRead ? "" : "● ") + thread.sender, accessory: .disclosureIndicator,
-                     identifier: thread.subject) { [weak self] in
-                self?.navigationController?.push(ThreadScreen(thread: thread))
-            }
-        })]
+        table.sections = [
+            TableSection(
+                rows: Self.threads.map { thread in
+                    TableRow(
+                        title: thread.subject, subtitle: (isAllRead ? "" : "● ") + thread.sender, accessory: .disclosureIndicator,
+                        identifier: thread.subject
+                    ) { [weak self] in
+                        self?.navigationController?.push(ThreadScreen(thread: thread))
+                    }
+                })
+        ]
     }
 }
 
@@ -111,12 +118,18 @@ final class ThreadScreen: TableScreen {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        table.sections = [TableSection(header: "\(thread.messages.count) messages", rows: thread.messages.enumerated().map { index, message in
-            TableRow(title: message.from, subtitle: message.body, accessory: .disclosureIndicator,
-                     identifier: "message\(index)") { [weak self] in
-                self?.navigationController?.push(MessageScreen(from: message.from, body: message.body))
-            }
-        })]
+        table.sections = [
+            TableSection(
+                header: "\(thread.messages.count) messages",
+                rows: thread.messages.enumerated().map { index, message in
+                    TableRow(
+                        title: message.from, subtitle: message.body, accessory: .disclosureIndicator,
+                        identifier: "message\(index)"
+                    ) { [weak self] in
+                        self?.navigationController?.push(MessageScreen(from: message.from, body: message.body))
+                    }
+                })
+        ]
     }
 }
 
@@ -168,8 +181,12 @@ final class ReplyScreen: TableScreen {
     override func viewDidLoad() {
         super.viewDidLoad()
         leftBarButtonItems = [BarButtonItem(title: "Cancel", identifier: "cancelReply") { [weak self] in self?.dismiss() }]
-        table.sections = [TableSection(header: "To \(recipient)", rows: [
-            .textField(placeholder: "Write a reply", identifier: "replyBody"),
-        ])]
+        table.sections = [
+            TableSection(
+                header: "To \(recipient)",
+                rows: [
+                    .textField(placeholder: "Write a reply", identifier: "replyBody")
+                ])
+        ]
     }
 }

@@ -4,8 +4,10 @@ import ShowreelUI
 /// What each Mail screen offers in the debug window (debug builds only).
 extension InboxScreen: DebugActionsProviding {
     var debugActions: [DebugAction] {
-        [.simple("Mark all as read") { [weak self] in self?.markAllRead() },
-         .simple("Sign out", isUbiquitous: true) { [session] in session.user = nil }]
+        [
+            .simple("Mark all as read") { [weak self] in self?.markAllRead() },
+            .simple("Sign out", isUbiquitous: true) { [session] in session.user = nil },
+        ]
     }
 }
 
@@ -16,14 +18,16 @@ struct MailSyncErrorForDebug: Error, CustomStringConvertible {
 
 extension ThreadScreen: DebugActionsProviding {
     var debugActions: [DebugAction] {
-        [.producer("Reload thread") { [weak self] finish in
-            guard let scene = self?.scene else { return finish(.success(())) }
-            scene.after(.milliseconds(600)) { finish(.success(())) }
-        },
-         .producer("Sync with server", shouldDismiss: false) { [weak self] finish in
-            guard let scene = self?.scene else { return finish(.failure(MailSyncErrorForDebug())) }
-            scene.after(.milliseconds(600)) { finish(.failure(MailSyncErrorForDebug())) }
-        }]
+        [
+            .producer("Reload thread") { [weak self] finish in
+                guard let scene = self?.scene else { return finish(.success(())) }
+                scene.after(.milliseconds(600)) { finish(.success(())) }
+            },
+            .producer("Sync with server", shouldDismiss: false) { [weak self] finish in
+                guard let scene = self?.scene else { return finish(.failure(MailSyncErrorForDebug())) }
+                scene.after(.milliseconds(600)) { finish(.failure(MailSyncErrorForDebug())) }
+            },
+        ]
     }
 }
 
@@ -35,9 +39,11 @@ extension MessageScreen: DebugActionsProviding {
 
 extension ReplyScreen: DebugActionsProviding {
     var debugActions: [DebugAction] {
-        [.simple("Insert sample reply", isPreferredForShake: true) { [weak self] in
-            self?.replyField?.text = "Thanks, sounds good!"
-        }]
+        [
+            .simple("Insert sample reply", isPreferredForShake: true) { [weak self] in
+                self?.replyField?.text = "Thanks, sounds good!"
+            }
+        ]
     }
 }
 
@@ -49,11 +55,15 @@ final class FeatureFlagsScreenForDebug: TableScreen {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        table.sections = [TableSection(header: "Flags", rows: [
-            .toggle("Threaded replies", isOn: true, identifier: "flag.threadedReplies"),
-            .toggle("Smart inbox", isOn: false, identifier: "flag.smartInbox"),
-            .button("Done", identifier: "featureFlagsDone") { [weak self] in self?.dismiss() },
-        ])]
+        table.sections = [
+            TableSection(
+                header: "Flags",
+                rows: [
+                    .toggle("Threaded replies", isOn: true, identifier: "flag.threadedReplies"),
+                    .toggle("Smart inbox", isOn: false, identifier: "flag.smartInbox"),
+                    .button("Done", identifier: "featureFlagsDone") { [weak self] in self?.dismiss() },
+                ])
+        ]
     }
 }
 #endif

@@ -19,10 +19,12 @@ extension MailApp {
         public let environment: MailEnvironment
 
         public init(context: LaunchContext) throws {
-            environmentProvider = Provider(MailApp.environmentArgument, in: context, default: "production", choices: [
-                "production": { .production },
-                "staging": { .staging },
-            ])
+            environmentProvider = Provider(
+                MailApp.environmentArgument, in: context, default: "production",
+                choices: [
+                    "production": { .production },
+                    "staging": { .staging },
+                ])
             environment = try environmentProvider.value()
         }
 

@@ -7,11 +7,13 @@ extension MailApp {
         public let production: ServiceLocator
         public private(set) lazy var sceneAccessories: [any SceneAccessory] = [
             DebugWindow { [session, environment, buildInfo] in
-                [DebugInfoItem("Environment", environment.name),
-                 DebugInfoItem("Server", environment.host),
-                 DebugInfoItem("Version", buildInfo.versionAndBuild),
-                 DebugInfoItem("User", session.user ?? "Signed out")]
-            },
+                [
+                    DebugInfoItem("Environment", environment.name),
+                    DebugInfoItem("Server", environment.host),
+                    DebugInfoItem("Version", buildInfo.versionAndBuild),
+                    DebugInfoItem("User", session.user ?? "Signed out"),
+                ]
+            }
         ]
 
         public init(wrapping production: ServiceLocator) { self.production = production }

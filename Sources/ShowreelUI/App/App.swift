@@ -8,8 +8,10 @@ public struct LaunchContext: Sendable, Equatable {
     /// Where the app's missing translations are reported (the device's log), if anywhere.
     public var translationLog: MissingTranslationLog?
 
-    public init(arguments: [String] = [], environment: [String: String] = [:], deviceLanguages: [String] = [],
-                translationLog: MissingTranslationLog? = nil) {
+    public init(
+        arguments: [String] = [], environment: [String: String] = [:], deviceLanguages: [String] = [],
+        translationLog: MissingTranslationLog? = nil
+    ) {
         self.arguments = arguments
         self.environment = environment
         self.deviceLanguages = deviceLanguages
@@ -28,19 +30,26 @@ public struct AppDefinition: Sendable {
     /// `CFBundleVersion` (build), and whatever else the app keeps there.
     public let infoDictionary: [String: String]
 
-    public init(bundleIdentifier: String, displayName: String, version: String = "1.0", build: String = "1",
-                makeRootScreen: @escaping @Sendable (LaunchContext) throws -> Screen) {
+    public init(
+        bundleIdentifier: String, displayName: String, version: String = "1.0", build: String = "1",
+        makeRootScreen: @escaping @Sendable (LaunchContext) throws -> Screen
+    ) {
         self.bundleIdentifier = bundleIdentifier
         self.displayName = displayName
         self.makeRootScreen = makeRootScreen
-        infoDictionary = AppDefinition.infoDictionary(bundleIdentifier: bundleIdentifier, displayName: displayName,
-                                                      version: version, build: build)
+        infoDictionary = AppDefinition.infoDictionary(
+            bundleIdentifier: bundleIdentifier, displayName: displayName,
+            version: version, build: build)
     }
 
-    public static func infoDictionary(bundleIdentifier: String, displayName: String, version: String,
-                                      build: String) -> [String: String] {
-        ["CFBundleIdentifier": bundleIdentifier, "CFBundleDisplayName": displayName,
-         "CFBundleShortVersionString": version, "CFBundleVersion": build]
+    public static func infoDictionary(
+        bundleIdentifier: String, displayName: String, version: String,
+        build: String
+    ) -> [String: String] {
+        [
+            "CFBundleIdentifier": bundleIdentifier, "CFBundleDisplayName": displayName,
+            "CFBundleShortVersionString": version, "CFBundleVersion": build,
+        ]
     }
 }
 

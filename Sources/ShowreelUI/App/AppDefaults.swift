@@ -32,15 +32,18 @@ public final class AppDefaults {
             fileURL = nil
         }
         if let fileURL, let data = try? Data(contentsOf: fileURL),
-           let values = try? JSONDecoder().decode([String: DefaultsValue].self, from: data) {
+            let values = try? JSONDecoder().decode([String: DefaultsValue].self, from: data)
+        {
             stored = values
         }
     }
 
     /// Registers fallback values, and `volatileDefaults` that, when `isVolatile`, lose what
     /// was set for them since the last registration.
-    public func registerDefaults(_ defaults: [String: DefaultsValue], volatileDefaults: [String: DefaultsValue] = [:],
-                                 isVolatile: Bool) {
+    public func registerDefaults(
+        _ defaults: [String: DefaultsValue], volatileDefaults: [String: DefaultsValue] = [:],
+        isVolatile: Bool
+    ) {
         registered.merge(defaults) { _, new in new }
         registered.merge(volatileDefaults) { _, new in new }
         guard isVolatile else { return }

@@ -12,8 +12,10 @@ public final class Provider<Value> {
     /// - Parameters:
     ///   - unknownMessage: the fatal error's message for a name no factory has (the
     ///     default names the option and the choices).
-    public init(_ option: String, in context: LaunchContext, default defaultChoice: String,
-                choices: KeyValuePairs<String, () throws -> Value>, unknownMessage: ((String) -> String)? = nil) {
+    public init(
+        _ option: String, in context: LaunchContext, default defaultChoice: String,
+        choices: KeyValuePairs<String, () throws -> Value>, unknownMessage: ((String) -> String)? = nil
+    ) {
         self.option = option
         self.context = context
         self.defaultChoice = defaultChoice

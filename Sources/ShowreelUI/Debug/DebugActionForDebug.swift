@@ -31,19 +31,26 @@ public struct DebugAction {
         self.isPreferredForShake = isPreferredForShake
     }
 
-    public static func simple(_ title: String, isUbiquitous: Bool = false, isPreferredForShake: Bool = false,
-                              _ run: @escaping () -> Void) -> DebugAction {
+    public static func simple(
+        _ title: String, isUbiquitous: Bool = false, isPreferredForShake: Bool = false,
+        _ run: @escaping () -> Void
+    ) -> DebugAction {
         DebugAction(title: title, kind: .simple(run), isUbiquitous: isUbiquitous, isPreferredForShake: isPreferredForShake)
     }
 
-    public static func producer(_ title: String, shouldDismiss: Bool = true, isUbiquitous: Bool = false,
-                                isPreferredForShake: Bool = false, _ start: @escaping Producer) -> DebugAction {
-        DebugAction(title: title, kind: .producer(start, shouldDismiss: shouldDismiss), isUbiquitous: isUbiquitous,
-                    isPreferredForShake: isPreferredForShake)
+    public static func producer(
+        _ title: String, shouldDismiss: Bool = true, isUbiquitous: Bool = false,
+        isPreferredForShake: Bool = false, _ start: @escaping Producer
+    ) -> DebugAction {
+        DebugAction(
+            title: title, kind: .producer(start, shouldDismiss: shouldDismiss), isUbiquitous: isUbiquitous,
+            isPreferredForShake: isPreferredForShake)
     }
 
-    public static func modal(_ title: String, isUbiquitous: Bool = false, isPreferredForShake: Bool = false,
-                             _ makeScreen: @escaping () -> Screen) -> DebugAction {
+    public static func modal(
+        _ title: String, isUbiquitous: Bool = false, isPreferredForShake: Bool = false,
+        _ makeScreen: @escaping () -> Screen
+    ) -> DebugAction {
         DebugAction(title: title, kind: .modal(makeScreen), isUbiquitous: isUbiquitous, isPreferredForShake: isPreferredForShake)
     }
 

@@ -60,9 +60,11 @@ public final class DebugDrawer: SceneAccessory {
     public func openForm() {
         guard let scene, let top = scene.appWindow.topPresentedScreen, !isShowingForm else { return }
         let form = makeForm()
-        form.rightBarButtonItems = [BarButtonItem(title: "Done", style: .done, identifier: "debugFormDone") { [weak form] in
-            form?.dismiss(animated: true)
-        }]
+        form.rightBarButtonItems = [
+            BarButtonItem(title: "Done", style: .done, identifier: "debugFormDone") { [weak form] in
+                form?.dismiss(animated: true)
+            }
+        ]
         let container = DebugDrawerFormContainer(rootScreen: form)
         // However the form goes (Done, or the app dismissing what it presents), the drawer comes back.
         container.onDisappear = { [weak self] in self?.formDidClose() }
@@ -120,8 +122,9 @@ final class DebugDrawerHandle: View {
     override func draw(in canvas: Canvas) {
         canvas.fill(bounds, color: Color(hex: 0x1C1C1E, alpha: isPressed ? 0.95 : 0.8), cornerRadius: bounds.width / 2)
         let side = bounds.width * 0.46
-        Symbol.gear.draw(in: Rect(x: bounds.midX - side / 2, y: bounds.midY - side / 2, width: side, height: side),
-                         color: .white, canvas: canvas)
+        Symbol.gear.draw(
+            in: Rect(x: bounds.midX - side / 2, y: bounds.midY - side / 2, width: side, height: side),
+            color: .white, canvas: canvas)
     }
 
     /// A point inside this view, on the screen (the window moves under the finger).

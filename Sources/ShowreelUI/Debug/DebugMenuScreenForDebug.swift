@@ -17,23 +17,30 @@ final class DebugMenuScreen: TableScreen {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        rightBarButtonItems = [BarButtonItem(title: "Close", style: .done, identifier: "debugWindowClose") { [weak self] in
-            self?.onClose?()
-        }]
+        rightBarButtonItems = [
+            BarButtonItem(title: "Close", style: .done, identifier: "debugWindowClose") { [weak self] in
+                self?.onClose?()
+            }
+        ]
         let actionRows = actions.enumerated().map { index, action in
-            TableRow.value(action.title, "", identifier: "debugAction.\(action.title)",
-                           valueIdentifier: "debugActionState.\(action.title)",
-                           accessory: Self.accessory(of: action)) { [weak self] in self?.run(index) }
+            TableRow.value(
+                action.title, "", identifier: "debugAction.\(action.title)",
+                valueIdentifier: "debugActionState.\(action.title)",
+                accessory: Self.accessory(of: action)
+            ) { [weak self] in self?.run(index) }
         }
         let infoRows = quickInfo.map { item in
             TableRow.value(item.title, item.value, identifier: "quickInfo.\(item.title)", valueIdentifier: "quickInfoValue.\(item.title)")
         }
         table.sections = [
-            TableSection(header: "Actions", footer: actions.isEmpty ? "Nothing on this screen offers debug actions." : nil,
-                         rows: actionRows),
-            TableSection(header: "Quick Info", rows: infoRows + [
-                .button("Share Quick Info", identifier: "debugShareQuickInfo") { [weak self] in self?.shareQuickInfo() },
-            ]),
+            TableSection(
+                header: "Actions", footer: actions.isEmpty ? "Nothing on this screen offers debug actions." : nil,
+                rows: actionRows),
+            TableSection(
+                header: "Quick Info",
+                rows: infoRows + [
+                    .button("Share Quick Info", identifier: "debugShareQuickInfo") { [weak self] in self?.shareQuickInfo() }
+                ]),
         ]
     }
 
@@ -45,12 +52,19 @@ final class DebugMenuScreen: TableScreen {
     private func run(_ index: Int) {
         let action = actions[index]
         guard !running.contains(index) else { return }
-        DebugActionRunner.run(action, from: self, state: { [weak self] state in
-            guard let self else { return }
-            let text = switch state { case .running: "Running…"; case .done: "Done"; case .failed: "Failed" }
-            if state == .running { running.insert(index) } else { running.remove(index) }
-            table.cell(withIdentifier: "debugAction.\(action.title)")?.setDetail(text)
-        }, dismiss: { [weak self] in self?.onClose?() })
+        DebugActionRunner.run(
+            action, from: self,
+            state: { [weak self] state in
+                guard let self else { return }
+                let text =
+                    switch state {
+                    case .running: "Running…";
+                    case .done: "Done";
+                    case .failed: "Failed"
+                    }
+                if state == .running { running.insert(index) } else { running.remove(index) }
+                table.cell(withIdentifier: "debugAction.\(action.title)")?.setDetail(text)
+            }, dismiss: { [weak self] in self?.onClose?() })
     }
 
     private func shareQuickInfo() {

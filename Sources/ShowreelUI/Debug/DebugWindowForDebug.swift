@@ -30,9 +30,10 @@ public final class DebugWindow: SceneAccessory {
         self.scene = scene
         scene.onEdgeSwipeFromRight = { [weak self] in self?.open() }
         scene.onShake = { [weak self] in self?.shake() ?? false }
-        scene.keyCommands.append(KeyCommand(input: "d", modifiers: .command, title: Self.keyCommandTitle) { [weak self] in
-            self?.open()
-        })
+        scene.keyCommands.append(
+            KeyCommand(input: "d", modifiers: .command, title: Self.keyCommandTitle) { [weak self] in
+                self?.open()
+            })
     }
 
     public func detach(from scene: WindowScene) {
@@ -91,9 +92,11 @@ public final class DebugWindow: SceneAccessory {
     /// window itself keeps the whole screen, so its screens lay out once, at full width (the
     /// part it uncovers is clear and lets taps through).
     private func slide(_ window: Window, from start: Double, to end: Double, completion: @escaping (Bool) -> Void) {
-        window.animate(duration: AnimationDurations.push, curve: .easeInOut, key: "slide", { [weak window] p in
-            window?.boundsOrigin = Point(x: -(start + (end - start) * p), y: 0)
-        }, completion: completion)
+        window.animate(
+            duration: AnimationDurations.push, curve: .easeInOut, key: "slide",
+            { [weak window] p in
+                window?.boundsOrigin = Point(x: -(start + (end - start) * p), y: 0)
+            }, completion: completion)
     }
 }
 
@@ -105,8 +108,10 @@ enum DebugActionRunner {
     ///   - presenter: shows a modal action's screen and a failed producer's alert.
     ///   - state: hears how a producer is doing (for the row that shows it).
     ///   - dismiss: called when the window should close.
-    static func run(_ action: DebugAction, from presenter: Screen, state: @escaping (State) -> Void,
-                    dismiss: @escaping () -> Void) {
+    static func run(
+        _ action: DebugAction, from presenter: Screen, state: @escaping (State) -> Void,
+        dismiss: @escaping () -> Void
+    ) {
         switch action.kind {
         case .simple(let body):
             body()

@@ -76,7 +76,8 @@ final class KeyboardView: View {
                 // Shift (or #+=) at the left edge, delete at the right, the keys between centred.
                 let first = row.first!, last = row.last!
                 views.first!.frame = Rect(x: 3 + gap / 2, y: y, width: first.units * unit - gap, height: keyHeight)
-                views.last!.frame = Rect(x: width - 3 - last.units * unit + gap / 2, y: y, width: last.units * unit - gap, height: keyHeight)
+                views.last!.frame = Rect(
+                    x: width - 3 - last.units * unit + gap / 2, y: y, width: last.units * unit - gap, height: keyHeight)
                 let middle = row.dropFirst().dropLast()
                 let total = middle.reduce(0) { $0 + $1.units } * unit
                 var x = (width - total) / 2
@@ -98,8 +99,12 @@ final class KeyboardView: View {
         if profile.cornerRadius > 0 {
             // The band under the keys: globe and dictation.
             let band = bounds.maxY - 75
-            Symbol.globe.draw(in: Rect(x: 22, y: band + 14, width: 26, height: 26), color: Color(light: Color(hex: 0x50555C), dark: Color(hex: 0xD0D0D0)), canvas: canvas)
-            Symbol.mic.draw(in: Rect(x: bounds.maxX - 46, y: band + 14, width: 24, height: 26), color: Color(light: Color(hex: 0x50555C), dark: Color(hex: 0xD0D0D0)), canvas: canvas)
+            Symbol.globe.draw(
+                in: Rect(x: 22, y: band + 14, width: 26, height: 26), color: Color(light: Color(hex: 0x50555C), dark: Color(hex: 0xD0D0D0)),
+                canvas: canvas)
+            Symbol.mic.draw(
+                in: Rect(x: bounds.maxX - 46, y: band + 14, width: 24, height: 26),
+                color: Color(light: Color(hex: 0x50555C), dark: Color(hex: 0xD0D0D0)), canvas: canvas)
         }
     }
 
@@ -109,7 +114,8 @@ final class KeyboardView: View {
         let key = pressed.frame
         let bubble = Self.popUpBubble(over: key)
         var shape = Path(roundedRect: bubble, radius: 8)
-        shape.append(Path(roundedRect: Rect(x: key.minX, y: bubble.maxY - 10, width: key.width, height: key.maxY - bubble.maxY + 10), radius: 5))
+        shape.append(
+            Path(roundedRect: Rect(x: key.minX, y: bubble.maxY - 10, width: key.width, height: key.maxY - bubble.maxY + 10), radius: 5))
         canvas.fill(Path(roundedRect: bubble.offsetBy(dx: 0, dy: 1), radius: 8), color: Color(hex: 0x898A8D, alpha: 0.6))
         canvas.fill(shape, color: Self.keyFill)
         canvas.draw(pressed.caption, in: bubble.offsetBy(dx: 0, dy: -2), font: .system(34), color: Self.keyInk, alignment: .center)
@@ -123,8 +129,9 @@ final class KeyboardView: View {
     func popUpChanged(over key: KeyView) {
         guard key.key.kind == .character else { return }
         let bubble = Self.popUpBubble(over: key.frame)
-        setNeedsDisplay(Rect(x: bubble.minX, y: bubble.minY, width: bubble.width, height: key.frame.maxY - bubble.minY)
-            .insetBy(dx: -2, dy: -2))
+        setNeedsDisplay(
+            Rect(x: bubble.minX, y: bubble.minY, width: bubble.width, height: key.frame.maxY - bubble.minY)
+                .insetBy(dx: -2, dy: -2))
     }
 
     func keyTapped(_ key: KeyView) {
@@ -175,15 +182,18 @@ final class KeyView: View {
             let r = Rect(x: bounds.midX - s / 2, y: bounds.midY - s / 2, width: s, height: s)
             let arrow = Path(polygon: [
                 Point(x: r.midX, y: r.minY), Point(x: r.maxX, y: r.minY + s * 0.5), Point(x: r.minX + s * 0.72, y: r.minY + s * 0.5),
-                Point(x: r.minX + s * 0.72, y: r.maxY), Point(x: r.minX + s * 0.28, y: r.maxY), Point(x: r.minX + s * 0.28, y: r.minY + s * 0.5),
+                Point(x: r.minX + s * 0.72, y: r.maxY), Point(x: r.minX + s * 0.28, y: r.maxY),
+                Point(x: r.minX + s * 0.28, y: r.minY + s * 0.5),
                 Point(x: r.minX, y: r.minY + s * 0.5),
             ])
             if isActive { canvas.fill(arrow, color: ink) } else { canvas.stroke(arrow, color: ink, lineWidth: 1.6) }
         case .delete:
             let h = bounds.height * 0.38, w = h * 1.45
             let r = Rect(x: bounds.midX - w / 2, y: bounds.midY - h / 2, width: w, height: h)
-            let outline = Path(polygon: [Point(x: r.minX, y: r.midY), Point(x: r.minX + h * 0.5, y: r.minY), Point(x: r.maxX, y: r.minY),
-                                         Point(x: r.maxX, y: r.maxY), Point(x: r.minX + h * 0.5, y: r.maxY)])
+            let outline = Path(polygon: [
+                Point(x: r.minX, y: r.midY), Point(x: r.minX + h * 0.5, y: r.minY), Point(x: r.maxX, y: r.minY),
+                Point(x: r.maxX, y: r.maxY), Point(x: r.minX + h * 0.5, y: r.maxY),
+            ])
             canvas.stroke(outline, color: ink, lineWidth: 1.6)
             let c = Point(x: r.minX + w * 0.6, y: r.midY), d = h * 0.2
             canvas.stroke(Path(polyline: [Point(x: c.x - d, y: c.y - d), Point(x: c.x + d, y: c.y + d)]), color: ink, lineWidth: 1.6)

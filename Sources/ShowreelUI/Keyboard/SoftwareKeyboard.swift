@@ -72,16 +72,20 @@ public enum SoftwareKeyboard {
         ]
         switch state.plane {
         case .letters:
-            return [characters(letterRows[0]), characters(letterRows[1]),
-                    [Key(identifier: shift, caption: "⇧", kind: .shift, units: 1.35)] + characters(letterRows[2])
-                        + [Key(identifier: delete, caption: "⌫", kind: .delete, units: 1.35)],
-                    bottom]
+            return [
+                characters(letterRows[0]), characters(letterRows[1]),
+                [Key(identifier: shift, caption: "⇧", kind: .shift, units: 1.35)] + characters(letterRows[2])
+                    + [Key(identifier: delete, caption: "⌫", kind: .delete, units: 1.35)],
+                bottom,
+            ]
         case .numbers, .symbols:
             let source = state.plane == .numbers ? numberRows : symbolRows
-            return [characters(source[0]), characters(source[1]),
-                    [Key(identifier: symbols, caption: state.plane == .numbers ? "#+=" : "123", kind: .symbols, units: 1.35)]
-                        + characters(source[2], units: 1.42) + [Key(identifier: delete, caption: "⌫", kind: .delete, units: 1.35)],
-                    bottom]
+            return [
+                characters(source[0]), characters(source[1]),
+                [Key(identifier: symbols, caption: state.plane == .numbers ? "#+=" : "123", kind: .symbols, units: 1.35)]
+                    + characters(source[2], units: 1.42) + [Key(identifier: delete, caption: "⌫", kind: .delete, units: 1.35)],
+                bottom,
+            ]
         }
     }
 

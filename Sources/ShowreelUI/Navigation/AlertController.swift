@@ -86,7 +86,8 @@ open class AlertController: Screen {
             y += messageHeight + 2
         }
         y += 19
-        let sideBySide = buttons.count == 2
+        let sideBySide =
+            buttons.count == 2
             && actions.allSatisfy { TextMetrics.size(of: $0.title, font: .system(17)).width < width / 2 - 20 }
         if sideBySide {
             buttons[0].frame = Rect(x: 0, y: y, width: width / 2, height: 44)
@@ -135,8 +136,9 @@ extension WindowScene {
             window?.backgroundColor = Color.black.withAlpha(0.2 * p)
         }
         if animated {
-            animate(duration: AnimationDurations.alertIn, curve: .easeOut, key: AnimationKey(owner: alert, name: "alert"), apply,
-                    completion: { _ in completion?() })
+            animate(
+                duration: AnimationDurations.alertIn, curve: .easeOut, key: AnimationKey(owner: alert, name: "alert"), apply,
+                completion: { _ in completion?() })
         } else {
             apply(1)
             completion?()
@@ -158,10 +160,12 @@ extension WindowScene {
         }
         window.isUserInteractionEnabled = false
         if animated {
-            animate(duration: AnimationDurations.alertOut, curve: .easeIn, key: AnimationKey(owner: alert, name: "alert"), { [weak alert, weak window] p in
-                alert?.visibility = start * (1 - p)
-                window?.backgroundColor = Color.black.withAlpha(0.2 * start * (1 - p))
-            }, completion: finish)
+            animate(
+                duration: AnimationDurations.alertOut, curve: .easeIn, key: AnimationKey(owner: alert, name: "alert"),
+                { [weak alert, weak window] p in
+                    alert?.visibility = start * (1 - p)
+                    window?.backgroundColor = Color.black.withAlpha(0.2 * start * (1 - p))
+                }, completion: finish)
         } else {
             finish(true)
         }

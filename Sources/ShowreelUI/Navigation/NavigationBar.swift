@@ -35,8 +35,9 @@ public final class NavigationBar: View {
             let id = ObjectIdentifier(screen)
             let item = itemViews[id] ?? NavigationItemView(bar: self)
             if itemViews[id] == nil { itemViews[id] = item; addSubview(item) }
-            item.configure(screen: screen, backTitle: controller.backTitle(for: screen), appearance: effectiveAppearance,
-                           controller: controller)
+            item.configure(
+                screen: screen, backTitle: controller.backTitle(for: screen), appearance: effectiveAppearance,
+                controller: controller)
         }
         // Items of screens no longer shown go.
         for (id, item) in itemViews where !wanted.contains(where: { ObjectIdentifier($0) == id }) {

@@ -124,9 +124,11 @@ open class NavigationController: Screen {
         }
         self.transition = transition
         if animated, view.scene != nil {
-            transitionAnimation = view.animate(duration: AnimationDurations.push, curve: .decelerate, key: "navigation", { [weak self] p in
-                self?.transition?.progress = p
-            }, completion: { [weak self] _ in self?.completeTransition() })
+            transitionAnimation = view.animate(
+                duration: AnimationDurations.push, curve: .decelerate, key: "navigation",
+                { [weak self] p in
+                    self?.transition?.progress = p
+                }, completion: { [weak self] _ in self?.completeTransition() })
         } else {
             completeTransition()
         }
@@ -210,8 +212,10 @@ open class NavigationController: Screen {
         }
         for screen in visible {
             let contentTop = top + barHeight(for: screen)
-            screen.performLayout(safeArea: Rect(x: safeArea.minX, y: contentTop, width: safeArea.width,
-                                                height: max(0, safeArea.maxY - contentTop)))
+            screen.performLayout(
+                safeArea: Rect(
+                    x: safeArea.minX, y: contentTop, width: safeArea.width,
+                    height: max(0, safeArea.maxY - contentTop)))
         }
     }
 
@@ -226,8 +230,10 @@ open class NavigationController: Screen {
     }
 
     func backTitle(for screen: Screen) -> String? {
-        guard !screen.hidesBackButton, let index = screens.firstIndex(where: { $0 === screen }) ?? (transition?.from === screen ? screens.count : nil),
-              index > 0 else { return nil }
+        guard !screen.hidesBackButton,
+            let index = screens.firstIndex(where: { $0 === screen }) ?? (transition?.from === screen ? screens.count : nil),
+            index > 0
+        else { return nil }
         let previous = screens[min(index - 1, screens.count - 1)]
         let title = previous.backButtonTitle ?? previous.title
         return title.isEmpty || title.count > 14 ? "Back" : title

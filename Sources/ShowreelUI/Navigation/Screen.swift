@@ -199,9 +199,11 @@ open class Screen {
             completion?()
         }
         if animated {
-            screen.view.animate(duration: AnimationDurations.present, curve: .decelerate, key: "presentation", { p in
-                screen.presentationProgress = p
-            }, completion: finish)
+            screen.view.animate(
+                duration: AnimationDurations.present, curve: .decelerate, key: "presentation",
+                { p in
+                    screen.presentationProgress = p
+                }, completion: finish)
         } else {
             finish(true)
         }
@@ -235,9 +237,11 @@ open class Screen {
         }
         if animated, target.view.window != nil {
             let start = target.presentationProgress
-            target.view.animate(duration: AnimationDurations.dismiss, curve: .easeInOut, key: "presentation", { p in
-                target.presentationProgress = start * (1 - p)
-            }, completion: finish)
+            target.view.animate(
+                duration: AnimationDurations.dismiss, curve: .easeInOut, key: "presentation",
+                { p in
+                    target.presentationProgress = start * (1 - p)
+                }, completion: finish)
         } else {
             finish(true)
         }
@@ -278,8 +282,10 @@ public final class BarButtonItem {
     public var isEnabled: Bool
     public var action: (() -> Void)?
 
-    public init(title: String, style: Style = .plain, identifier: String? = nil, isEnabled: Bool = true,
-                action: (() -> Void)? = nil) {
+    public init(
+        title: String, style: Style = .plain, identifier: String? = nil, isEnabled: Bool = true,
+        action: (() -> Void)? = nil
+    ) {
         self.title = title; self.style = style; self.identifier = identifier; self.isEnabled = isEnabled
         self.action = action
     }

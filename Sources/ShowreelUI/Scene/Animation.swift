@@ -48,8 +48,10 @@ final class RunningAnimation {
     let update: (Double) -> Void
     let completion: ((Bool) -> Void)?
 
-    init(id: Int, key: AnimationKey?, start: Duration, duration: Duration, curve: AnimationCurve,
-         update: @escaping (Double) -> Void, completion: ((Bool) -> Void)?) {
+    init(
+        id: Int, key: AnimationKey?, start: Duration, duration: Duration, curve: AnimationCurve,
+        update: @escaping (Double) -> Void, completion: ((Bool) -> Void)?
+    ) {
         self.id = id; self.key = key; self.start = start; self.duration = duration; self.curve = curve
         self.update = update; self.completion = completion
     }

@@ -119,13 +119,15 @@ public final class Window: View {
                     let top = safeArea.minY + 40 + 10 * Double(sheetDepth - 1)
                     let height = bounds.height - top - 60
                     screen.view.maskedCorners = .all
-                    screen.view.frame = Rect(x: bounds.midX - width / 2, y: top + (bounds.height - top) * (1 - progress),
-                                             width: width, height: height)
+                    screen.view.frame = Rect(
+                        x: bounds.midX - width / 2, y: top + (bounds.height - top) * (1 - progress),
+                        width: width, height: height)
                 } else {
                     let top = safeArea.minY + 10 * Double(sheetDepth)
                     screen.view.maskedCorners = .top
-                    screen.view.frame = Rect(x: 0, y: top + (bounds.height - top) * (1 - progress), width: bounds.width,
-                                             height: bounds.height - top)
+                    screen.view.frame = Rect(
+                        x: 0, y: top + (bounds.height - top) * (1 - progress), width: bounds.width,
+                        height: bounds.height - top)
                 }
             }
         }
@@ -147,7 +149,10 @@ public final class Window: View {
     }
 
     public override func accessibilityNodes(in scene: WindowScene) -> [ElementSnapshot] {
-        [ElementSnapshot(type: .window, identifier: accessibilityIdentifier ?? "", label: "", frame: frame,
-                           isEnabled: true, isHittable: true, children: accessibilityChildNodes(in: scene))]
+        [
+            ElementSnapshot(
+                type: .window, identifier: accessibilityIdentifier ?? "", label: "", frame: frame,
+                isEnabled: true, isHittable: true, children: accessibilityChildNodes(in: scene))
+        ]
     }
 }

@@ -46,13 +46,16 @@ extension WindowScene {
     private func slideKeyboard(in showing: Bool) {
         keyboardWindow.isHidden = false
         let start = keyboardProgress
-        keyboardAnimation = animate(duration: AnimationDurations.keyboard, curve: .easeOut,
-                                    key: AnimationKey(owner: self, name: "keyboard"), { [weak self] p in
-            self?.keyboardProgress = start + ((showing ? 1 : 0) - start) * p
-        }, completion: { [weak self] finished in
-            guard let self, finished, !showing else { return }
-            self.keyboardWindow.isHidden = self.firstResponder == nil
-        })
+        keyboardAnimation = animate(
+            duration: AnimationDurations.keyboard, curve: .easeOut,
+            key: AnimationKey(owner: self, name: "keyboard"),
+            { [weak self] p in
+                self?.keyboardProgress = start + ((showing ? 1 : 0) - start) * p
+            },
+            completion: { [weak self] finished in
+                guard let self, finished, !showing else { return }
+                self.keyboardWindow.isHidden = self.firstResponder == nil
+            })
     }
 
     func layoutKeyboard() {

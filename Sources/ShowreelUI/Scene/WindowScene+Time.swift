@@ -30,14 +30,17 @@ extension WindowScene {
     /// now and at every later time step; `completion` runs once at the end (false when
     /// cancelled or replaced by one with the same key).
     @discardableResult
-    public func animate(duration: Duration, curve: AnimationCurve = .easeInOut, key: AnimationKey? = nil,
-                        _ update: @escaping (Double) -> Void, completion: ((Bool) -> Void)? = nil) -> AnimationHandle {
+    public func animate(
+        duration: Duration, curve: AnimationCurve = .easeInOut, key: AnimationKey? = nil,
+        _ update: @escaping (Double) -> Void, completion: ((Bool) -> Void)? = nil
+    ) -> AnimationHandle {
         if let key, let existing = animations.first(where: { $0.key == key }) {
             cancelAnimation(id: existing.id)
         }
         nextAnimationID += 1
-        let animation = RunningAnimation(id: nextAnimationID, key: key, start: now, duration: duration, curve: curve,
-                                         update: update, completion: completion)
+        let animation = RunningAnimation(
+            id: nextAnimationID, key: key, start: now, duration: duration, curve: curve,
+            update: update, completion: completion)
         if duration <= .zero {
             update(curve.value(at: 1))
             completion?(true)

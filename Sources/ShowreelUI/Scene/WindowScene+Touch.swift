@@ -147,10 +147,12 @@ extension WindowScene {
     private func fadeTouchIndicator() {
         guard let indicator = touchIndicator else { return }
         guard showsTouches else { touchIndicator = nil; return }
-        animate(duration: AnimationDurations.touchIndicatorFade, curve: .easeOut,
-                key: AnimationKey(owner: self, name: Self.touchIndicatorAnimation), { [weak self] p in
-            self?.touchIndicator = (indicator.point, 1 - p)
-        }, completion: { [weak self] finished in if finished { self?.touchIndicator = nil } })
+        animate(
+            duration: AnimationDurations.touchIndicatorFade, curve: .easeOut,
+            key: AnimationKey(owner: self, name: Self.touchIndicatorAnimation),
+            { [weak self] p in
+                self?.touchIndicator = (indicator.point, 1 - p)
+            }, completion: { [weak self] finished in if finished { self?.touchIndicator = nil } })
     }
 
     /// The navigation controller at the top of the app (for the back swipe).

@@ -106,8 +106,9 @@ public final class WindowScene {
     /// The area app content should stay inside: below the status bar, above the home indicator.
     public var safeArea: Rect {
         let bottom = profile.cornerRadius > 0 ? 34.0 : 0
-        return Rect(x: 0, y: profile.statusBarHeight, width: bounds.width,
-                    height: bounds.height - profile.statusBarHeight - bottom)
+        return Rect(
+            x: 0, y: profile.statusBarHeight, width: bounds.width,
+            height: bounds.height - profile.statusBarHeight - bottom)
     }
 
     public func addWindow(_ window: Window) {
@@ -213,7 +214,8 @@ public final class WindowScene {
     public var statusBarStyle: StatusBarStyle {
         guard let root = appWindow.rootScreen else { return .lightContent }
         if bounds.width <= 600,
-           appWindow.presentedScreens.contains(where: { $0.modalPresentationStyle == .pageSheet && $0.presentationProgress > 0.5 }) {
+            appWindow.presentedScreens.contains(where: { $0.modalPresentationStyle == .pageSheet && $0.presentationProgress > 0.5 })
+        {
             return .lightContent
         }
         let full = appWindow.presentedScreens.last { $0.modalPresentationStyle == .fullScreen && $0.presentationProgress > 0.5 }
@@ -247,8 +249,9 @@ public final class WindowScene {
         if profile.cornerRadius > 0 {
             let background = appWindow.rootScreen?.view.backgroundColor.resolved(for: interfaceStyle)
             let light = (statusBarStyle == .lightContent || interfaceStyle == .dark) && background?.luminance ?? 1 < 0.4
-            canvas.fill(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5),
-                        color: (light ? Color.white : Color.black).withAlpha(0.85), cornerRadius: 2.5)
+            canvas.fill(
+                Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5),
+                color: (light ? Color.white : Color.black).withAlpha(0.85), cornerRadius: 2.5)
         }
     }
 
@@ -283,9 +286,10 @@ public final class WindowScene {
 
     private func statusBarNode() -> ElementSnapshot {
         let values = statusBar
-        return ElementSnapshot(type: .statusBar, identifier: "statusBar", label: values.time,
-                                 value: "\(values.dataNetwork.rawValue), battery \(values.batteryLevel)%",
-                                 frame: statusBarView.frame, isEnabled: true, isHittable: false)
+        return ElementSnapshot(
+            type: .statusBar, identifier: "statusBar", label: values.time,
+            value: "\(values.dataNetwork.rawValue), battery \(values.batteryLevel)%",
+            frame: statusBarView.frame, isEnabled: true, isHittable: false)
     }
 
     /// The deepest view a touch at `point` (screen coordinates) lands on: the top-most window

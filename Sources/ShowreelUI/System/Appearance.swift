@@ -22,9 +22,11 @@ public struct NavigationBarAppearance: Equatable, Sendable {
     public var shadowHidden = false
     public var shadowColor: Color?
 
-    public init(barTintColor: Color? = nil, tintColor: Color? = nil, titleColor: Color? = nil, titleFont: Font? = nil,
-                largeTitleColor: Color? = nil, largeTitleFont: Font? = nil, barStyle: BarStyle = .default,
-                shadowHidden: Bool = false, shadowColor: Color? = nil) {
+    public init(
+        barTintColor: Color? = nil, tintColor: Color? = nil, titleColor: Color? = nil, titleFont: Font? = nil,
+        largeTitleColor: Color? = nil, largeTitleFont: Font? = nil, barStyle: BarStyle = .default,
+        shadowHidden: Bool = false, shadowColor: Color? = nil
+    ) {
         self.barTintColor = barTintColor; self.tintColor = tintColor; self.titleColor = titleColor
         self.titleFont = titleFont; self.largeTitleColor = largeTitleColor; self.largeTitleFont = largeTitleFont
         self.barStyle = barStyle; self.shadowHidden = shadowHidden; self.shadowColor = shadowColor
@@ -46,7 +48,11 @@ public struct NavigationBarAppearance: Equatable, Sendable {
     var resolvedLargeTitleColor: Color { largeTitleColor ?? titleColor ?? (barStyle == .black ? .white : .label) }
     var resolvedLargeTitleFont: Font { largeTitleFont ?? .system(32, weight: .bold) }
     var resolvedShadowColor: Color? {
-        shadowHidden ? nil : (shadowColor ?? (barStyle == .black ? Color.white.withAlpha(0.15) : Color(light: Color.black.withAlpha(0.3), dark: Color.white.withAlpha(0.15))))
+        shadowHidden
+            ? nil
+            : (shadowColor
+                ?? (barStyle == .black
+                    ? Color.white.withAlpha(0.15) : Color(light: Color.black.withAlpha(0.3), dark: Color.white.withAlpha(0.15))))
     }
     var statusBarStyle: StatusBarStyle {
         if let barTintColor { return barTintColor.luminance < 0.5 ? .lightContent : .darkContent }

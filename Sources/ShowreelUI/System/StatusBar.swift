@@ -21,14 +21,16 @@ final class StatusBarView: View {
     /// A phone with a sensor housing: time in the left ear, signal, network and battery in the right.
     private func drawAroundHousing(_ canvas: Canvas) {
         let midY = min(bounds.height / 2 + 4, 32)
-        canvas.draw(values.time, in: Rect(x: 24, y: midY - 11, width: 90, height: 22), font: .system(16, weight: .bold),
-                    color: foreground, alignment: .center)
+        canvas.draw(
+            values.time, in: Rect(x: 24, y: midY - 11, width: 90, height: 22), font: .system(16, weight: .bold),
+            color: foreground, alignment: .center)
         var x = drawBattery(canvas, right: bounds.maxX - 28, midY: midY) - 7
         x = drawNetwork(canvas, right: x, midY: midY) - 6
         x = drawCellular(canvas, right: x, midY: midY)
         if !values.operatorName.isEmpty {
-            canvas.draw(values.operatorName, in: Rect(x: x - 80, y: midY - 8, width: 74, height: 16),
-                        font: .system(12), color: foreground, alignment: .trailing)
+            canvas.draw(
+                values.operatorName, in: Rect(x: x - 80, y: midY - 8, width: 74, height: 16),
+                font: .system(12), color: foreground, alignment: .trailing)
         }
     }
 
@@ -39,23 +41,27 @@ final class StatusBarView: View {
         let font = Font.system(12, weight: .bold)
         var x = 6.0
         for bar in 0..<4 {
-            canvas.fillCircle(center: Point(x: x + 3, y: midY), radius: 2.7,
-                              color: bar < values.cellularBars ? foreground : foreground.withAlpha(0.25))
+            canvas.fillCircle(
+                center: Point(x: x + 3, y: midY), radius: 2.7,
+                color: bar < values.cellularBars ? foreground : foreground.withAlpha(0.25))
             x += 6.5
         }
         x += 3
         if !values.operatorName.isEmpty {
             let width = TextMetrics.size(of: values.operatorName, font: .system(12)).width
-            canvas.draw(values.operatorName, in: Rect(x: x, y: 0, width: width + 1, height: bounds.height),
-                        font: .system(12), color: foreground)
+            canvas.draw(
+                values.operatorName, in: Rect(x: x, y: 0, width: width + 1, height: bounds.height),
+                font: .system(12), color: foreground)
             x += width + 5
         }
         _ = drawNetwork(canvas, right: x + networkWidth, midY: midY)
-        canvas.draw(values.time, in: Rect(x: bounds.midX - 60, y: 0, width: 120, height: bounds.height), font: font,
-                    color: foreground, alignment: .center)
+        canvas.draw(
+            values.time, in: Rect(x: bounds.midX - 60, y: 0, width: 120, height: bounds.height), font: font,
+            color: foreground, alignment: .center)
         let batteryLeft = drawBattery(canvas, right: bounds.maxX - 8, midY: midY)
-        canvas.draw("\(values.batteryLevel)%", in: Rect(x: batteryLeft - 48, y: 0, width: 44, height: bounds.height),
-                    font: .system(12), color: foreground, alignment: .trailing)
+        canvas.draw(
+            "\(values.batteryLevel)%", in: Rect(x: batteryLeft - 48, y: 0, width: 44, height: bounds.height),
+            font: .system(12), color: foreground, alignment: .trailing)
     }
 
     private var networkWidth: Double {
@@ -82,13 +88,16 @@ final class StatusBarView: View {
         canvas.stroke(battery, color: foreground.withAlpha(0.4), lineWidth: 1, cornerRadius: 3.5)
         let level = Double(max(0, min(values.batteryLevel, 100))) / 100
         let fillColor: Color = values.batteryState == .charging ? .systemGreen : (values.batteryLevel <= 20 ? .systemRed : foreground)
-        canvas.fill(Rect(x: battery.minX + 2, y: battery.minY + 2, width: (battery.width - 4) * level, height: battery.height - 4),
-                    color: fillColor, cornerRadius: 1.5)
+        canvas.fill(
+            Rect(x: battery.minX + 2, y: battery.minY + 2, width: (battery.width - 4) * level, height: battery.height - 4),
+            color: fillColor, cornerRadius: 1.5)
         canvas.fill(Rect(x: battery.maxX + 1, y: midY - 2, width: 1.5, height: 4), color: foreground.withAlpha(0.4))
         if values.batteryState == .charging {
-            let bolt = Path(polygon: [Point(x: battery.midX + 1.5, y: battery.minY - 1), Point(x: battery.midX - 3.5, y: midY + 0.5),
-                                      Point(x: battery.midX - 0.5, y: midY + 0.5), Point(x: battery.midX - 1.5, y: battery.maxY + 1),
-                                      Point(x: battery.midX + 3.5, y: midY - 0.5), Point(x: battery.midX + 0.5, y: midY - 0.5)])
+            let bolt = Path(polygon: [
+                Point(x: battery.midX + 1.5, y: battery.minY - 1), Point(x: battery.midX - 3.5, y: midY + 0.5),
+                Point(x: battery.midX - 0.5, y: midY + 0.5), Point(x: battery.midX - 1.5, y: battery.maxY + 1),
+                Point(x: battery.midX + 3.5, y: midY - 0.5), Point(x: battery.midX + 0.5, y: midY - 0.5),
+            ])
             canvas.fill(bolt, color: foreground)
         }
         return battery.minX
@@ -119,8 +128,9 @@ final class StatusBarView: View {
             return right - 17
         default:
             let width = networkWidth
-            canvas.draw(networkLabel, in: Rect(x: right - width - 1, y: midY - 8, width: width + 1, height: 16),
-                        font: .system(12, weight: .bold), color: foreground, alignment: .trailing)
+            canvas.draw(
+                networkLabel, in: Rect(x: right - width - 1, y: midY - 8, width: width + 1, height: 16),
+                font: .system(12, weight: .bold), color: foreground, alignment: .trailing)
             return right - width
         }
     }
@@ -130,8 +140,9 @@ final class StatusBarView: View {
         let left = right - 17
         for bar in 0..<4 {
             let h = 4.0 + Double(bar) * 2.6
-            canvas.fill(Rect(x: left + Double(bar) * 4.6, y: midY + 5.5 - h, width: 3, height: h),
-                        color: bar < values.cellularBars ? foreground : foreground.withAlpha(0.25), cornerRadius: 0.8)
+            canvas.fill(
+                Rect(x: left + Double(bar) * 4.6, y: midY + 5.5 - h, width: 3, height: h),
+                color: bar < values.cellularBars ? foreground : foreground.withAlpha(0.25), cornerRadius: 0.8)
         }
         return left
     }

@@ -35,9 +35,11 @@ public final class ContactCardScreen: Screen {
     public static func presentable(contact: Contact, onDone: (() -> Void)? = nil) -> NavigationController {
         let card = ContactCardScreen(contact: contact)
         let nav = NavigationController(rootScreen: card)
-        card.rightBarButtonItems = [BarButtonItem(title: "Done", style: .done, identifier: "Done") { [weak nav] in
-            nav?.dismiss(animated: true) { onDone?() }
-        }]
+        card.rightBarButtonItems = [
+            BarButtonItem(title: "Done", style: .done, identifier: "Done") { [weak nav] in
+                nav?.dismiss(animated: true) { onDone?() }
+            }
+        ]
         return nav
     }
 
@@ -56,12 +58,14 @@ public final class ContactCardScreen: Screen {
             rows.append(row)
         }
         var sections = [TableSection(rows: rows)]
-        sections.append(TableSection(rows: [TableRow(title: "Notes", detail: contact.note ?? " ", style: .caption, identifier: "contactNotes")]))
-        sections.append(TableSection(rows: [
-            .button("Send Message", identifier: "sendMessage") {},
-            .button("Share Contact", identifier: "shareContact") {},
-            .button("Add to Favourites", identifier: "addToFavourites") {},
-        ]))
+        sections.append(
+            TableSection(rows: [TableRow(title: "Notes", detail: contact.note ?? " ", style: .caption, identifier: "contactNotes")]))
+        sections.append(
+            TableSection(rows: [
+                .button("Send Message", identifier: "sendMessage") {},
+                .button("Share Contact", identifier: "shareContact") {},
+                .button("Add to Favourites", identifier: "addToFavourites") {},
+            ]))
         table.sections = sections
         contentView = table
     }
@@ -126,8 +130,9 @@ final class QuickActionView: View {
 
     override func draw(in canvas: Canvas) {
         symbol.draw(in: Rect(x: bounds.midX - 11, y: 9, width: 22, height: 22), color: .systemBlue, canvas: canvas)
-        canvas.draw(caption, in: Rect(x: 0, y: 35, width: bounds.width, height: 16), font: .system(11), color: .systemBlue,
-                    alignment: .center)
+        canvas.draw(
+            caption, in: Rect(x: 0, y: 35, width: bounds.width, height: 16), font: .system(11), color: .systemBlue,
+            alignment: .center)
     }
 }
 
@@ -150,9 +155,11 @@ public final class ShareSheetScreen: Screen {
     public static func presentable(items: [String], onComplete: ((String?) -> Void)? = nil) -> NavigationController {
         let sheet = ShareSheetScreen(items: items, onComplete: onComplete)
         let nav = NavigationController(rootScreen: sheet)
-        sheet.rightBarButtonItems = [BarButtonItem(symbol: .xmark, title: "Close", identifier: "Close") { [weak sheet] in
-            sheet?.finish(nil)
-        }]
+        sheet.rightBarButtonItems = [
+            BarButtonItem(symbol: .xmark, title: "Close", identifier: "Close") { [weak sheet] in
+                sheet?.finish(nil)
+            }
+        ]
         return nav
     }
 
@@ -166,10 +173,18 @@ public final class ShareSheetScreen: Screen {
         table.tableHeaderView = ShareAppsRow(items: items) { [weak self] app in self?.finish(app) }
         table.sections = [
             TableSection(rows: [
-                TableRow(title: "Copy", image: RowImage(symbol: .doc, fill: .systemGray5, tint: .label), identifier: "Copy") { [weak self] in self?.finish("copy") },
-                TableRow(title: "Add to Reading List", image: RowImage(symbol: .star, fill: .systemGray5, tint: .label), identifier: "Add to Reading List") { [weak self] in self?.finish("readingList") },
-                TableRow(title: "Save to Files", image: RowImage(symbol: .folder, fill: .systemGray5, tint: .systemBlue), identifier: "Save to Files") { [weak self] in self?.finish("files") },
-            ]),
+                TableRow(title: "Copy", image: RowImage(symbol: .doc, fill: .systemGray5, tint: .label), identifier: "Copy") {
+                    [weak self] in self?.finish("copy")
+                },
+                TableRow(
+                    title: "Add to Reading List", image: RowImage(symbol: .star, fill: .systemGray5, tint: .label),
+                    identifier: "Add to Reading List"
+                ) { [weak self] in self?.finish("readingList") },
+                TableRow(
+                    title: "Save to Files", image: RowImage(symbol: .folder, fill: .systemGray5, tint: .systemBlue),
+                    identifier: "Save to Files"
+                ) { [weak self] in self?.finish("files") },
+            ])
         ]
         contentView = table
     }
@@ -231,7 +246,8 @@ final class ShareAppButton: Button {
         let icon = Rect(x: bounds.midX - side / 2, y: 4, width: side, height: side)
         canvas.fill(icon, color: color.withAlpha(isHighlighted ? 0.7 : 1), cornerRadius: 14)
         appSymbol.draw(in: icon.insetBy(dx: 15, dy: 15), color: .white, canvas: canvas)
-        canvas.draw(title, in: Rect(x: 0, y: icon.maxY + 6, width: bounds.width, height: 16), font: .system(11), color: .label,
-                    alignment: .center)
+        canvas.draw(
+            title, in: Rect(x: 0, y: icon.maxY + 6, width: bounds.width, height: 16), font: .system(11), color: .label,
+            alignment: .center)
     }
 }

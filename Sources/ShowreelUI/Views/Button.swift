@@ -40,8 +40,9 @@ open class Button: View {
         let foreground: Color
         switch style {
         case .filled:
-            canvas.fill(bounds, color: (isEnabled ? tintColor : Color.systemGray3).withAlpha(isHighlighted ? 0.7 : 1),
-                        cornerRadius: cornerRadius)
+            canvas.fill(
+                bounds, color: (isEnabled ? tintColor : Color.systemGray3).withAlpha(isHighlighted ? 0.7 : 1),
+                cornerRadius: cornerRadius)
             foreground = isEnabled ? .white : Color.white.withAlpha(0.8)
         case .bordered:
             canvas.fill(bounds, color: tintColor.withAlpha(isHighlighted ? 0.25 : 0.15), cornerRadius: cornerRadius)
@@ -55,8 +56,9 @@ open class Button: View {
         }
         let side = font.size + 2
         if title.isEmpty {
-            symbol.draw(in: Rect(x: bounds.midX - side / 2, y: bounds.midY - side / 2, width: side, height: side),
-                        color: foreground, canvas: canvas)
+            symbol.draw(
+                in: Rect(x: bounds.midX - side / 2, y: bounds.midY - side / 2, width: side, height: side),
+                color: foreground, canvas: canvas)
             return
         }
         let textWidth = TextMetrics.size(of: title, font: font).width
@@ -64,8 +66,9 @@ open class Button: View {
         let x = titleAlignment == .leading ? 0 : bounds.midX - total / 2
         // The symbol leads the title: on its right in a right-to-left interface.
         symbol.draw(in: leading(Rect(x: x, y: bounds.midY - side / 2, width: side, height: side)), color: foreground, canvas: canvas)
-        canvas.draw(title, in: leading(Rect(x: x + side + 6, y: 0, width: bounds.width - x - side - 6, height: bounds.height)),
-                    font: font, color: foreground, alignment: .leading)
+        canvas.draw(
+            title, in: leading(Rect(x: x + side + 6, y: 0, width: bounds.width - x - side - 6, height: bounds.height)),
+            font: font, color: foreground, alignment: .leading)
     }
 
     // MARK: Touches

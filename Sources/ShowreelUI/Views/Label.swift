@@ -11,8 +11,10 @@ open class Label: View {
     public var numberOfLines = 1 { didSet { if numberOfLines != oldValue { setNeedsLayoutAndDisplay() } } }
     public var lineSpacing: Double = 2 { didSet { if lineSpacing != oldValue { setNeedsDisplay() } } }
 
-    public init(_ text: String = "", font: Font = .body, color: Color = .label, alignment: TextAlignment = .leading,
-                lines: Int = 1) {
+    public init(
+        _ text: String = "", font: Font = .body, color: Color = .label, alignment: TextAlignment = .leading,
+        lines: Int = 1
+    ) {
         self.text = text
         self.font = font
         self.textColor = color
@@ -33,8 +35,9 @@ open class Label: View {
             let measured = TextMetrics.size(of: text, font: font)
             return Size(width: min(size.width, measured.width.rounded(.up)), height: (measured.height + 4).rounded(.up))
         }
-        let wrapped = TextMetrics.wrappedSize(of: text, font: font, width: size.width, maxLines: numberOfLines,
-                                              lineSpacing: lineSpacing)
+        let wrapped = TextMetrics.wrappedSize(
+            of: text, font: font, width: size.width, maxLines: numberOfLines,
+            lineSpacing: lineSpacing)
         return Size(width: min(size.width, wrapped.width.rounded(.up)), height: (wrapped.height + 4).rounded(.up))
     }
 
@@ -42,8 +45,9 @@ open class Label: View {
         if numberOfLines == 1 {
             canvas.draw(text, in: bounds, font: font, color: textColor, alignment: alignment)
         } else {
-            canvas.drawWrapped(text, in: bounds, font: font, color: textColor, alignment: alignment,
-                               maxLines: numberOfLines, lineSpacing: lineSpacing, centered: true)
+            canvas.drawWrapped(
+                text, in: bounds, font: font, color: textColor, alignment: alignment,
+                maxLines: numberOfLines, lineSpacing: lineSpacing, centered: true)
         }
     }
 

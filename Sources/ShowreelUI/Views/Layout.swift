@@ -15,12 +15,14 @@ open class PaddingView: View {
     public convenience init(_ content: View, all value: Double) { self.init(content, insets: EdgeInsets(all: value)) }
 
     open override func layoutSubviews() {
-        content.frame = Rect(x: insets.left, y: insets.top, width: max(0, bounds.width - insets.left - insets.right),
-                             height: max(0, bounds.height - insets.top - insets.bottom))
+        content.frame = Rect(
+            x: insets.left, y: insets.top, width: max(0, bounds.width - insets.left - insets.right),
+            height: max(0, bounds.height - insets.top - insets.bottom))
     }
 
     open override func sizeThatFits(_ size: Size) -> Size {
-        let inner = content.sizeThatFits(Size(width: size.width - insets.left - insets.right, height: size.height - insets.top - insets.bottom))
+        let inner = content.sizeThatFits(
+            Size(width: size.width - insets.left - insets.right, height: size.height - insets.top - insets.bottom))
         return Size(width: inner.width + insets.left + insets.right, height: inner.height + insets.top + insets.bottom)
     }
 }

@@ -52,9 +52,14 @@ open class ScrollView: View {
         guard animated else { stopScrolling(); contentOffset = target; return }
         let start = contentOffset.y
         isDecelerating = true
-        animate(duration: .milliseconds(300), curve: .easeInOut, key: "scroll", { [weak self] p in
-            self?.contentOffset = Point(x: target.x, y: start + (target.y - start) * p)
-        }, completion: { [weak self] _ in self?.isDecelerating = false; self?.setNeedsDisplay() })
+        animate(
+            duration: .milliseconds(300), curve: .easeInOut, key: "scroll",
+            { [weak self] p in
+                self?.contentOffset = Point(x: target.x, y: start + (target.y - start) * p)
+            },
+            completion: { [weak self] _ in
+                self?.isDecelerating = false; self?.setNeedsDisplay()
+            })
     }
 
     /// Scrolls the least needed to show `rect` (content coordinates).
@@ -122,10 +127,15 @@ open class ScrollView: View {
         let start = contentOffset.y
         let target = min(max(start, minOffsetY), maxOffsetY)
         isBouncing = true
-        animate(duration: .milliseconds(400), curve: .easeOut, key: "scroll", { [weak self] p in
-            guard let self else { return }
-            self.contentOffset = Point(x: self.contentOffset.x, y: start + (target - start) * p)
-        }, completion: { [weak self] _ in self?.isBouncing = false; self?.setNeedsDisplay() })
+        animate(
+            duration: .milliseconds(400), curve: .easeOut, key: "scroll",
+            { [weak self] p in
+                guard let self else { return }
+                self.contentOffset = Point(x: self.contentOffset.x, y: start + (target - start) * p)
+            },
+            completion: { [weak self] _ in
+                self?.isBouncing = false; self?.setNeedsDisplay()
+            })
     }
 
     private func decelerate(from start: Double, velocity: Double) {
@@ -135,14 +145,19 @@ open class ScrollView: View {
         let total = log(stopSpeed / abs(velocity)) / k
         guard total > 0 else { return }
         isDecelerating = true
-        animate(duration: .nanoseconds(Int64(total * 1e9)), curve: .linear, key: "scroll", { [weak self] fraction in
-            guard let self else { return }
-            let t = fraction * total
-            let y = start + velocity * (exp(k * t) - 1) / k
-            let clamped = min(max(y, self.minOffsetY), self.maxOffsetY)
-            self.contentOffset = Point(x: self.contentOffset.x, y: clamped)
-            if clamped != y { self.stopScrolling() }
-        }, completion: { [weak self] _ in self?.isDecelerating = false; self?.setNeedsDisplay() })
+        animate(
+            duration: .nanoseconds(Int64(total * 1e9)), curve: .linear, key: "scroll",
+            { [weak self] fraction in
+                guard let self else { return }
+                let t = fraction * total
+                let y = start + velocity * (exp(k * t) - 1) / k
+                let clamped = min(max(y, self.minOffsetY), self.maxOffsetY)
+                self.contentOffset = Point(x: self.contentOffset.x, y: clamped)
+                if clamped != y { self.stopScrolling() }
+            },
+            completion: { [weak self] _ in
+                self?.isDecelerating = false; self?.setNeedsDisplay()
+            })
     }
 
     open override func drawOverlay(in canvas: Canvas) {
@@ -152,7 +167,9 @@ open class ScrollView: View {
         let range = max(maxOffsetY - minOffsetY, 1)
         let fraction = min(max((contentOffset.y - minOffsetY) / range, 0), 1)
         let y = contentInset.top + 3 + (visible - height - 6) * fraction
-        canvas.fill(Rect(x: bounds.width - 6, y: y, width: 3, height: height), color: Color(light: Color.black.withAlpha(0.35), dark: Color.white.withAlpha(0.35)), cornerRadius: 1.5)
+        canvas.fill(
+            Rect(x: bounds.width - 6, y: y, width: 3, height: height),
+            color: Color(light: Color.black.withAlpha(0.35), dark: Color.white.withAlpha(0.35)), cornerRadius: 1.5)
     }
 
     open override func touchBegan(at point: Point) -> Bool { false }

@@ -10,8 +10,10 @@ open class StackView: View {
     public var alignment: Alignment { didSet { setNeedsLayout() } }
     public var padding: Double { didSet { setNeedsLayout() } }
 
-    public init(axis: Axis = .vertical, spacing: Double = 12, alignment: Alignment = .fill, padding: Double = 0,
-                _ views: [View] = []) {
+    public init(
+        axis: Axis = .vertical, spacing: Double = 12, alignment: Alignment = .fill, padding: Double = 0,
+        _ views: [View] = []
+    ) {
         self.axis = axis
         self.spacing = spacing
         self.alignment = alignment
@@ -48,8 +50,9 @@ open class StackView: View {
         case .vertical:
             return Size(width: size.width, height: fits.reduce(0) { $0 + $1.height } + gaps + 2 * padding)
         case .horizontal:
-            return Size(width: fits.reduce(0) { $0 + $1.width } + gaps + 2 * padding,
-                        height: (fits.map(\.height).max() ?? 0) + 2 * padding)
+            return Size(
+                width: fits.reduce(0) { $0 + $1.width } + gaps + 2 * padding,
+                height: (fits.map(\.height).max() ?? 0) + 2 * padding)
         }
     }
 }

@@ -29,9 +29,11 @@ open class Switch: View {
         let start = knobPosition
         let end: Double = on ? 1 : 0
         if animated {
-            animate(duration: AnimationDurations.switchKnob, curve: .easeInOut, key: "knob", { [weak self] p in
-                self?.knobPosition = start + (end - start) * p
-            })
+            animate(
+                duration: AnimationDurations.switchKnob, curve: .easeInOut, key: "knob",
+                { [weak self] p in
+                    self?.knobPosition = start + (end - start) * p
+                })
         } else {
             knobPosition = end
         }
@@ -50,8 +52,9 @@ open class Switch: View {
         let track = Rect(x: bounds.midX - 25.5, y: bounds.midY - 15.5, width: 51, height: 31)
         let p = knobPosition
         let offColor = Color(light: Color(hex: 0xE9E9EB), dark: Color(hex: 0x39393D))
-        canvas.fill(track, color: offColor.mixed(with: isEnabled ? onTintColor : onTintColor.withAlpha(0.5), amount: p),
-                    cornerRadius: 15.5)
+        canvas.fill(
+            track, color: offColor.mixed(with: isEnabled ? onTintColor : onTintColor.withAlpha(0.5), amount: p),
+            cornerRadius: 15.5)
         let knobWidth = isPressed ? 34.0 : 27.0
         let travel = track.width - 4 - knobWidth
         let knob = Rect(x: track.minX + 2 + travel * p, y: track.minY + 2, width: knobWidth, height: 27)

@@ -5,14 +5,16 @@ import ShowreelRender
 /// A few SF Symbols-like glyphs, drawn as vector paths in a square (any size, any colour).
 public enum Symbol: String, Sendable, CaseIterable {
     case chevronRight, chevronLeft, checkmark, xmark, person, share, message, phone, video, envelope, globe, mic,
-         gear, plus, info, magnifyingGlass, doc, folder, star, trash, bell, ellipsis
+        gear, plus, info, magnifyingGlass, doc, folder, star, trash, bell, ellipsis
 
     /// Draws the symbol to fit `rect` (centred, square).
     public func draw(in rect: Rect, color: Color, canvas: Canvas) {
         let s = min(rect.width, rect.height)
         let ox = rect.midX - s / 2, oy = rect.midY - s / 2
         func p(_ x: Double, _ y: Double) -> Point { Point(x: ox + x * s, y: oy + y * s) }
-        func r(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect { Rect(x: ox + x * s, y: oy + y * s, width: w * s, height: h * s) }
+        func r(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect {
+            Rect(x: ox + x * s, y: oy + y * s, width: w * s, height: h * s)
+        }
         let line = max(1, s * 0.09)
         switch self {
         case .chevronRight:
@@ -33,8 +35,9 @@ public enum Symbol: String, Sendable, CaseIterable {
             body.close()
             canvas.fill(body, color: color)
         case .share:
-            canvas.stroke(Path(polyline: [p(0.34, 0.38), p(0.2, 0.38), p(0.2, 0.95), p(0.8, 0.95), p(0.8, 0.38), p(0.66, 0.38)]),
-                          color: color, lineWidth: line)
+            canvas.stroke(
+                Path(polyline: [p(0.34, 0.38), p(0.2, 0.38), p(0.2, 0.95), p(0.8, 0.95), p(0.8, 0.38), p(0.66, 0.38)]),
+                color: color, lineWidth: line)
             canvas.stroke(Path(polyline: [p(0.5, 0.62), p(0.5, 0.05)]), color: color, lineWidth: line)
             canvas.stroke(Path(polyline: [p(0.33, 0.2), p(0.5, 0.04), p(0.67, 0.2)]), color: color, lineWidth: line)
         case .message:
@@ -138,8 +141,10 @@ open class ImageView: View {
     /// The symbol's size as a share of the view's.
     public var symbolScale: Double = 0.6 { didSet { setNeedsDisplay() } }
 
-    public init(symbol: Symbol? = nil, shape: Shape = .none, fill: Color = .clear, tint: Color = .systemBlue,
-                initials: String? = nil) {
+    public init(
+        symbol: Symbol? = nil, shape: Shape = .none, fill: Color = .clear, tint: Color = .systemBlue,
+        initials: String? = nil
+    ) {
         self.symbol = symbol
         self.shape = shape
         self.fillColor = fill
@@ -168,12 +173,14 @@ open class ImageView: View {
         if let image { canvas.draw(image, in: bounds) }
         if let symbol {
             let inner = side * (shape == .none ? 1 : symbolScale)
-            symbol.draw(in: Rect(x: bounds.midX - inner / 2, y: bounds.midY - inner / 2, width: inner, height: inner),
-                        color: tintColor, canvas: canvas)
+            symbol.draw(
+                in: Rect(x: bounds.midX - inner / 2, y: bounds.midY - inner / 2, width: inner, height: inner),
+                color: tintColor, canvas: canvas)
         }
         if let initials, !initials.isEmpty {
-            canvas.draw(initials, in: square, font: .system((side * 0.4).rounded(), weight: .bold), color: tintColor,
-                        alignment: .center)
+            canvas.draw(
+                initials, in: square, font: .system((side * 0.4).rounded(), weight: .bold), color: tintColor,
+                alignment: .center)
         }
     }
 }

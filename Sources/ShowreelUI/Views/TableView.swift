@@ -11,8 +11,10 @@ public struct RowImage {
     public var shape: ImageView.Shape
     public var size: Double
 
-    public init(symbol: Symbol? = nil, initials: String? = nil, fill: Color = .systemBlue, tint: Color = .white,
-                shape: ImageView.Shape = .roundedSquare, size: Double = 29) {
+    public init(
+        symbol: Symbol? = nil, initials: String? = nil, fill: Color = .systemBlue, tint: Color = .white,
+        shape: ImageView.Shape = .roundedSquare, size: Double = 29
+    ) {
         self.symbol = symbol; self.initials = initials; self.fill = fill; self.tint = tint; self.shape = shape; self.size = size
     }
 }
@@ -52,10 +54,12 @@ public struct TableRow {
     public var control: Control
     public var onSelect: (() -> Void)?
 
-    public init(title: String, subtitle: String? = nil, detail: String? = nil, style: Style? = nil,
-                accessory: CellAccessory = .none, image: RowImage? = nil, identifier: String? = nil,
-                detailIdentifier: String? = nil, titleColor: Color? = nil, titleAlignment: TextAlignment = .leading,
-                onSelect: (() -> Void)? = nil) {
+    public init(
+        title: String, subtitle: String? = nil, detail: String? = nil, style: Style? = nil,
+        accessory: CellAccessory = .none, image: RowImage? = nil, identifier: String? = nil,
+        detailIdentifier: String? = nil, titleColor: Color? = nil, titleAlignment: TextAlignment = .leading,
+        onSelect: (() -> Void)? = nil
+    ) {
         self.title = title; self.subtitle = subtitle; self.detail = detail
         self.style = style ?? (subtitle == nil ? .default : .subtitle)
         self.accessory = accessory; self.image = image; self.identifier = identifier
@@ -64,31 +68,40 @@ public struct TableRow {
     }
 
     /// A form row with a switch (the switch carries the identifier).
-    public static func toggle(_ title: String, isOn: Bool, identifier: String? = nil, image: RowImage? = nil,
-                              onChange: ((Bool) -> Void)? = nil) -> TableRow {
+    public static func toggle(
+        _ title: String, isOn: Bool, identifier: String? = nil, image: RowImage? = nil,
+        onChange: ((Bool) -> Void)? = nil
+    ) -> TableRow {
         var row = TableRow(title: title, image: image, identifier: identifier)
         row.control = .toggle(isOn: isOn, onChange: onChange)
         return row
     }
 
     /// A form row with a text field (the field carries the identifier); a title, if any, labels it on the left.
-    public static func textField(_ title: String = "", text: String = "", placeholder: String, identifier: String? = nil,
-                                 isSecure: Bool = false, configure: ((TextField) -> Void)? = nil) -> TableRow {
+    public static func textField(
+        _ title: String = "", text: String = "", placeholder: String, identifier: String? = nil,
+        isSecure: Bool = false, configure: ((TextField) -> Void)? = nil
+    ) -> TableRow {
         var row = TableRow(title: title, identifier: identifier)
         row.control = .textField(text: text, placeholder: placeholder, isSecure: isSecure, configure: configure)
         return row
     }
 
     /// A form row showing a value on the right (the value label carries `valueIdentifier`).
-    public static func value(_ title: String, _ value: String, identifier: String? = nil, valueIdentifier: String? = nil,
-                             accessory: CellAccessory = .none, onSelect: (() -> Void)? = nil) -> TableRow {
-        TableRow(title: title, detail: value, accessory: accessory, identifier: identifier, detailIdentifier: valueIdentifier,
-                 onSelect: onSelect)
+    public static func value(
+        _ title: String, _ value: String, identifier: String? = nil, valueIdentifier: String? = nil,
+        accessory: CellAccessory = .none, onSelect: (() -> Void)? = nil
+    ) -> TableRow {
+        TableRow(
+            title: title, detail: value, accessory: accessory, identifier: identifier, detailIdentifier: valueIdentifier,
+            onSelect: onSelect)
     }
 
     /// A tappable row that reads as a button (tinted, or red for destructive ones).
-    public static func button(_ title: String, color: Color = .systemBlue, identifier: String? = nil,
-                              alignment: TextAlignment = .leading, action: @escaping () -> Void) -> TableRow {
+    public static func button(
+        _ title: String, color: Color = .systemBlue, identifier: String? = nil,
+        alignment: TextAlignment = .leading, action: @escaping () -> Void
+    ) -> TableRow {
         TableRow(title: title, identifier: identifier, titleColor: color, titleAlignment: alignment, onSelect: action)
     }
 }
@@ -147,9 +160,10 @@ open class TableView: ScrollView {
         }
         headerLabels = sections.map { section in
             section.header.map { text in
-                let label = Label(style == .insetGrouped ? text.uppercased() : text,
-                                  font: style == .insetGrouped ? .system(13) : .system(15, weight: .bold),
-                                  color: style == .insetGrouped ? .secondaryLabel : .label, lines: 0)
+                let label = Label(
+                    style == .insetGrouped ? text.uppercased() : text,
+                    font: style == .insetGrouped ? .system(13) : .system(15, weight: .bold),
+                    color: style == .insetGrouped ? .secondaryLabel : .label, lines: 0)
                 label.accessibilityLabel = text
                 if style == .plain { label.backgroundColor = .groupedBackground }
                 return label
@@ -358,8 +372,9 @@ open class TableCell: View {
         var trailing = width - 16
         if row.accessory != .none { trailing -= 20 }
         if let switchControl {
-            switchControl.frame = Rect(x: width - 16 - Switch.size.width, y: (height - Switch.size.height) / 2,
-                                       width: Switch.size.width, height: Switch.size.height)
+            switchControl.frame = Rect(
+                x: width - 16 - Switch.size.width, y: (height - Switch.size.height) / 2,
+                width: Switch.size.width, height: Switch.size.height)
             trailing = switchControl.frame.minX - 8
         }
         switch row.style {
@@ -374,7 +389,8 @@ open class TableCell: View {
                     textField.frame = Rect(x: leading + titleWidth, y: 0, width: trailing - leading - titleWidth, height: height)
                 }
             } else if row.detail != nil {
-                let titleWidth = min(TextMetrics.size(of: row.title, font: titleLabel.font).width.rounded(.up) + 2, (trailing - leading) * 0.55)
+                let titleWidth = min(
+                    TextMetrics.size(of: row.title, font: titleLabel.font).width.rounded(.up) + 2, (trailing - leading) * 0.55)
                 titleLabel.frame = Rect(x: leading, y: 0, width: titleWidth, height: height)
                 let detailX = leading + titleWidth + 8
                 detailLabel.frame = Rect(x: detailX, y: 0, width: max(0, trailing - detailX), height: height)
@@ -407,17 +423,22 @@ open class TableCell: View {
         case .disclosureIndicator:
             // Points the way the list reads: right, or left in a right-to-left interface.
             let (x, tip) = isRightToLeft ? (24.0, 24.0 - 6.5) : (bounds.width - 16 - 8, bounds.width - 16 - 8 + 6.5)
-            canvas.stroke(Path(polyline: [Point(x: x, y: bounds.midY - 6.5), Point(x: tip, y: bounds.midY),
-                                          Point(x: x, y: bounds.midY + 6.5)]),
-                          color: Color(light: Color(hex: 0xC4C4C7), dark: Color(hex: 0x5A5A5E)), lineWidth: 2.2)
+            canvas.stroke(
+                Path(polyline: [
+                    Point(x: x, y: bounds.midY - 6.5), Point(x: tip, y: bounds.midY),
+                    Point(x: x, y: bounds.midY + 6.5),
+                ]),
+                color: Color(light: Color(hex: 0xC4C4C7), dark: Color(hex: 0x5A5A5E)), lineWidth: 2.2)
         case .checkmark:
-            Symbol.checkmark.draw(in: leading(Rect(x: bounds.width - 16 - 16, y: bounds.midY - 8, width: 16, height: 16)),
-                                  color: .systemBlue, canvas: canvas)
+            Symbol.checkmark.draw(
+                in: leading(Rect(x: bounds.width - 16 - 16, y: bounds.midY - 8, width: 16, height: 16)),
+                color: .systemBlue, canvas: canvas)
         }
         if !position.last || !grouped {
             let start = grouped || row.image != nil ? textLeading : 16
-            canvas.fill(leading(Rect(x: start, y: bounds.height - 0.5, width: bounds.width - start, height: 0.5)),
-                        color: Color.separator.withAlpha(0.9))
+            canvas.fill(
+                leading(Rect(x: start, y: bounds.height - 0.5, width: bounds.width - start, height: 0.5)),
+                color: Color.separator.withAlpha(0.9))
         }
     }
 
@@ -439,9 +460,11 @@ open class TableCell: View {
         guard bounds.contains(point) else { highlightAmount = 0; return false }
         row.onSelect?()
         // Deselect with a fade, as a list does when its row is tapped.
-        animate(duration: AnimationDurations.highlightFade, curve: .easeOut, key: "highlight", { [weak self] p in
-            self?.highlightAmount = 1 - p
-        })
+        animate(
+            duration: AnimationDurations.highlightFade, curve: .easeOut, key: "highlight",
+            { [weak self] p in
+                self?.highlightAmount = 1 - p
+            })
         return true
     }
 

@@ -88,8 +88,9 @@ open class TextField: View {
     open override func draw(in canvas: Canvas) {
         if borderStyle == .roundedRect {
             canvas.fill(bounds, color: .secondarySystemBackground, cornerRadius: cornerRadius)
-            canvas.stroke(bounds, color: isFirstResponder ? tintColor.withAlpha(0.8) : Color.separator, lineWidth: 1,
-                          cornerRadius: cornerRadius)
+            canvas.stroke(
+                bounds, color: isFirstResponder ? tintColor.withAlpha(0.8) : Color.separator, lineWidth: 1,
+                cornerRadius: cornerRadius)
         }
         let inset = borderStyle == .roundedRect ? 12.0 : 0
         let area = Rect(x: inset, y: 0, width: max(0, bounds.width - 2 * inset), height: bounds.height)
@@ -116,8 +117,9 @@ open class TextField: View {
             let baseline = area.midY + (metrics.ascent - metrics.descent) / 2
             canvas.draw(shown, baselineAt: Point(x: x, y: baseline), font: font, color: textColor)
             if isFirstResponder {
-                canvas.fill(Rect(x: x + width + 1, y: area.midY - caretHeight / 2, width: 2, height: caretHeight),
-                            color: tintColor, cornerRadius: 1)
+                canvas.fill(
+                    Rect(x: x + width + 1, y: area.midY - caretHeight / 2, width: 2, height: caretHeight),
+                    color: tintColor, cornerRadius: 1)
             }
         }
     }

@@ -140,8 +140,9 @@ open class View {
     /// view's centre, at its frame's origin; before the superview's own `boundsOrigin` shift).
     private func rectInSuperview(_ rect: Rect) -> Rect {
         let centre = Point(x: frame.width / 2, y: frame.height / 2)
-        return Rect(x: frame.x + centre.x + (rect.x - centre.x) * scale, y: frame.y + centre.y + (rect.y - centre.y) * scale,
-                    width: rect.width * scale, height: rect.height * scale)
+        return Rect(
+            x: frame.x + centre.x + (rect.x - centre.x) * scale, y: frame.y + centre.y + (rect.y - centre.y) * scale,
+            width: rect.width * scale, height: rect.height * scale)
     }
 
     public func setNeedsLayout() {
@@ -315,10 +316,12 @@ open class View {
         let children = accessibilityChildNodes(in: scene)
         guard isAccessibilityElement else { return children }
         let frame = frameInWindow
-        return [ElementSnapshot(
-            type: elementType, identifier: accessibilityIdentifier ?? "", label: effectiveAccessibilityLabel,
-            value: effectiveAccessibilityValue, placeholder: accessibilityPlaceholder, frame: frame,
-            isEnabled: isEnabled, isHittable: scene.isHittable(self, frame: frame), children: children)]
+        return [
+            ElementSnapshot(
+                type: elementType, identifier: accessibilityIdentifier ?? "", label: effectiveAccessibilityLabel,
+                value: effectiveAccessibilityValue, placeholder: accessibilityPlaceholder, frame: frame,
+                isEnabled: isEnabled, isHittable: scene.isHittable(self, frame: frame), children: children)
+        ]
     }
 
     /// The elements of the visible subviews (clipped views leave out what lies outside them).
@@ -336,11 +339,14 @@ open class View {
 
     /// Animates on this view's scene clock; off screen, the end state applies at once.
     @discardableResult
-    public func animate(duration: Duration, curve: AnimationCurve = .easeInOut, key: String? = nil,
-                        _ update: @escaping (Double) -> Void, completion: ((Bool) -> Void)? = nil) -> AnimationHandle {
+    public func animate(
+        duration: Duration, curve: AnimationCurve = .easeInOut, key: String? = nil,
+        _ update: @escaping (Double) -> Void, completion: ((Bool) -> Void)? = nil
+    ) -> AnimationHandle {
         if let scene {
-            return scene.animate(duration: duration, curve: curve, key: key.map { AnimationKey(owner: self, name: $0) },
-                                 update, completion: completion)
+            return scene.animate(
+                duration: duration, curve: curve, key: key.map { AnimationKey(owner: self, name: $0) },
+                update, completion: completion)
         }
         update(1)
         completion?(true)

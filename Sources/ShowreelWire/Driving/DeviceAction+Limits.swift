@@ -33,7 +33,9 @@ extension DeviceAction {
             if case let .point(point) = tap.target { try limits.onScreen(point, "point") }
         case let .typeText(typing):
             guard typing.text.count <= AutomationLimits.maxTextLength else {
-                throw .outOfRange(field: "text", message: "must be at most \(AutomationLimits.maxTextLength) characters, got \(typing.text.count): send it in parts")
+                throw .outOfRange(
+                    field: "text",
+                    message: "must be at most \(AutomationLimits.maxTextLength) characters, got \(typing.text.count): send it in parts")
             }
             try limits.check(typing.keyDelay, "keyDelay", AutomationLimits.gesture)
             try limits.check(typing.jitter, "jitter", AutomationLimits.gesture)
@@ -50,7 +52,7 @@ extension DeviceAction {
         case let .waitFor(wait): try limits.check(wait.timeout, "timeout", AutomationLimits.wait)
         case let .waitForState(_, _, timeout): try limits.check(timeout, "timeout", AutomationLimits.wait)
         case .launch, .terminate, .activate, .pressHome, .pressKey, .keyCommand, .scroll, .shake, .overrideStatusBar,
-             .clearStatusBar, .setInterfaceStyle:
+            .clearStatusBar, .setInterfaceStyle:
             break
         }
     }

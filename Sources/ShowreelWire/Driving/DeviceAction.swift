@@ -138,7 +138,9 @@ public struct KeyModifiers: OptionSet, Sendable, Hashable {
     public static let control = KeyModifiers(rawValue: 1 << 3)
 
     /// The names, in the order a shortcut is written (command, shift, option, control).
-    public static let names: [(String, KeyModifiers)] = [("command", .command), ("shift", .shift), ("option", .option), ("control", .control)]
+    public static let names: [(String, KeyModifiers)] = [
+        ("command", .command), ("shift", .shift), ("option", .option), ("control", .control),
+    ]
 
     /// Modifiers by name ("command", "cmd", "shift", "option", "alt", "control", "ctrl"); nil
     /// for a name that is none of them.
