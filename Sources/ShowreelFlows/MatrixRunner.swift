@@ -6,7 +6,7 @@ import ShowreelReport
 /// App Store previews to make of each passing flow's video in a run (`--app-store-previews`).
 public struct AppStorePreviewPlan: Sendable {
     /// The classes asked for; each video gets one per class whose shape its device has.
-    public var classes: [AppStorePreviewClass]
+    package var classes: [AppStorePreviewClass]
     public var holdsLast: Bool
     public var trims: Bool
     public var audio: URL?
@@ -14,7 +14,7 @@ public struct AppStorePreviewPlan: Sendable {
     /// the run's scale: set when the user did not choose `--scale`.
     public var sizesRecording: Bool
 
-    public init(
+    package init(
         classes: [AppStorePreviewClass], holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil, sizesRecording: Bool = true
     ) {
         self.classes = classes
@@ -25,7 +25,7 @@ public struct AppStorePreviewPlan: Sendable {
     }
 
     /// The classes a device's screen fits.
-    public func classes(for profile: DeviceProfile) -> [AppStorePreviewClass] {
+    package func classes(for profile: DeviceProfile) -> [AppStorePreviewClass] {
         classes.filter { $0.fits(width: profile.pixelWidth, height: profile.pixelHeight) }
     }
 
@@ -44,7 +44,7 @@ public struct AppStorePreviewPlan: Sendable {
 
     /// A preview's file name: the video's, the cell's and the class's,
     /// `countries-de-phone-dark-iphone-6.9.mp4`.
-    public static func fileName(video: String, cell: RunCell?, previewClass: AppStorePreviewClass) -> String {
+    package static func fileName(video: String, cell: RunCell?, previewClass: AppStorePreviewClass) -> String {
         let name = (video as NSString).lastPathComponent
         let base = (name as NSString).deletingPathExtension
         return "\(base)\(cell.map { "-\($0.name)" } ?? "")-\(previewClass.rawValue).mp4"

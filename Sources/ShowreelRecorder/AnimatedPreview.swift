@@ -4,7 +4,7 @@ import Logging
 import ShowreelRender
 
 /// What a preview holds.
-public struct PreviewSummary: Sendable, Equatable {
+package struct PreviewSummary: Sendable, Equatable {
     public var url: URL
     public var width: Int
     public var height: Int
@@ -23,7 +23,7 @@ public struct PreviewSummary: Sendable, Equatable {
 /// are used), each scaled when it is too wide, and encoded by libwebp's animation encoder
 /// (FFmpeg's `libwebp_anim`), which stores only the part of each picture that changed; a tick
 /// whose picture did not change is not encoded at all.
-public enum AnimatedPreview {
+package enum AnimatedPreview {
     public static let fileExtension = "webp"
 
     /// Writes the preview of `video` beside it (`name.webp`) and returns where; nil, logged,

@@ -5,7 +5,7 @@ import ShowreelRender
 /// An animated WebP file read chunk by chunk: its canvas, and each frame's place, duration and
 /// picture. FFmpeg 5's WebP decoder takes still pictures only, so a frame is decoded on its own,
 /// wrapped as a still WebP (which is what an animation frame holds).
-public struct AnimatedWebP: Sendable {
+package struct AnimatedWebP: Sendable {
     public struct Frame: Sendable, Equatable {
         public var x: Int
         public var y: Int

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 
 /// What an app preview is made to.
-public struct AppStorePreviewOptions: Sendable {
+package struct AppStorePreviewOptions: Sendable {
     public var previewClass: AppStorePreviewClass
     /// A video shorter than 15 s holds its last frame until 15 s instead of being refused.
     public var holdsLast: Bool
@@ -21,7 +21,7 @@ public struct AppStorePreviewOptions: Sendable {
 }
 
 /// A preview written.
-public struct AppStorePreviewSummary: Sendable, Equatable {
+package struct AppStorePreviewSummary: Sendable, Equatable {
     public var url: URL
     public var previewClass: AppStorePreviewClass
     /// Seconds.
@@ -31,7 +31,7 @@ public struct AppStorePreviewSummary: Sendable, Equatable {
 }
 
 /// Why a video cannot become an app preview: what it is, and what to do.
-public enum AppStorePreviewError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum AppStorePreviewError: Error, CustomStringConvertible, Equatable, Sendable {
     case wrongShape(file: String, width: Int, height: Int, previewClass: AppStorePreviewClass)
     case tooShort(file: String, seconds: Double)
     case tooLong(file: String, seconds: Double)
@@ -74,7 +74,7 @@ public enum AppStorePreviewError: Error, CustomStringConvertible, Equatable, Sen
 
 /// Makes App Store app previews from videos (see `AppStorePreviewRules`): the picture scaled to
 /// the class's exact size, every frame on a constant 30 fps clock, a sound track, moov first.
-public enum AppStorePreview {
+package enum AppStorePreview {
     /// Writes `source` as a preview at `destination` (.mp4, .mov or .m4v), under a hidden partial
     /// name until complete. Refuses a source whose shape is more than 1% off the class's, one
     /// outside 15-30 s (unless `holdsLast` or `trims`), and one that starts on a flat frame.

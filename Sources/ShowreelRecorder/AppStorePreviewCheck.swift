@@ -2,7 +2,7 @@ import CFFmpeg
 import Foundation
 
 /// One App Store app preview rule a file breaks, in a sentence that says what the file has.
-public struct AppStorePreviewProblem: Sendable, Equatable, CustomStringConvertible {
+package struct AppStorePreviewProblem: Sendable, Equatable, CustomStringConvertible {
     public enum Rule: String, Sendable, CaseIterable {
         case container, size, codec, frameRate, bitRate, audio, duration, moovFirst, fileSize, firstFrame
     }
@@ -16,7 +16,7 @@ public struct AppStorePreviewProblem: Sendable, Equatable, CustomStringConvertib
 /// (`AppStorePreviewRules`): its size is one of the classes', H.264 High at a constant 30 fps
 /// and 10-12 Mbps, an AAC stereo 48 kHz track, 15-30 s, `moov` before `mdat`, at most 500 MB,
 /// and a first frame with something drawn on it.
-public enum AppStorePreviewCheck {
+package enum AppStorePreviewCheck {
     /// The rules `url` breaks (empty when it meets them all). With `previewClass` the size must
     /// be that class's; without, any class's. A file FFmpeg cannot read is thrown.
     public static func problems(of url: URL, previewClass: AppStorePreviewClass? = nil) throws(RecorderError) -> [AppStorePreviewProblem] {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A screen class App Store Connect takes app previews for, with its exact portrait size.
-public enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
+package enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
     /// 6.9" and 6.5" iPhones: 886x1920.
     case iphone69 = "iphone-6.9"
     /// 5.5" iPhones: 1080x1920.
@@ -55,7 +55,7 @@ public enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
 
 /// App Store Connect's app preview specification, as the encoder meets it and the checker
 /// tests it.
-public enum AppStorePreviewRules {
+package enum AppStorePreviewRules {
     /// Frames a second, constant.
     public static let frameRate = 30
     /// The video's bit rate, bits a second.

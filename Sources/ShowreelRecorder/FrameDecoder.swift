@@ -3,7 +3,7 @@ import Foundation
 import ShowreelRender
 
 /// A decoded video frame as BGRA pixels.
-public struct DecodedFrame: Sendable {
+package struct DecodedFrame: Sendable {
     public var pixels: PixelBuffer
     /// Presentation time in seconds.
     public var time: Double
@@ -11,7 +11,7 @@ public struct DecodedFrame: Sendable {
 }
 
 /// Decodes the frames of a video (or image) file to BGRA pixel buffers.
-public enum FrameDecoder {
+package enum FrameDecoder {
     /// Decodes the video frames of `url` in presentation order, up to `limit` frames.
     /// A truncated file gives the frames that could be decoded.
     public static func decodeFrames(_ url: URL, limit: Int? = nil) throws(RecorderError) -> [DecodedFrame] {

@@ -19,7 +19,7 @@ import ShowreelRender
 /// in `maxQueuedBytes` (but always at least two). A 1170x2532 frame is 11.3 MiB, so eight of
 /// them would be 90 MiB waiting for an encoder that fell behind; the byte budget keeps the
 /// recorder's peak memory about the same at every screen size.
-public final class FrameQueueRecorder: Sendable {
+package final class FrameQueueRecorder: Sendable {
     /// The default byte budget for queued frames.
     public static let defaultMaxQueuedBytes = 32 << 20
 

@@ -7,7 +7,7 @@ import ShowreelRender
 /// another core the same 5 MB come from memory, about four times slower here. So a recording
 /// session shrinks on the source's thread (`shrunk(_:)`, into a new buffer it hands on), and a
 /// `VideoRecorder` fed screen-sized frames shrinks into a buffer of its own (`shrink(_:into:)`).
-public struct FrameShrinker: Sendable {
+package struct FrameShrinker: Sendable {
     public let width: Int
     public let height: Int
     /// The screen's shape at the video's size, painted black after shrinking.

@@ -3,7 +3,7 @@ import Foundation
 import ShowreelRender
 
 /// Still-image formats for screenshots.
-public enum ImageFormat: String, Sendable, CaseIterable {
+package enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg
 
     /// The format for a file name's extension: .png, .jpg or .jpeg (any case).
@@ -31,7 +31,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 }
 
 /// Encodes a BGRA pixel buffer as a PNG or JPEG file's bytes with libavcodec.
-public enum ImageEncoder {
+package enum ImageEncoder {
     /// PNG keeps every pixel (and alpha); JPEG is lossy, high quality, no alpha.
     public static func encode(_ pixels: PixelBuffer, as format: ImageFormat) throws(RecorderError) -> [UInt8] {
         installFFmpegLogging()

@@ -2,14 +2,14 @@ import CFFmpeg
 import Foundation
 
 /// A subtitle: its text and when it shows, in seconds.
-public struct TimedText: Sendable, Equatable {
+package struct TimedText: Sendable, Equatable {
     public var text: String
     public var start: Double
     public var end: Double
 }
 
 /// What a video says of its steps: chapters and the timed-text (`mov_text`) subtitle track.
-public struct StepTracksInfo: Sendable, Equatable {
+package struct StepTracksInfo: Sendable, Equatable {
     public var chapters: [VideoChapter]
     /// The subtitles' text as the packets hold it, in order; samples with no text (the gaps a
     /// muxer fills in) are left out.

@@ -2,7 +2,7 @@ import CFFmpeg
 import Foundation
 
 /// What a video (or image) file holds, as libavformat reads it.
-public struct MediaInfo: Sendable, Equatable {
+package struct MediaInfo: Sendable, Equatable {
     /// The video codec's FFmpeg name: "h264", "hevc", "png", "mjpeg"...
     public var codecName: String
     public var width: Int
@@ -24,7 +24,7 @@ public struct MediaInfo: Sendable, Equatable {
 }
 
 /// Reads a media file's streams and packets without decoding them.
-public enum MediaProbe {
+package enum MediaProbe {
     /// Opens `url` with libavformat and reads every packet of its first video stream.
     /// Works on a truncated fragmented file (what a killed recorder leaves): it reports the
     /// frames that are present.

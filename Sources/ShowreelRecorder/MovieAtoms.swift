@@ -2,7 +2,7 @@ import Foundation
 
 /// The top-level atoms (boxes) of a QuickTime or MP4 file, read from their headers alone: where
 /// `moov` sits against `mdat` says whether a player can start before the whole file is in.
-public enum MovieAtoms {
+package enum MovieAtoms {
     /// The four-character types of the file's top-level atoms, in file order; stops at the
     /// first header that does not fit the file.
     public static func topLevel(of url: URL) throws -> [String] {

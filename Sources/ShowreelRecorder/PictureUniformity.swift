@@ -3,7 +3,7 @@ import ShowreelRender
 /// Whether a picture is one flat colour: a black or blank frame, as a recording that starts
 /// before the app has drawn opens with. App Store review refuses a preview whose first frame is
 /// not in the app.
-public enum PictureUniformity {
+package enum PictureUniformity {
     /// How far apart (0-255, any channel) the picture's pixels may be and still count as one
     /// colour: encoding noise, not content.
     static let tolerance = 12

@@ -145,7 +145,7 @@ public struct RecordingOptions: Sendable, Equatable {
 }
 
 /// What a finished recording contains.
-public struct RecordingSummary: Sendable, Equatable {
+package struct RecordingSummary: Sendable, Equatable {
     public var url: URL
     public var codec: VideoCodec
     public var container: VideoContainer

@@ -20,7 +20,7 @@ import Synchronization
 /// flushed, and that frame's hold is what a kill loses. A deferred recording (`spoolLimit`)
 /// writes nothing until it finishes or outgrows its spool, so a kill before then loses it all:
 /// the price of not encoding a video that will be thrown away.
-public final class RecordingSession: DisplayStreamSink {
+package final class RecordingSession: DisplayStreamSink {
     /// The video: complete here once `finish()` returns.
     public let url: URL
     /// Where the video is written until it is complete, when it is staged (see `StagedFile`).

@@ -4,7 +4,7 @@ import Logging
 import ShowreelRender
 
 /// One flow in a demo reel: its video and the title on its card.
-public struct ReelClip: Sendable, Equatable {
+package struct ReelClip: Sendable, Equatable {
     public var title: String
     public var subtitle: String?
     public var video: URL
@@ -17,7 +17,7 @@ public struct ReelClip: Sendable, Equatable {
 }
 
 /// What a reel holds.
-public struct ReelSummary: Sendable, Equatable {
+package struct ReelSummary: Sendable, Equatable {
     public typealias Chapter = VideoChapter
 
     public var url: URL
@@ -32,7 +32,7 @@ public struct ReelSummary: Sendable, Equatable {
 /// clip, and an MP4 chapter per clip named after it. Packets are copied without re-encoding
 /// when every clip matches the first one's codec, size and encoder headers (the title cards
 /// are encoded to match); otherwise everything is decoded and encoded once.
-public enum Reel {
+package enum Reel {
     public static func write(
         _ clips: [ReelClip], to url: URL, options: RecordingOptions = RecordingOptions(),
         titleDuration: Duration = .milliseconds(1500),

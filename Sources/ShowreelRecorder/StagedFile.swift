@@ -12,7 +12,7 @@ import Darwin
 /// half-written video that an old manifest still names. The partial name is fixed, so the next
 /// recording of the same name overwrites what a killed one left instead of piling up files.
 /// The one way videos of runs and tests are written (see `RecordingSession`).
-public struct StagedFile: Sendable {
+package struct StagedFile: Sendable {
     /// Where the file ends up.
     public let destination: URL
     /// Where it is written meanwhile: same folder (so the rename is atomic), hidden, with the

@@ -9,7 +9,7 @@ import Foundation
 /// are (nothing is encoded again): the cost is reading and writing the file once. The result
 /// is a classic (non-fragmented) MOV or MP4: only a recording that finished gets here, so a
 /// killed one still leaves its fragmented file.
-public enum StepTracks {
+package enum StepTracks {
     /// The subtitle track's name (its `hdlr` box): how players list it, and how it is told apart
     /// from the chapter track QuickTime-style chapters add.
     public static let subtitleTrackName = "Steps"

@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// A titled span of a video, as a player's chapter menu lists it.
-public struct VideoChapter: Sendable, Equatable {
+package struct VideoChapter: Sendable, Equatable {
     public var title: String
     /// Seconds into the video.
     public var start: Double
@@ -15,7 +15,7 @@ public struct VideoChapter: Sendable, Equatable {
 }
 
 /// A step of a flow or test: what it did and when it began, in seconds into the video.
-public struct StepMark: Sendable, Equatable {
+package struct StepMark: Sendable, Equatable {
     public var title: String
     public var time: Double
 

@@ -14,7 +14,7 @@ import ShowreelRender
 /// The jobs are in parts: `FrameTimeline` says which frame is written at which timestamp,
 /// `FramePreparer` shrinks and masks frames and counts what changed, a `FrameSpool` keeps
 /// frames of a deferred recording, and `VideoEncoder` encodes and writes the file.
-public final class VideoRecorder {
+package final class VideoRecorder {
     public let url: URL
     public let container: VideoContainer
     public let options: RecordingOptions

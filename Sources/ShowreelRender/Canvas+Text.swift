@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 
 /// Text on a canvas, shaped by the canvas's `TextEngine` (Pango and HarfBuzz).
 ///
@@ -7,6 +8,8 @@ import CCairo
 extension Canvas {
     /// The advance width and line height of `text` in `font`, in points.
     public func measure(_ text: String, font: Font) -> Size {
+        TextEngine.cairoLock.lock()
+        defer { TextEngine.cairoLock.unlock() }
         if TextEngine.path == .toy { return toyMeasure(text, font: font) }
         let metrics = self.text.metrics(of: font)
         return Size(width: naturalLine(text, font: font)?.width ?? 0, height: metrics.ascent + metrics.descent)
@@ -14,12 +17,16 @@ extension Canvas {
 
     /// Ascent, descent and line height of `font`, in points.
     public func metrics(of font: Font) -> FontMetrics {
-        TextEngine.path == .toy ? toyMetrics(of: font) : text.metrics(of: font)
+        TextEngine.cairoLock.lock()
+        defer { TextEngine.cairoLock.unlock() }
+        return TextEngine.path == .toy ? toyMetrics(of: font) : text.metrics(of: font)
     }
 
     /// Draws `text` on one line inside `rect`, vertically centred, aligned as asked.
     /// Text wider than the rect is cut with an ellipsis rather than overflowing.
     public func draw(_ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading) {
+        TextEngine.cairoLock.lock()
+        defer { TextEngine.cairoLock.unlock() }
         if TextEngine.path == .toy { return toyDraw(text, in: rect, font: font, color: color, alignment: alignment) }
         guard !text.isEmpty, var line = naturalLine(text, font: font) else { return }
         if rect.width > 0, line.width > rect.width {
@@ -34,6 +41,8 @@ extension Canvas {
 
     /// Draws `text` with its baseline's left end at `origin`, without fitting.
     public func draw(_ text: String, baselineAt origin: Point, font: Font, color: Color) {
+        TextEngine.cairoLock.lock()
+        defer { TextEngine.cairoLock.unlock() }
         if TextEngine.path == .toy { return toyDraw(text, baselineAt: origin, font: font, color: color) }
         guard !text.isEmpty, let line = naturalLine(text, font: font) else { return }
         show(line, x: origin.x - line.logicalX, baseline: origin.y, color: color, metrics: self.text.metrics(of: font))
@@ -46,6 +55,8 @@ extension Canvas {
         _ text: String, in rect: Rect, font: Font, color: Color, alignment: TextAlignment = .leading,
         maxLines: Int = 0, lineSpacing: Double = 0, centered: Bool = false
     ) {
+        TextEngine.cairoLock.lock()
+        defer { TextEngine.cairoLock.unlock() }
         if TextEngine.path == .toy {
             return toyDrawWrapped(
                 text, in: rect, font: font, color: color, alignment: alignment, maxLines: maxLines,
@@ -67,6 +78,8 @@ extension Canvas {
     /// The lines `text` wraps into at `width` (words kept whole unless one alone is too wide);
     /// a line cut short by `maxLines` ends with an ellipsis.
     public func wrap(_ text: String, font: Font, width: Double, maxLines: Int = 0) -> [String] {
+        TextEngine.cairoLock.lock()
+        defer { TextEngine.cairoLock.unlock() }
         if TextEngine.path == .toy { return toyWrap(text, font: font, width: width, maxLines: maxLines) }
         guard !text.isEmpty else { return [""] }
         let key = TextEngine.LayoutKey(text: text, font: font, width: width, maxLines: maxLines, wraps: true)

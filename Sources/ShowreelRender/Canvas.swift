@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 
 /// Antialiased drawing in points onto a `PixelBuffer`, through Cairo.
 ///
@@ -43,7 +44,10 @@ public final class Canvas {
     }
 
     deinit {
+        // The context may hold the last reference to a scaled font (see `TextEngine.cairoLock`).
+        TextEngine.cairoLock.lock()
         cairo_destroy(context)
+        TextEngine.cairoLock.unlock()
         cairo_surface_destroy(surface)
         if borrowsText { TextEngine.giveBack(text) }
     }
@@ -54,7 +58,13 @@ public final class Canvas {
     // MARK: State
 
     public func save() { cairo_save(context) }
-    public func restore() { cairo_restore(context); toySelectedFont = nil }
+    public func restore() {
+        // Restoring may drop the scaled font text set (see `TextEngine.cairoLock`).
+        TextEngine.cairoLock.lock()
+        cairo_restore(context)
+        TextEngine.cairoLock.unlock()
+        toySelectedFont = nil
+    }
 
     /// Runs `body` with the drawing state saved and restored around it.
     public func withState(_ body: () -> Void) {

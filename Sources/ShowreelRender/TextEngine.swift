@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import Synchronization
 
 /// Shapes text with Pango and HarfBuzz: joined Arabic, bidirectional runs, Japanese and emoji
@@ -48,7 +49,15 @@ public final class TextEngine {
         pango_context_set_round_glyph_positions(pcontext, 0)
     }
 
+    /// Held around everything that touches Cairo's scaled fonts (shaping, showing, measuring,
+    /// restoring or destroying a context that holds one). Cairo keeps them in one process-wide
+    /// cache whatever the font map, and Debian's Cairo 1.16 asserts (`cache_frozen`) when one
+    /// thread drops a scaled font another is drawing with: parallel devices crashed the tests.
+    static let cairoLock = NSRecursiveLock()
+
     deinit {
+        Self.cairoLock.lock()
+        defer { Self.cairoLock.unlock() }
         for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
         for description in descriptions.values { pango_font_description_free(description) }
         g_object_unref(UnsafeMutableRawPointer(context))

@@ -65,7 +65,7 @@ public final class RecordedSession: Sendable {
     /// Finishes the video with `steps` as its chapters and subtitles, writes `trace` beside it
     /// and, with `preview`, its animated preview. A trace or preview that cannot be written is
     /// logged (the video is whole without them); a video that cannot be finished throws.
-    public func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> Outcome {
+    package func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> Outcome {
         subscription.stop()
         let session = self.session
         let summary = try await Blocking.run { try session.finish(steps: steps) }
