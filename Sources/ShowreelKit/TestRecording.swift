@@ -18,7 +18,7 @@ final class TestRecording: Sendable {
     private enum Stopper: Sendable {
         /// An in-process device, its actions traced for the report (see `RecordedSession`).
         case inProcess(RecordedSession)
-        case stream(DisplayStreamClient, RecordingSession, DispatchSemaphore)
+        case stream(StreamFeed, RecordingSession)
         /// The recorder in the host's process writes in place, so it is given the partial name
         /// and the video takes its own name here once the recorder finished it.
         case host(HostRecording, StagedFile)
@@ -47,14 +47,8 @@ final class TestRecording: Sendable {
             let session = try RecordingSession(
                 url: video, info: stream.info, options: configuration.recordingOptions, mask: mask,
                 spoolLimit: configuration.spoolLimit)
-            let done = DispatchSemaphore(value: 0)
-            let reader = Thread {
-                try? session.consume(stream)
-                done.signal()
-            }
-            reader.name = "showreel.test-recording"
-            reader.start()
-            return TestRecording(video: video, stopper: .stream(stream, session, done))
+            let feed = StreamFeed(stream, into: session, threadName: "showreel.test-recording")
+            return TestRecording(video: video, stopper: .stream(feed, session))
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
             let argv = [
@@ -86,12 +80,10 @@ final class TestRecording: Sendable {
         switch stopper {
         case let .inProcess(session):
             return await session.discard()
-        case let .stream(stream, session, done):
-            try? stream.requestStop()
+        case let .stream(feed, session):
             return
                 (try? await Blocking.run {
-                    _ = done.wait(timeout: .now() + 30)
-                    stream.close()
+                    feed.stop()
                     return session.discard().seconds
                 }) ?? 0
         case let .host(recording, staging):
@@ -116,11 +108,9 @@ final class TestRecording: Sendable {
         switch stopper {
         case .inProcess:
             preconditionFailure("an in-process recording finishes through its session")
-        case let .stream(stream, session, done):
-            try? stream.requestStop()
+        case let .stream(feed, session):
             return try await Blocking.run {
-                _ = done.wait(timeout: .now() + 30)
-                stream.close()
+                feed.stop()
                 return try session.finish(steps: steps).duration.seconds
             }
         case let .host(recording, staging):

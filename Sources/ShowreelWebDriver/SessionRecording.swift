@@ -25,16 +25,13 @@ final class DeviceVideo: Sendable {
 
     private enum Feed: Sendable {
         case subscription(DisplaySubscription)
-        case stream(DisplayStreamClient, DispatchSemaphore)
+        case stream(StreamFeed)
 
         /// Stops the frames; returns once no more arrive.
         func stop() {
             switch self {
             case let .subscription(subscription): _ = subscription.stop()
-            case let .stream(stream, done):
-                try? stream.requestStop()
-                _ = done.wait(timeout: .now() + 30)
-                stream.close()
+            case let .stream(feed): feed.stop()
             }
         }
     }
@@ -56,14 +53,7 @@ final class DeviceVideo: Sendable {
                 url: url, info: stream.info, options: options,
                 mask: ScreenMask(profile: stream.info.profile), staged: staged)
             self.session = session
-            let done = DispatchSemaphore(value: 0)
-            let reader = Thread {
-                try? session.consume(stream)
-                done.signal()
-            }
-            reader.name = "showreel.webdriver-stream"
-            reader.start()
-            feed = .stream(stream, done)
+            feed = .stream(StreamFeed(stream, into: session, threadName: "showreel.webdriver-stream"))
         }
     }
 
