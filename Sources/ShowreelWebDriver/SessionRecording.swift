@@ -3,6 +3,7 @@ import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelSession
 import ShowreelWire
 import Synchronization
 
@@ -16,6 +17,8 @@ enum VideoSource: Sendable {
 /// A video of a device from now until `stop`: in-process, the recorder subscribed to the
 /// device's display; for another process's device, its display stream read on a thread.
 final class DeviceVideo: Sendable {
+    /// A session's videos are at the screen's point size, as `showreel run`'s are.
+    static let options = RecordingOptions(scale: 0.5)
     let url: URL
     /// Device time when the recording started: step times count from here.
     let start: Duration
@@ -40,7 +43,7 @@ final class DeviceVideo: Sendable {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         self.url = url
         self.start = start
-        let options = RecordingOptions(scale: 0.5)
+        let options = Self.options
         switch source {
         case let .device(device):
             session = try RecordingSession(
@@ -86,40 +89,104 @@ final class DeviceVideo: Sendable {
     }
 }
 
-/// `showreel:record`: the whole session as `<output>/<name>.mov`, each command a chapter, and an
-/// entry in the folder's manifest (so report.html and junit.xml list Appium suites too).
+/// `showreel:record`: the whole session as `<output>/<name>.mov`, an entry in the folder's
+/// manifest (so report.html and junit.xml list Appium suites too), and what a flow's video has
+/// beside it: each command a step (a chapter, a subtitle, a manifest step with how it went), the
+/// step trace (`<name>.trace.json`: pictures before and after, the element tree, the target) and
+/// an animated preview. A device in this process is recorded and traced as a flow's is (a
+/// `RecordedSession`); an attached device's actions run in its own process, so its video has
+/// steps but no trace.
 final class SessionRecording: Sendable {
-    let video: DeviceVideo
     let name: String
     let folder: URL
+    private let video: Video
     private let steps = Mutex<[ManifestEntry.Step]>([])
 
-    init(_ source: VideoSource, name: String, folder: URL, start: Duration) throws {
+    private enum Video: Sendable {
+        case traced(RecordedSession)
+        case stream(DeviceVideo)
+    }
+
+    /// A step begun with `begin`, ended with `end`.
+    struct OpenStep: Sendable {
+        let index: Int
+        let traced: ActionTrace.Handle?
+    }
+
+    init(_ source: VideoSource, name: String, folder: URL, start: Duration) async throws {
         self.name = name
         self.folder = folder
-        video = try DeviceVideo(source, to: folder.appendingPathComponent("\(name).mov"), start: start, staged: true)
+        let url = folder.appendingPathComponent("\(name).mov")
+        switch source {
+        case let .device(device):
+            video = .traced(
+                try await RecordedSession(
+                    device: device, video: url, options: DeviceVideo.options, mask: ScreenMask(profile: device.profile)))
+        case .displaySocket:
+            video = .stream(try DeviceVideo(source, to: url, start: start, staged: true))
+        }
     }
 
-    func note(_ title: String, at time: Duration) {
-        let seconds = max(0, (time - video.start).seconds)
-        steps.withLock { $0.append(ManifestEntry.Step(title: title, time: seconds, status: .passed)) }
+    /// Starts the step `title` at device time `time`.
+    func begin(_ title: String, at time: Duration) async -> OpenStep {
+        let seconds: Double
+        var traced: ActionTrace.Handle?
+        switch video {
+        case let .traced(session):
+            seconds = (time - session.videoStart).seconds
+            traced = await session.device.beginTracedStep(title)
+        case let .stream(video):
+            seconds = (time - video.start).seconds
+        }
+        let step = ManifestEntry.Step(title: title, time: max(0, (seconds * 1000).rounded() / 1000), status: .passed)
+        let index = steps.withLock {
+            $0.append(step)
+            return $0.count - 1
+        }
+        return OpenStep(index: index, traced: traced)
     }
 
-    /// Finishes the video and adds the session's entry to the manifest; returns the entry.
+    /// Ends `step`, failed with `error` when it has one.
+    func end(_ step: OpenStep, error: String?) async {
+        if case let .traced(session) = video { await session.device.endTracedStep(step.traced, error: error) }
+        if error != nil { steps.withLock { $0[step.index].status = .failed } }
+    }
+
+    /// Finishes the video (its steps as chapters and subtitles), its trace and its preview, and
+    /// returns the session's manifest entry.
     func finish(failure: String?) async -> ManifestEntry {
         let steps = self.steps.withLock { $0 }
         var entry = ManifestEntry(id: "webdriver/\(name)", name: name, status: failure == nil ? .passed : .failed, duration: 0)
         entry.steps = steps
         if let failure { entry.failures = [ManifestEntry.Failure(message: failure)] }
+        let marks = steps.map { StepMark(title: $0.title, time: $0.time) }
         do {
-            let summary = try await video.stop(steps: steps.map { StepMark(title: $0.title, time: $0.time) })
+            let outcome: RecordedSession.Outcome
+            switch video {
+            case let .traced(session):
+                let trace = await session.endTrace(pictures: true)
+                outcome = try await session.finish(steps: marks, trace: trace, preview: true)
+            case let .stream(video):
+                let summary = try await video.stop(steps: marks)
+                let preview = try? await Blocking.run { AnimatedPreview.make(for: summary.url) }
+                outcome = RecordedSession.Outcome(duration: summary.duration.seconds, preview: preview ?? nil)
+            }
             entry.video = "\(name).mov"
-            entry.duration = summary.duration.seconds
+            entry.duration = outcome.duration
+            entry.preview = outcome.preview.map(\.lastPathComponent)
         } catch {
             entry.status = .failed
-            entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(error)"))
+            entry.failures.append(ManifestEntry.Failure(message: "The video could not be written: \(ErrorSentence.describe(error))"))
         }
         return entry
+    }
+
+    /// Ends the recording without a file (a session that could not start).
+    func discard() async {
+        switch video {
+        case let .traced(session): _ = await session.discard()
+        case let .stream(video): video.discard()
+        }
     }
 }
 

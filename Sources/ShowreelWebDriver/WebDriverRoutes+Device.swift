@@ -33,7 +33,6 @@ extension WebDriverRoute {
 
     /// Appium's app endpoints are its `mobile:` scripts with the body as their argument.
     private static func app(_ call: Call, _ script: String) async throws(WebDriverError) -> JSONValue {
-        await call.s.note(script)
-        return try await call.s.execute(["script": .string(script), "args": [call.body]])
+        try await call.s.step(script) { try await call.s.execute(["script": .string(script), "args": [call.body]]) }
     }
 }

@@ -7,8 +7,9 @@ extension WebDriverRoute {
         .init(.POST, "session/:sid/element/:eid/element") { call in try await find(call, below: call.parameter("eid"), all: false) },
         .init(.POST, "session/:sid/element/:eid/elements") { call in try await find(call, below: call.parameter("eid"), all: true) },
         .init(.POST, "session/:sid/element/:eid/click") { call in
-            await call.s.note("click \(try await call.s.describe(call.parameter("eid")))")
-            try await call.s.click(call.parameter("eid"))
+            try await call.s.step("click \(try await call.s.describe(call.parameter("eid")))") {
+                try await call.s.click(call.parameter("eid"))
+            }
             return .null
         },
         .init(.POST, "session/:sid/element/:eid/value") { call in
@@ -20,15 +21,16 @@ extension WebDriverRoute {
             } else {
                 throw WebDriverError.invalidArgument("Send keys needs 'text', a string (or 'value', a list of strings).")
             }
-            await call.s.note(
-                "type \"\(text.unicodeScalars.filter { !(0xE000...0xF8FF).contains($0.value) }.map(String.init).joined())\" into \(try await call.s.describe(call.parameter("eid")))"
-            )
-            try await call.s.sendKeys(text, to: call.parameter("eid"))
+            let shown = text.unicodeScalars.filter { !(0xE000...0xF8FF).contains($0.value) }.map(String.init).joined()
+            try await call.s.step("type \"\(shown)\" into \(try await call.s.describe(call.parameter("eid")))") {
+                try await call.s.sendKeys(text, to: call.parameter("eid"))
+            }
             return .null
         },
         .init(.POST, "session/:sid/element/:eid/clear") { call in
-            await call.s.note("clear \(try await call.s.describe(call.parameter("eid")))")
-            try await call.s.clear(call.parameter("eid"))
+            try await call.s.step("clear \(try await call.s.describe(call.parameter("eid")))") {
+                try await call.s.clear(call.parameter("eid"))
+            }
             return .null
         },
         .init(.GET, "session/:sid/element/:eid/text") { call in .string(try await call.s.text(call.parameter("eid"))) },

@@ -82,14 +82,12 @@ extension WebDriverRoute {
         .init(.GET, "session/:sid/source") { call in .string(PageSource.xml(try await call.s.page())) },
         .init(.GET, "session/:sid/screenshot") { call in .string(Data(try await call.s.screenshotPNG()).base64EncodedString()) },
         .init(.POST, "session/:sid/actions") { call in
-            await call.s.note("actions")
-            try await call.s.perform(actions: call.body)
+            try await call.s.step("actions") { try await call.s.perform(actions: call.body) }
             return .null
         },
         .init(.DELETE, "session/:sid/actions") { _ in .null },
         .init(.POST, "session/:sid/back") { call in
-            await call.s.note("back")
-            try await call.s.back()
+            try await call.s.step("back") { try await call.s.back() }
             return .null
         },
         .init(.POST, "session/:sid/execute/sync") { call in try await execute(call) },
@@ -100,8 +98,8 @@ extension WebDriverRoute {
     ]
 
     private static func execute(_ call: Call) async throws(WebDriverError) -> JSONValue {
-        if let script = call.body["script"]?.string { await call.s.note(script) }
-        return try await call.s.execute(call.body)
+        guard let script = call.body["script"]?.string else { return try await call.s.execute(call.body) }
+        return try await call.s.step(script) { try await call.s.execute(call.body) }
     }
 }
 

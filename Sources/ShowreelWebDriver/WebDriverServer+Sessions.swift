@@ -20,7 +20,7 @@ extension WebDriverServer {
         do throws(WebDriverError) {
             try await prepare(session)
         } catch {
-            if let recording = await session.sessionRecording { recording.video.discard() }
+            if let recording = await session.sessionRecording { await recording.discard() }
             _ = await session.end()
             throw error.code == .invalidArgument ? error : WebDriverError(.sessionNotCreated, error.message)
         }
@@ -81,7 +81,7 @@ extension WebDriverServer {
             do {
                 let start = await session.device.now()
                 await session.setRecording(
-                    try SessionRecording(session.videoSource, name: name, folder: configuration.output, start: start))
+                    try await SessionRecording(session.videoSource, name: name, folder: configuration.output, start: start))
             } catch {
                 throw WebDriverError(
                     .sessionNotCreated,
@@ -89,9 +89,10 @@ extension WebDriverServer {
             }
         }
         if let bundle = capabilities.bundleID, capabilities.autoLaunch {
-            await session.note("launch \(bundle)")
             do throws(WebDriverError) {
-                try await session.device.launch(bundle, arguments: capabilities.arguments, environment: capabilities.environment)
+                try await session.step("launch \(bundle)") {
+                    try await session.device.launch(bundle, arguments: capabilities.arguments, environment: capabilities.environment)
+                }
             } catch {
                 throw WebDriverError(.sessionNotCreated, "\(bundle) could not be launched: \(error.message)")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelDevice
 import ShowreelReport
+import ShowreelWire
 
 /// Appium's screen recording endpoints, the session's own recording, and the end of a session.
 extension WebDriverSession {
@@ -54,10 +55,27 @@ extension WebDriverSession {
         await recording.enforceLimit(now: await device.now())
     }
 
-    /// A step of the session's video (`showreel:record`): a chapter titled `title`, now.
-    func note(_ title: String) async {
-        guard let sessionRecording else { return }
-        sessionRecording.note(title, at: await device.now())
+    /// Runs `body` as one step of the session's video (`showreel:record`): a chapter and
+    /// subtitle, a manifest step with how it went, and on a device in this process a step of the
+    /// trace, with the screen before and after and the element it acted on.
+    func step<T: Sendable>(_ title: String, _ body: @Sendable () async throws -> T) async throws(WebDriverError) -> T {
+        guard let sessionRecording else { return try await Self.translated(body) }
+        let open = await sessionRecording.begin(title, at: await device.now())
+        do {
+            let result = try await Self.translated(body)
+            await sessionRecording.end(open, error: nil)
+            return result
+        } catch {
+            await sessionRecording.end(open, error: error.message)
+            throw error
+        }
+    }
+
+    /// What `body` returns; what it throws as a WebDriver error (the commands' own already are).
+    private static func translated<T>(_ body: () async throws -> T) async throws(WebDriverError) -> T {
+        do { return try await body() } catch let error as WebDriverError { throw error } catch {
+            throw WebDriverError(.unknownError, ErrorSentence.describe(error))
+        }
     }
 
     /// Ends the session: a running screen recording is thrown away, the session's video is

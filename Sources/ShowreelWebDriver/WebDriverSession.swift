@@ -100,8 +100,28 @@ actor WebDriverSession {
     }
 
     /// Finds elements with `locator` below the application (or the element `parent`), waiting
-    /// up to the implicit wait on the device clock for at least one.
+    /// up to the implicit wait on the device clock for at least one. A find that waits is a step
+    /// of the session's video: the time passes on screen.
     func find(_ locator: Locator, described: String, below parent: String?, all: Bool) async throws(WebDriverError) -> [String] {
+        var waiting: SessionRecording.OpenStep?
+        do throws(WebDriverError) {
+            let found = try await poll(locator, described: described, below: parent, all: all) { () async -> Void in
+                if waiting == nil, let sessionRecording {
+                    waiting = await sessionRecording.begin("find \(described)", at: await device.now())
+                }
+            }
+            if let waiting { await sessionRecording?.end(waiting, error: found.isEmpty ? "nothing matched" : nil) }
+            return found
+        } catch {
+            if let waiting { await sessionRecording?.end(waiting, error: error.message) }
+            throw error
+        }
+    }
+
+    /// `find`'s loop: `willWait` runs before each wait.
+    private func poll(
+        _ locator: Locator, described: String, below parent: String?, all: Bool, willWait: () async -> Void
+    ) async throws(WebDriverError) -> [String] {
         var waited = Duration.zero
         let step = Duration.milliseconds(100)
         while true {
@@ -114,6 +134,7 @@ actor WebDriverSession {
                 let scope = parent.map { " below \(tree.describe(start)) (element '\($0)')" } ?? ""
                 throw WebDriverError(.noSuchElement, "No element matches \(described)\(scope). \(tree.summary())")
             }
+            await willWait()
             let pause = min(step, implicitWait - waited)
             try await device.wait(pause)
             waited += pause

@@ -183,6 +183,12 @@ struct WebDriverSuiteTests {
         #expect(
             try !FrameDecoder.decodeFrames(server.output.appendingPathComponent("attached.mov")).isEmpty,
             "the session's video, from the display stream")
+        // Its steps are chapters, and it has a preview; the actions ran in the device's process,
+        // so there is no trace.
+        let chapters = try MediaProbe.stepTracks(server.output.appendingPathComponent("attached.mov")).chapters.map(\.title)
+        #expect(chapters.contains { $0.contains("click XCUIElementTypeCell \"Canada\"") }, "\(chapters)")
+        #expect(FileManager.default.fileExists(atPath: server.output.appendingPathComponent("attached.webp").path))
+        #expect(!FileManager.default.fileExists(atPath: server.output.appendingPathComponent("attached.trace.json").path))
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         #expect(try await client.info().foregroundApp == "dev.showreel.countries", "the attached device is still running its app")
         try await server.stop()
