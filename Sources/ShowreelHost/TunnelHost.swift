@@ -153,7 +153,12 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
 
     func run() async throws {
         let port = await cancelWhenShuttingDown { await startup.primaryPort() }
-        guard let port = port ?? nil else { return }
+        guard let port = port ?? nil else {
+            // Shut down before the first listener had a port (a stop sent while starting): the
+            // first one must not wait for this one to bind.
+            await startup.extraSettled()
+            return
+        }
         let app = Application(
             responder: responder,
             configuration: .init(address: .hostname(address, port: port), serverName: serverName),

@@ -36,8 +36,9 @@ public struct TunnelHostConfiguration: Sendable {
     /// folder ends what a killed one left behind (Linux); nil records nothing. The CLI uses
     /// `$SHOWREEL_HOME/host`.
     public var stateDirectory: String?
-    /// Shut down gracefully on SIGINT and SIGTERM (the CLI); tests running the host
-    /// in-process turn this off and cancel the task instead.
+    /// Shut down gracefully on SIGINT and SIGTERM (ServiceLifecycle's signal handling). The
+    /// `showreel host` command and tests running the host in-process turn this off and cancel
+    /// the task instead (the command from a trap that also takes a signal sent while it started).
     public var handlesSignals: Bool
 
     public init(

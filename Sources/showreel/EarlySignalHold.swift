@@ -7,21 +7,32 @@ import Glibc
 @section(".data.showreel_early_stop")
 nonisolated(unsafe) var earlyStopSignal: Int32 = 0
 
-/// The recorder catches SIGINT and SIGTERM from its first instruction: this function sits in the
-/// executable's pre-init array, which the dynamic loader runs before any library's initialiser
-/// and before any thread exists. It blocks both signals (threads inherit the mask) and installs
-/// a handler that only records them: the main thread's park (`dispatch_main` waits in
-/// `sigsuspend` with nothing blocked) would otherwise let a pending SIGINT kill the process with
-/// no file. `SignalTrap` later picks up what was recorded. Only C calls here: the Swift runtime
-/// is not initialised yet.
+/// The commands that run until stopped (the recorder, the tunnel host, the WebDriver server, a
+/// booted device, a flow run) catch SIGINT and SIGTERM from their first instruction: this
+/// function sits in the executable's pre-init array, which the dynamic loader runs before any
+/// library's initialiser and before any thread exists. It blocks both signals (threads inherit
+/// the mask) and installs a handler that only records them. A stop sent while the process was
+/// still loading would otherwise kill it with nothing written, or, where the signal was
+/// inherited as ignored (a `cmd &` in a script), be lost and leave it running forever; and the
+/// main thread's park (`dispatch_main` waits in `sigsuspend` with nothing blocked) would let a
+/// pending SIGINT kill the recorder with no file. `SignalTrap` later picks up what was recorded;
+/// every one of these commands makes one. Children get a clean mask and default handlers (swift-
+/// subprocess and `XvfbServer` reset both). Only C calls here: the Swift runtime is not
+/// initialised yet.
 @used @section(".preinit_array")
-let holdRecorderStopSignals:
+let holdStopSignals:
     @convention(c) (
         Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
     ) -> Void = { argc, argv, _ in
-        guard argc > 3, let argv, let first = argv[1], let operation = argv[3],
-            strcmp(first, UnsafeRawPointer(StaticString("io").utf8Start).assumingMemoryBound(to: CChar.self)) == 0,
-            strcmp(operation, UnsafeRawPointer(StaticString("recordVideo").utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        guard argc > 1, let argv else { return }
+        func argument(_ index: Int, is word: StaticString) -> Bool {
+            guard index < argc, let value = argv[index] else { return false }
+            return strcmp(value, UnsafeRawPointer(word.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        }
+        guard
+            argument(1, is: "host") || argument(1, is: "webdriver") || argument(1, is: "run")
+                || (argument(1, is: "device") && argument(2, is: "boot"))
+                || (argument(1, is: "io") && argument(3, is: "recordVideo"))
         else { return }
         var set = sigset_t()
         sigemptyset(&set)

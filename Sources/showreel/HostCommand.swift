@@ -81,7 +81,10 @@ struct HostCommand: AsyncParsableCommand {
             allowedPrograms: allow.isEmpty ? nil : allow,
             allowedClients: allowFrom.isEmpty ? nil : allowFrom,
             gracePeriod: .milliseconds(Int((grace * 1000).rounded())),
-            stateDirectory: DeviceRegistry.defaultHome().appendingPathComponent("host", isDirectory: true).path
+            stateDirectory: DeviceRegistry.defaultHome().appendingPathComponent("host", isDirectory: true).path,
+            // Stopped through `SignalTrap` below, which also takes a signal sent while the
+            // process was starting (see `EarlySignalHold.swift`).
+            handlesSignals: false
         )
         do {
             try configuration.validate()
@@ -92,10 +95,18 @@ struct HostCommand: AsyncParsableCommand {
             logger.warning("--allow \(program): not found on PATH; it will be refused until it is installed")
         }
         let display = bind.contains(":") ? "[\(bind)]" : bind
-        do {
-            try await TunnelHost(configuration: configuration, logger: logger).run { boundPort in
+        let host = TunnelHost(configuration: configuration, logger: logger)
+        let serving = Task {
+            try await host.run { boundPort in
                 FileHandle.standardError.write(Data(HostAPI.ListeningLine.text(address: display, port: boundPort).utf8))
             }
+        }
+        // SIGINT or SIGTERM: cancelling the host shuts it down gracefully (its commands first).
+        let trap = SignalTrap { _ in serving.cancel() }
+        defer { trap.cancel() }
+        do {
+            try await serving.value
+        } catch is CancellationError {
         } catch let taken as LoopbackPortTaken {
             throw CLIFailure(message: taken.description, exitCode: 1)
         } catch {

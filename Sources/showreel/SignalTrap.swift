@@ -9,8 +9,8 @@ import Darwin
 /// Turns SIGINT and SIGTERM into a callback instead of death, so a command can finish
 /// its work (finalise a video, shut a device down) before it exits.
 ///
-/// In the recorder the signals are caught from process start (see `EarlySignalHold.swift`):
-/// the trap then also delivers a signal that arrived before it existed.
+/// In the commands that run until stopped the signals are caught from process start (see
+/// `EarlySignalHold.swift`): the trap then also delivers a signal that arrived before it existed.
 final class SignalTrap: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private var earlyCheck: DispatchSourceTimer?

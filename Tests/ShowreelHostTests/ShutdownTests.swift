@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelTestSupport
 import ShowreelTesting
+import Synchronization
 import Testing
 
 @testable import ShowreelHost
@@ -27,6 +28,21 @@ struct ShutdownTests {
         }
         // withHost returns after the host's run() returned, which waits for the children.
         #expect(await eventually(timeout: .seconds(15)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
+    }
+
+    @Test("a host stopped while it starts, before it listens, ends at once", arguments: [0, 2, 5, 10, 20, 40])
+    func stoppedWhileStarting(afterMilliseconds delay: Int) async throws {
+        let ended = Mutex(false)
+        let host = TunnelHost(configuration: TunnelHostConfiguration(port: 0, handlesSignals: false), logger: testLogger)
+        let serving = Task {
+            try? await host.run { _ in }
+            ended.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(delay))
+        serving.cancel()
+        // A stop while its listeners started used to leave the first one waiting two minutes
+        // for the second, which had given up without saying so.
+        #expect(await eventually(timeout: .seconds(10)) { ended.withLock { $0 } }, "still serving 10 s after the stop")
     }
 
     // Runs whenever the suite runs: `make test` builds the binary first, and a missing one
