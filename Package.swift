@@ -43,8 +43,8 @@ let package = Package(
         // The X client libraries (xcb with its shm, damage and xfixes extensions): recording X displays.
         .systemLibrary(
             name: "CXCB",
-            pkgConfig: "xcb xcb-shm xcb-damage xcb-xfixes",
-            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev"]), .brew(["libxcb"])]
+            pkgConfig: "xcb xcb-shm xcb-damage xcb-xfixes xcb-xinput",
+            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev", "libxcb-xinput-dev"]), .brew(["libxcb"])]
         ),
         // Cairo draws; PangoCairo lays out and shapes text (HarfBuzz), with fontconfig fallback.
         .systemLibrary(

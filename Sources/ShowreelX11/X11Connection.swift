@@ -15,6 +15,9 @@ final class X11Connection {
     let damageFirstEvent: UInt8
     /// The first event code of the XFIXES extension (CursorNotify is this plus 1).
     let fixesFirstEvent: UInt8
+    /// The X Input extension's major opcode, which its XI2 events (GenericEvents) carry; nil
+    /// when the server has no XI 2.0: then the pointer's moves show with the next change only.
+    let inputOpcode: UInt8?
 
     /// Connects to `display` (`:99`, `:99.0`) and checks for MIT-SHM, DAMAGE 1.1 and XFIXES 4.0.
     init(display: String) throws(X11Error) {
@@ -38,6 +41,7 @@ final class X11Connection {
         do {
             try Self.checkPixelFormat(connection, depth: screen.root_depth, display: display)
             (damageFirstEvent, fixesFirstEvent) = try Self.checkExtensions(connection, display: display)
+            inputOpcode = Self.inputTwo(connection)
         } catch {
             xcb_disconnect(connection)
             throw error
@@ -70,6 +74,16 @@ final class X11Connection {
             xcb_format_next(&formats)
         }
         throw .unsupportedFormat(display: display, depth: Int(depth), bitsPerPixel: 0)
+    }
+
+    /// XI 2.0's opcode, when the server has it (the version query also tells the server this
+    /// client speaks XI2, which it needs before XI2 selections).
+    private static func inputTwo(_ connection: OpaquePointer) -> UInt8? {
+        guard let input = showreel_input_extension(connection), input.pointee.present != 0 else { return nil }
+        let version = xcb_input_xi_query_version_reply(connection, xcb_input_xi_query_version(connection, 2, 0), nil)
+        defer { free(version) }
+        guard let version, version.pointee.major_version >= 2 else { return nil }
+        return input.pointee.major_opcode
     }
 
     /// Asks all three version queries at once (one round trip), then checks the answers.

@@ -14,8 +14,10 @@ import Glibc
 /// A frame is taken only when the X server reports damage (the DAMAGE extension), so an idle
 /// screen costs no frames and no CPU: the loop sleeps in poll(2) on the connection and a wake
 /// pipe. Each frame is the root window through shared memory with the pointer drawn over it
-/// (XFIXES; a change of its shape makes a frame too, a move alone does not). Busy screens are taken at most `maximumFrameRate` times a second: damage that
-/// arrives sooner waits, merged, for the next frame.
+/// (XFIXES). A change of the pointer's shape makes a frame, and so does a move (XInput 2's raw
+/// motion, and motion for a warp): a still pointer costs nothing. Busy screens are taken at most
+/// `maximumFrameRate` times a second: damage and moves that arrive sooner wait, merged, for the
+/// next frame.
 public final class X11DisplaySource: @unchecked Sendable {
     /// The display name, as `DISPLAY` writes it (`:99`).
     public let display: String
@@ -90,6 +92,15 @@ public final class X11DisplaySource: @unchecked Sendable {
         // cursor) is no damage, so it is asked for separately and taken as a change too.
         let cursorNotify = x.fixesFirstEvent &+ UInt8(XCB_XFIXES_CURSOR_NOTIFY)
         xcb_xfixes_select_cursor_input(x.connection, x.root, UInt32(XCB_XFIXES_CURSOR_NOTIFY_MASK_DISPLAY_CURSOR.rawValue))
+        // A move is no damage either: the pointer is drawn by the server, over the pixels.
+        if x.inputOpcode != nil { free(xcb_request_check(x.connection, showreel_select_pointer_motion(x.connection, x.root))) }
+        let pointerMoved = { (event: UnsafeMutablePointer<xcb_generic_event_t>) -> Bool in
+            guard let opcode = self.x.inputOpcode, showreel_xcb_event_type(event) == UInt8(XCB_GE_GENERIC),
+                showreel_xcb_generic_extension(event) == opcode
+            else { return false }
+            let type = showreel_xcb_generic_type(event)
+            return type == UInt16(XCB_INPUT_RAW_MOTION) || type == UInt16(XCB_INPUT_MOTION)
+        }
         // The server reports a new damage object's whole window as damaged: clear that, and
         // let its event go by, so the first frame is not followed at once by a copy of itself.
         xcb_damage_subtract(x.connection, damage, xcb_xfixes_region_t(XCB_NONE), xcb_xfixes_region_t(XCB_NONE))
@@ -104,7 +115,7 @@ public final class X11DisplaySource: @unchecked Sendable {
             // again: take everything it has before sleeping.
             while let event = xcb_poll_for_event(x.connection) {
                 let type = showreel_xcb_event_type(event)
-                if type == damageNotify || type == cursorNotify { pending = true }
+                if type == damageNotify || type == cursorNotify || pointerMoved(event) { pending = true }
                 free(event)
             }
             if x.isBroken {

@@ -38,6 +38,13 @@ public final class TestDisplay: @unchecked Sendable {
         }
     }
 
+    /// Moves the pointer to (`x`, `y`), as a warp does (no pixel of the screen changes).
+    public func movePointer(x: Int16, y: Int16) throws {
+        try draw { connection, root, _, _, _ in
+            xcb_warp_pointer(connection, xcb_window_t(XCB_NONE), root, 0, 0, 0, 0, x, y)
+        }
+    }
+
     /// Connects, hands `body` a graphics context on the root window, and returns once the
     /// server has done what it drew.
     private func draw(_ body: (OpaquePointer, xcb_window_t, xcb_gcontext_t, UInt16, UInt16) -> Void) throws {

@@ -48,4 +48,27 @@ struct X11DisplaySourceTests {
         let around = (-8...8).flatMap { dy in (-8...8).map { dx in centre.pixel(x: centre.width / 2 + dx, y: centre.height / 2 + dy) } }
         #expect(around.contains { $0.green < 120 || $0.red > 120 }, "no pointer drawn at the screen's centre")
     }
+
+    @Test("a move of the pointer alone makes a frame, with the pointer drawn where it went; a still pointer makes none")
+    func pointerMoves() async throws {
+        let display = try TestDisplay()
+        try display.fill(red: 200, green: 200, blue: 200)
+        let source = try X11DisplaySource(display: display.name)
+        let sink = CountingSink()
+        let loop = Thread { source.run(into: sink) }
+        loop.start()
+        defer { source.stop() }
+        try await eventually("the first frame") { sink.count == 1 }
+        try display.movePointer(x: 40, y: 40)
+        try await eventually("a frame for the move") { sink.count >= 2 }
+        try await Task.sleep(for: .seconds(1))
+        #expect(sink.count == 2, "one move gave \(sink.count - 1) frames")
+        let frames = sink.frames.withLock { $0 }
+        func pointerDrawn(_ buffer: PixelBuffer, x: Int, y: Int) -> Bool {
+            (-8...8).contains { dy in (-8...8).contains { dx in !pixel(buffer, isNear: 200, 200, 200, x: x + dx, y: y + dy) } }
+        }
+        // Xvfb starts with the pointer in the middle; the move takes it to (40, 40).
+        #expect(pointerDrawn(frames[0].pixels, x: 160, y: 120) && !pointerDrawn(frames[0].pixels, x: 40, y: 40))
+        #expect(pointerDrawn(frames[1].pixels, x: 40, y: 40) && !pointerDrawn(frames[1].pixels, x: 160, y: 120))
+    }
 }
