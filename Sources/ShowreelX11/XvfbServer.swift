@@ -1,3 +1,4 @@
+import CXCB
 import Foundation
 import ShowreelWire
 
@@ -27,6 +28,8 @@ public struct XvfbServer: Sendable, Equatable {
         case notInstalled
         case badScreen(String)
         case failedToStart(String)
+        /// The display number asked for has an X server already.
+        case displayInUse(Int)
 
         public var description: String {
             switch self {
@@ -34,14 +37,18 @@ public struct XvfbServer: Sendable, Equatable {
                 return "Xvfb is not installed. Install Debian's xvfb package (sudo apt-get install xvfb, or scripts/install-deps)."
             case let .badScreen(detail): return detail
             case let .failedToStart(detail): return "Xvfb did not start: \(detail)"
+            case let .displayInUse(number):
+                return
+                    "Display :\(number) is in use by another X server. Stop it, pick another number, or leave --display out to take a free one."
             }
         }
     }
 
-    /// Starts Xvfb with one screen of `width`x`height` at `depth` bits (24 or 32) and returns
-    /// once it accepts connections. Its stderr goes to `log` (nil: discarded).
+    /// Starts Xvfb with one screen of `width`x`height` at `depth` bits (24 or 32) on display
+    /// `number` (nil: the first free one) and returns once it accepts connections. Its stderr
+    /// goes to `log` (nil: discarded).
     public static func start(
-        width: Int = 1280, height: Int = 800, depth: Int = 24, log: URL? = nil,
+        width: Int = 1280, height: Int = 800, depth: Int = 24, number: Int? = nil, log: URL? = nil,
         timeout: Duration = .seconds(30)
     ) throws(StartError) -> XvfbServer {
         guard (16...8192).contains(width), (16...8192).contains(height) else {
@@ -50,12 +57,20 @@ public struct XvfbServer: Sendable, Equatable {
         guard depth == 24 || depth == 32 else {
             throw .badScreen("Depth \(depth) cannot be recorded: use 24 (or 32).")
         }
+        if let number, !(0...65535).contains(number) {
+            throw .badScreen("Display :\(number) is out of range: use a number from 0 to 65535, e.g. :99.")
+        }
+        // Xvfb would fail on a display that has a server, but only into its log: said here in one
+        // sentence. What a killed server left behind (a socket, a lock) Xvfb takes over by itself.
+        if let number, hasServer(number) { throw .displayInUse(number) }
         guard let program = findOnPath("Xvfb") else { throw .notInstalled }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw .failedToStart("no pipe: \(String(cString: strerror(errno)))") }
         defer { close(fds[0]) }
         // -noreset: without it the server resets (clearing the screen) whenever its last client leaves.
-        let arguments = [program, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
+        let arguments =
+            [program] + (number.map { [":\($0)"] } ?? [])
+            + ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
         let pid: pid_t
         do {
             defer { close(fds[1]) }
@@ -87,6 +102,13 @@ public struct XvfbServer: Sendable, Equatable {
             throw .failedToStart("it wrote '\(text)' instead of a display number")
         }
         return XvfbServer(display: ":\(number)", pid: pid)
+    }
+
+    /// Whether an X server answers on display `number`.
+    private static func hasServer(_ number: Int) -> Bool {
+        guard let connection = xcb_connect(":\(number)", nil) else { return false }
+        defer { xcb_disconnect(connection) }
+        return xcb_connection_has_error(connection) == 0
     }
 
     /// Ends the server's process group (SIGTERM, then SIGKILL after `grace`) and waits for the

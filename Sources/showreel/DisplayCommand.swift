@@ -17,7 +17,7 @@ struct DisplayCommand: AsyncParsableCommand {
 
     struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start Xvfb on a free display number, print it (e.g. :99) and register it.",
+            abstract: "Start Xvfb on a free display number (or the one given), print it (e.g. :99) and register it.",
             discussion: "The display runs on after this command exits: `showreel display stop` ends it. "
                 + "Record it with `showreel io :99 recordVideo out.mp4` (or `booted` when it is the only one).")
 
@@ -26,6 +26,20 @@ struct DisplayCommand: AsyncParsableCommand {
 
         @Option(help: "Bits per pixel: 24 or 32.")
         var depth = 24
+
+        @Option(help: "The display number to take, as DISPLAY writes it (:99); the first free one when left out.")
+        var display: String?
+
+        func validate() throws {
+            if let display, Self.number(display) == nil {
+                throw ValidationError("--display '\(display)' is not a display number: write it as DISPLAY does, e.g. :99")
+            }
+        }
+
+        /// `:99` or `99` as 99.
+        static func number(_ display: String) -> Int? {
+            Int(display.hasPrefix(":") ? String(display.dropFirst()) : display).flatMap { $0 >= 0 ? $0 : nil }
+        }
 
         func run() async throws {
             try await reportingFailures {
@@ -40,7 +54,8 @@ struct DisplayCommand: AsyncParsableCommand {
                 let server: XvfbServer
                 do {
                     server = try XvfbServer.start(
-                        width: parts[0], height: parts[1], depth: depth, log: folder.appendingPathComponent("xvfb.log"))
+                        width: parts[0], height: parts[1], depth: depth, number: display.flatMap(Self.number),
+                        log: folder.appendingPathComponent("xvfb.log"))
                 } catch let error as XvfbServer.StartError {
                     registry.remove(udid: udid)
                     if case .badScreen = error { throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage) }

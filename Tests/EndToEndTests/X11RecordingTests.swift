@@ -169,6 +169,35 @@ struct X11RecordingTests {
         #expect(workspace.registry.records().isEmpty, "a failed start leaves no entry")
     }
 
+    @Test("display start --display :N takes that number; a number another server holds is refused in one sentence")
+    func displayNumberAsked() async throws {
+        let workspace = try Workspace()
+        let showreel = try BuildProducts.showreel
+        // Another X server on some number, as a CI job's own Xvfb would be.
+        let other = try TestDisplay()
+        let taken = other.name
+        let refused = try ChildProcess(
+            showreel, ["display", "start", "--display", taken], environment: workspace.environment, in: workspace, name: "taken")
+        #expect(try await refused.waitForExit() == 1)
+        #expect(refused.stderr.contains("Display \(taken) is in use by another X server"), "\(refused.stderr)")
+        #expect(workspace.registry.records().isEmpty, "a refused start leaves no entry")
+        // A free number, far from those `display start` hands out (the lowest free ones).
+        let number = try #require((700..<900).first { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") })
+        let start = try ChildProcess(
+            showreel, ["display", "start", "--display", ":\(number)", "--size", "320x200"], environment: workspace.environment,
+            in: workspace, name: "start")
+        #expect(try await start.waitForExit() == 0, "\(start.stderr)")
+        #expect(start.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == ":\(number)")
+        #expect(try workspace.registry.resolve(":\(number)").x11Display == ":\(number)")
+        let stop = try ChildProcess(
+            showreel, ["display", "stop", ":\(number)"], environment: workspace.environment, in: workspace, name: "stop")
+        #expect(try await stop.waitForExit() == 0)
+        let bad = try ChildProcess(
+            showreel, ["display", "start", "--display", "nope"], environment: workspace.environment, in: workspace, name: "bad")
+        #expect(try await bad.waitForExit() == 64)
+        #expect(bad.stderr.contains("--display 'nope' is not a display number"))
+    }
+
     @Test("the iOS workflow unchanged: /launch `showreel io :N recordVideo`, /interrupt; the file is final when it answers")
     func throughTheTunnelHost() async throws {
         let workspace = try Workspace()
