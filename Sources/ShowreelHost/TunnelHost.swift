@@ -102,12 +102,17 @@ struct ChildReaper: Service {
 /// Waits poll briefly (startup only) so that cancellation or a failed bind never leaves one hanging.
 actor ListenerStartup {
     private var port: Int?
-    private var pending: Int
+    private let extraListeners: Int
+    /// The extra addresses that bound, failed or gave up: each counts once, however often it says so.
+    private var settled: Set<String> = []
     private var failed = false
 
     init(extraListeners: Int) {
-        pending = extraListeners
+        self.extraListeners = extraListeners
     }
+
+    /// Extra listeners not yet bound, failed or given up: the first one waits while any are.
+    var pending: Int { extraListeners - settled.count }
 
     /// Records the first listener's port and waits for the others to bind it (or fail); false
     /// when one of them failed in a way that stops the host. The bound only guards against a
@@ -130,13 +135,15 @@ actor ListenerStartup {
         return port
     }
 
-    func extraSettled() {
-        pending -= 1
+    /// The listener on `address` bound, or will not (it gave up, or the host is stopping).
+    func extraSettled(_ address: String) {
+        settled.insert(address)
     }
 
-    func extraFailed() {
+    /// The listener on `address` failed in a way that stops the host.
+    func extraFailed(_ address: String) {
         failed = true
-        pending -= 1
+        settled.insert(address)
     }
 }
 
@@ -152,29 +159,31 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
     let logger: Logger
 
     func run() async throws {
+        // However this ends, the first listener must not wait for this one: a stop sent while
+        // the host starts can end it before it has a port, or before its server ran.
         let port = await cancelWhenShuttingDown { await startup.primaryPort() }
         guard let port = port ?? nil else {
-            // Shut down before the first listener had a port (a stop sent while starting): the
-            // first one must not wait for this one to bind.
-            await startup.extraSettled()
+            await startup.extraSettled(address)
             return
         }
+        let address = self.address
         let app = Application(
             responder: responder,
             configuration: .init(address: .hostname(address, port: port), serverName: serverName),
-            onServerRunning: { _ in await startup.extraSettled() },
+            onServerRunning: { _ in await startup.extraSettled(address) },
             logger: logger
         )
         do {
             try await app.run()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            await startup.extraFailed()
+            await startup.extraFailed(address)
             throw LoopbackPortTaken(address: address, port: port)
         } catch {
             logger.info("cannot also listen on \(address) port \(port)", metadata: ["error": "\(error)"])
-            await startup.extraSettled()
+            await startup.extraSettled(address)
             try? await gracefulShutdown()
         }
+        await startup.extraSettled(address)
     }
 
     private func cancelWhenShuttingDown<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
