@@ -160,7 +160,7 @@ let package = Package(
                 "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
                 "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics",
                 "ShowreelRender",
-                "ShowreelUI", "ShowreelWire",
+                "ShowreelUI", "ShowreelWire", "ShowreelTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -209,7 +209,7 @@ let package = Package(
             name: "ShowreelDeviceTests",
             dependencies: [
                 "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelRender", "ShowreelTesting",
-                "ShowreelAccessibility",
+                "ShowreelAccessibility", "ShowreelTrace", "ShowreelReport",
                 "ShowreelTestSupport",
             ]),
         .testTarget(

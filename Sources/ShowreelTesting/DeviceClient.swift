@@ -159,6 +159,37 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    // MARK: Tracing a device in another process
+
+    // What a recording made in this process (or through a tunnel host) of an external device
+    // uses for its step trace: the device traces its own actions while a trace is started. Only
+    // over HTTP: a device in this process is traced directly (`RecordedSession`).
+
+    /// Starts the device's step trace; returns the device time it started at. Refused (409)
+    /// while another client traces the device.
+    package func startTrace() async throws -> Duration {
+        let started: AutomationAPI.TraceStarted = try await call(Routes.traceStart)
+        return .seconds(started.time)
+    }
+
+    /// Opens a step (a WebDriver command): the device's actions until `endTraceStep` are part
+    /// of it.
+    package func beginTraceStep(_ title: String) async throws {
+        let _: AutomationAPI.OK = try await call(Routes.traceStep, body: AutomationAPI.TraceStep(title: title))
+    }
+
+    /// Closes the step opened with `beginTraceStep`, failed with `error` when it has one.
+    package func endTraceStep(error: String?) async throws {
+        let _: AutomationAPI.OK = try await call(Routes.traceStepEnd, body: AutomationAPI.TraceStepEnd(error: error))
+    }
+
+    /// Stops the trace and returns it as `Trace` (the report's `RunTrace`, which this module
+    /// does not know), its times counted from `videoStart` (device time of the video's first
+    /// frame), with pictures only when `pictures` (a video that is kept).
+    package func endTrace<Trace: Decodable>(videoStart: Duration, pictures: Bool, as type: Trace.Type) async throws -> Trace {
+        try await call(Routes.traceEnd, body: AutomationAPI.TraceEnd(videoStart: videoStart.seconds, pictures: pictures))
+    }
+
     // MARK: Transport
 
     private typealias Routes = AutomationAPI.Routes

@@ -72,3 +72,11 @@ public enum TraceExport {
         return "data:image/jpeg;base64," + Data(jpeg).base64EncodedString()
     }
 }
+
+extension TraceExport {
+    /// `trace(of:screen:videoStart:pictures:)` as an automation server's exporter: what a device
+    /// in its own process answers `POST /v1/trace/end` with.
+    package static let exporter: AutomationServer.TraceExporter = { entries, screen, videoStart, pictures in
+        trace(of: entries, screen: screen, videoStart: videoStart, pictures: pictures)
+    }
+}
