@@ -125,6 +125,7 @@ let package = Package(
             dependencies: [
                 "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
                 "ShowreelRender", "ShowreelSession", "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // One in-process device recorded into one video with its actions traced: what a recorded
         // test and a flow each are (start, finish into video, trace and preview, or discard).
@@ -142,7 +143,9 @@ let package = Package(
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
         .target(
             name: "ShowreelTrace",
-            dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
+            dependencies: [
+                "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelTesting",
+            ]),
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
