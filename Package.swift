@@ -114,7 +114,7 @@ let package = Package(
             name: "ShowreelWebDriver",
             dependencies: [
                 "ShowreelDevice", "ShowreelTesting", "ShowreelHTTP", "ShowreelRecorder", "ShowreelRender", "ShowreelReport",
-                "ShowreelAccessibility", "ShowreelWire", "ShowreelUI", "ShowreelSession",
+                "ShowreelAccessibility", "ShowreelWire", "ShowreelUI", "ShowreelSession", "ShowreelTrace",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
