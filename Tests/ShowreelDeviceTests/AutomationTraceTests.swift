@@ -64,6 +64,8 @@ struct AutomationTraceTests {
             // The refused requests left the trace running: it ends once, with the step.
             let trace = try await h.client.endTrace(videoStart: .zero, pictures: false, as: RunTrace.self)
             #expect(trace.steps.map(\.title) == ["first"])
+            #expect(
+                trace.pictures.isEmpty && trace.steps.allSatisfy { $0.before == nil && $0.after == nil }, "pictures: false encodes none")
             (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": 0}"#)
             #expect(status == 409, "\(status) \(error)")
         }
