@@ -63,6 +63,7 @@ package struct AutomationServer: Sendable {
         router.add(
             middleware: LoopbackGuard.Middleware(
                 loopbackOnly: LoopbackGuard.isLoopbackAddress(bindAddress), server: "device's automation API"))
+        router.add(middleware: DeviceTimeMiddleware(clock: device.clock))
         router.add(middleware: ActionMiddleware())
         register(on: router)
         let fallback = port

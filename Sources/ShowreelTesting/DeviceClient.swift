@@ -2,6 +2,7 @@ import Foundation
 import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelWire
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -39,6 +40,12 @@ public struct DeviceClient: DeviceDriver {
     private var unavailableReason: String?
     /// The call site failures are reported at (see `at(_:)`).
     private var callSite: CallSite?
+    /// The device time of the last answer over HTTP, shared by this client's copies.
+    private let answered = LastDeviceTime()
+
+    /// The device time when the device last answered this client (or a copy of it) over HTTP:
+    /// where on the device clock the test is between calls. Nil in process, or before a call.
+    package var lastDeviceTime: Duration? { answered.value.withLock { $0 } }
 
     public init(_ transport: Transport) { self.transport = transport }
     public init(baseURL: URL) { self.init(.http(baseURL)) }
@@ -251,9 +258,17 @@ public struct DeviceClient: DeviceDriver {
                 callSite: callSite)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if let time = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: AutomationAPI.deviceTimeHeader).flatMap(Double.init) {
+            answered.value.withLock { $0 = .seconds(time) }
+        }
         guard (200..<300).contains(status) else {
             throw Failure(statusCode: status, message: ErrorBody.message(in: data), callSite: callSite)
         }
         return data
     }
+}
+
+/// The device time of a client's last answer (see `DeviceClient.lastDeviceTime`).
+private final class LastDeviceTime: Sendable {
+    let value = Mutex<Duration?>(nil)
 }

@@ -1,5 +1,10 @@
 extension AutomationAPI {
     /// Every endpoint of the automation API: what `AutomationServer` serves and `DeviceClient` calls.
+    /// A response header on every answer of the automation API: the device time, in seconds
+    /// since boot, when the answer was made. A client in another process knows from it when on
+    /// the device its last call ended (a test's failed expectation is placed in the video by it).
+    package static let deviceTimeHeader = "Showreel-Device-Time"
+
     public enum Routes {
         package static let device = Route(.get, "/v1/device")
         package static let tree = Route(.get, "/v1/tree")

@@ -78,6 +78,7 @@ struct AutomationTraceTests {
             try await app.launch()
             let frame = try await app.buttons["tapButton"].frame
             let started = try await h.client.startTrace()
+            #expect(h.client.lastDeviceTime == started, "every answer says the device time (virtual clock: none passed since)")
             try await h.client.beginTraceStep("click tapButton")
             try await app.buttons["tapButton"].tap()
             try await h.client.endTraceStep(error: "the test said so")

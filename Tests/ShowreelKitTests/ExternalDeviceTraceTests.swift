@@ -119,4 +119,32 @@ struct ExternalDeviceTraceTests {
         // The host's recorder and the device share a virtual clock: the steps fall inside the video.
         #expect(trace.steps.allSatisfy { $0.start <= $0.end && $0.end <= entry.duration }, "\(trace.steps.map(\.end)) vs \(entry.duration)")
     }
+
+    @Test("a failed expectation on an external device is a failed step of its trace, after the tap it checks")
+    func failedExpectation() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await Self.bootDevice(workspace)
+        defer { device.process.terminate() }
+        let folder = RecordingTraitTests.Folder()
+        let url = folder.url
+        // The failing test runs in a child test process: this one must not fail. It finds the
+        // device as `booted` through SHOWREEL_HOME, as a suite using .external("booted") does.
+        let run = try await offPool {
+            try FixtureRun(
+                folder: url, arguments: ["--testing-library", "swift-testing", "--filter", "ExternalFixtures"], fixtures: "external",
+                environment: ["SHOWREEL_HOME": workspace.registry.home.path])
+        }
+        #expect(run.status != 0, "the fixture fails on purpose: \(run.output.suffix(2000))")
+        let entry = try #require(try folder.manifest().entries.first)
+        #expect(entry.status == .failed)
+        let failure = try #require(entry.failures.first)
+        #expect(failure.deviceTime != nil, "the failure is placed on the device's clock")
+        let trace = try RunTrace.load(
+            from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(entry.video))))
+        #expect(entry.steps.map(\.title) == trace.steps.map(\.title))
+        let tap = try #require(trace.steps.first { $0.title.hasPrefix("tap ") })
+        let failed = try #require(trace.steps.first { $0.status == .failed }, "\(trace.steps.map(\.title))")
+        #expect(failed.title.hasPrefix("failed: ") && failed.error?.contains("Mexico") == true, "\(failed)")
+        #expect(failed.start >= tap.end, "the expectation failed after the tap and its push")
+    }
 }
