@@ -145,6 +145,7 @@ let package = Package(
             name: "ShowreelTrace",
             dependencies: [
                 "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelTesting",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),

@@ -138,11 +138,7 @@ final class TestRecording: Sendable {
         if case let .inProcess(session) = stopper { return try await session.finish(steps: steps, trace: trace, preview: preview) }
         let duration = try await stopElsewhere(steps: steps)
         let video = self.video
-        if let trace {
-            do { try TraceExport.write(trace, besideVideo: video) } catch {
-                Self.logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
-            }
-        }
+        if let trace { TraceExport.write(trace, besideVideo: video, logger: Self.logger) }
         let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: video) } : nil
         return RecordedSession.Outcome(duration: duration, preview: made ?? nil)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelGraphics
@@ -49,6 +50,13 @@ public enum TraceExport {
         let url = URL(fileURLWithPath: RunTrace.path(forVideo: video.path))
         try trace.write(to: url)
         return url
+    }
+
+    /// Writes `trace` beside `video`, or logs why it could not: the video is whole without it.
+    package static func write(_ trace: RunTrace, besideVideo video: URL, logger: Logger) {
+        do { try write(trace, besideVideo: video) } catch {
+            logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
+        }
     }
 
     /// Seconds to the millisecond, as the manifest counts them; never before the video.

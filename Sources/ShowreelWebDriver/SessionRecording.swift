@@ -183,14 +183,12 @@ final class SessionRecording: Sendable {
                 outcome = try await session.finish(steps: marks, trace: trace, preview: true)
             case let .stream(video, deviceTrace):
                 // The trace's times count from where the manifest's steps do: the session's start.
-                let trace = try? await deviceTrace?.end(videoStart: video.start, pictures: true)
-                let summary = try await video.stop(steps: marks)
-                if let trace {
-                    do { try TraceExport.write(trace, besideVideo: summary.url) } catch {
-                        logger.warning(
-                            "the step trace could not be written", metadata: ["video": "\(summary.url.path)", "error": "\(error)"])
-                    }
+                var trace: RunTrace?
+                do { trace = try await deviceTrace?.end(videoStart: video.start, pictures: true) } catch {
+                    logger.warning("the session's step trace could not be collected: \(ErrorSentence.describe(error))")
                 }
+                let summary = try await video.stop(steps: marks)
+                if let trace { TraceExport.write(trace, besideVideo: summary.url, logger: logger) }
                 let preview = try? await Blocking.run { AnimatedPreview.make(for: summary.url) }
                 outcome = RecordedSession.Outcome(duration: summary.duration.seconds, preview: preview ?? nil)
             }
