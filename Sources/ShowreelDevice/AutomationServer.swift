@@ -155,7 +155,8 @@ package struct AutomationServer: Sendable {
         router.on(Routes.traceStart) { _, _ in
             await respond {
                 _ = try checkedExporter()
-                return AutomationAPI.TraceStarted(time: try await device.attachTrace(ActionTrace()).seconds)
+                let started = try await device.attachTrace(ActionTrace())
+                return AutomationAPI.TraceStarted(time: started.time.seconds, recordingStart: started.recordingStart?.seconds)
             }
         }
         router.on(Routes.traceEnd) { request, _ in

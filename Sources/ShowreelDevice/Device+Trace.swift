@@ -11,11 +11,15 @@ extension Device {
     // MARK: Tracing for another process (the automation API's /v1/trace routes)
 
     /// Attaches `trace` for a client in another process; refused while a trace is attached (a
-    /// recording traced by another client). Returns the device time it starts at.
-    package func attachTrace(_ trace: ActionTrace) throws(TraceConflict) -> Duration {
+    /// recording traced by another client). Returns the device time it starts at, and the
+    /// device time of the first frame sent to the display-stream recorder that connected last
+    /// and is still recording (nil without one): a recorder in yet another process (a tunnel
+    /// host's), started just before, whose video's first frame that is.
+    package func attachTrace(_ trace: ActionTrace) throws(TraceConflict) -> (time: Duration, recordingStart: Duration?) {
         guard actionTrace == nil else { throw .running }
         actionTrace = trace
-        return clock.now
+        let recording = display.sessions.last { $0.startTime != nil && $0.stopTime == nil }
+        return (clock.now, recording?.startTime)
     }
 
     /// Stops tracing and returns the trace that was attached (a step left open ends now).

@@ -94,14 +94,14 @@ final class TestRecording: Sendable {
             // The device time of the first frame the stream delivered: exact.
             (trace, videoStart) = (deviceTrace, session.startTime)
         case let .host(_, _, deviceTrace):
-            // The host's recorder stamps its first frame when it connects, then says "Recording
-            // started"; tracing starts once the test has read that, so its start is the best
-            // figure this process has for the video's first frame (the file keeps only times
-            // from its own start). On a virtual clock it is exact: time does not move between
-            // the two. On a real clock it is late by the time that took (the host's output is
-            // polled every 20 ms, plus two HTTP round trips), so steps show up to some tens of
-            // milliseconds early in the video.
-            (trace, videoStart) = (deviceTrace, nil)
+            // The host's recorder writes the file (which keeps only times from its own start),
+            // so the video's first frame is known from the device: the first frame its display
+            // stream sent to the recorder that connected last, when tracing started just after
+            // this recorder said "Recording started". That is exact unless another recorder
+            // connected to the same device in between. Without one (a device that does not say),
+            // tracing's own start stands in: exact on a virtual clock (no time passes between),
+            // late on a real one by the host's polling (20 ms) and two HTTP round trips.
+            (trace, videoStart) = (deviceTrace, deviceTrace?.recordingStart)
         }
         guard let trace else { return nil }
         do { return try await trace.end(videoStart: videoStart ?? trace.started, pictures: pictures) } catch {

@@ -172,11 +172,12 @@ public struct DeviceClient: DeviceDriver {
     // uses for its step trace: the device traces its own actions while a trace is started. Only
     // over HTTP: a device in this process is traced directly (`RecordedSession`).
 
-    /// Starts the device's step trace; returns the device time it started at. Refused (409)
-    /// while another client traces the device.
-    package func startTrace() async throws -> Duration {
+    /// Starts the device's step trace; returns the device time it started at and the first
+    /// frame's of the display-stream recording running last (see `AutomationAPI.TraceStarted`).
+    /// Refused (409) while another client traces the device.
+    package func startTrace() async throws -> (time: Duration, recordingStart: Duration?) {
         let started: AutomationAPI.TraceStarted = try await call(Routes.traceStart)
-        return .seconds(started.time)
+        return (.seconds(started.time), started.recordingStart.map { .seconds($0) })
     }
 
     /// Opens a step (a WebDriver command): the device's actions until `endTraceStep` are part

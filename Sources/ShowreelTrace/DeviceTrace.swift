@@ -19,6 +19,15 @@ package struct DeviceTrace: Sendable {
     private let place: Place
     /// The device time tracing started at.
     package let started: Duration
+    /// The device time of the first frame the device's display stream sent to the recorder
+    /// that connected last and still records, when tracing started (nil without one).
+    package let recordingStart: Duration?
+
+    private init(place: Place, started: (time: Duration, recordingStart: Duration?)) {
+        self.place = place
+        self.started = started.time
+        recordingStart = started.recordingStart
+    }
 
     /// Starts tracing `device` in this process; refused while something else traces it.
     package static func start(_ device: Device) async throws -> DeviceTrace {

@@ -155,12 +155,15 @@ public enum AutomationAPI {
         public init(elements: [ElementSnapshot]) { self.elements = elements }
     }
 
-    /// `POST /v1/trace`: the device time tracing started at (a recorder in another process
-    /// that just reported its first frame started its video about then).
+    /// `POST /v1/trace`: when tracing started, and when the recording it is for did.
     package struct TraceStarted: Codable, Equatable, Sendable {
         /// Device seconds since boot.
         public var time: Double
-        public init(time: Double) { self.time = time }
+        /// The device time of the first frame the display stream sent to the recorder that
+        /// connected last and is still recording, if any: a recorder in another process that just
+        /// reported its first frame started its video there.
+        public var recordingStart: Double?
+        public init(time: Double, recordingStart: Double? = nil) { self.time = time; self.recordingStart = recordingStart }
     }
 
     /// `POST /v1/trace/end`: stop tracing and answer the trace (the report's `RunTrace`).

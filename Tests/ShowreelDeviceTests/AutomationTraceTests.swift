@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelDevice
 import ShowreelReport
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelTrace
 import ShowreelWire
@@ -77,7 +78,7 @@ struct AutomationTraceTests {
             let app = Application("dev.showreel.hello", device: h.client)
             try await app.launch()
             let frame = try await app.buttons["tapButton"].frame
-            let started = try await h.client.startTrace()
+            let started = try await h.client.startTrace().time
             #expect(h.client.lastDeviceTime == started, "every answer says the device time (virtual clock: none passed since)")
             try await h.client.beginTraceStep("click tapButton")
             try await app.buttons["tapButton"].tap()
@@ -102,6 +103,21 @@ struct AutomationTraceTests {
             let (status, error) = try await Self.send(h, Routes.traceStart)
             #expect(status == 501 && error.contains("showreel device boot"), "\(status) \(error)")
             await #expect(throws: DeviceClient.Failure.self) { try await h.client.startTrace() }
+        }
+    }
+
+    @Test("a trace's start names the first frame of the display-stream recorder connected last: a recorder in another process")
+    func recordingStart() async throws {
+        try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
+            #expect(try await h.client.startTrace().recordingStart == nil, "no recorder yet")
+            _ = try await h.client.endTrace(videoStart: .zero, pictures: false, as: RunTrace.self)
+            _ = try await h.client.perform(.wait(.seconds(2)))
+            let stream = try DisplayStreamClient(socketPath: h.device.display.socketPath)
+            defer { stream.close() }
+            guard case let .frame(first)? = try stream.next() else { throw TestFailure("no first frame") }
+            _ = try await h.client.perform(.wait(.seconds(1)))
+            let started = try await h.client.startTrace()
+            #expect(started.recordingStart == first.presentationTime && started.time == first.presentationTime + .seconds(1))
         }
     }
 }
