@@ -114,7 +114,7 @@ let package = Package(
             name: "ShowreelWebDriver",
             dependencies: [
                 "ShowreelDevice", "ShowreelTesting", "ShowreelHTTP", "ShowreelRecorder", "ShowreelRender", "ShowreelReport",
-                "ShowreelAccessibility", "ShowreelWire", "ShowreelUI", "ShowreelSession",
+                "ShowreelAccessibility", "ShowreelWire", "ShowreelUI", "ShowreelSession", "ShowreelTrace",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -125,6 +125,7 @@ let package = Package(
             dependencies: [
                 "ShowreelTesting", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowcaseApps", "ShowreelUI", "ShowreelTrace",
                 "ShowreelRender", "ShowreelSession", "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // One in-process device recorded into one video with its actions traced: what a recorded
         // test and a flow each are (start, finish into video, trace and preview, or discard).
@@ -142,7 +143,10 @@ let package = Package(
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
         .target(
             name: "ShowreelTrace",
-            dependencies: ["ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics"]),
+            dependencies: [
+                "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
@@ -160,7 +164,7 @@ let package = Package(
                 "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
                 "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics",
                 "ShowreelRender",
-                "ShowreelUI", "ShowreelWire",
+                "ShowreelUI", "ShowreelWire", "ShowreelTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -209,7 +213,7 @@ let package = Package(
             name: "ShowreelDeviceTests",
             dependencies: [
                 "ShowreelDevice", "ShowcaseApps", "ShowreelWire", "ShowreelUI", "ShowreelRender", "ShowreelTesting",
-                "ShowreelAccessibility",
+                "ShowreelAccessibility", "ShowreelTrace", "ShowreelReport",
                 "ShowreelTestSupport",
             ]),
         .testTarget(

@@ -47,6 +47,9 @@ package final class ActionTrace: @unchecked Sendable {
     /// Everything traced so far, in order.
     public var entries: [Entry] { lock.withLock { recorded } }
 
+    /// The entry begun and not yet ended, if any (a step opened through the automation API).
+    public var openEntry: Handle? { lock.withLock { open.map(Handle.init) } }
+
     /// The last picture made, by the time of the frame it shows: the screen an action ends on
     /// is mostly the one the next begins on, and that picture is made once.
     private var lastPicture: (time: Duration, pixels: PixelBuffer)?

@@ -1,5 +1,7 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
+import ShowreelGraphics
 import ShowreelHTTP
 import ShowreelWire
 
@@ -83,6 +85,21 @@ struct ActionMiddleware: RouterMiddleware {
                 return APIError(.badRequest, "the client went away; the action was cancelled").response
             }
         }
+    }
+}
+
+/// Says on every answer when on the device it was made (`AutomationAPI.deviceTimeHeader`).
+struct DeviceTimeMiddleware: RouterMiddleware {
+    typealias Context = AutomationRequestContext
+    let clock: DeviceClock
+
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var response = try await next(request, context)
+        if let name = HTTPField.Name(AutomationAPI.deviceTimeHeader) { response.headers[name] = "\(clock.now.seconds)" }
+        return response
     }
 }
 

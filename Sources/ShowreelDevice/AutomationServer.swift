@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ShowreelAccessibility
+import ShowreelGraphics
 import ShowreelHTTP
 import ShowreelRender
 import ShowreelUI
@@ -19,6 +20,17 @@ package struct AutomationServer: Sendable {
     let bindAddress: String
     let port: Int
     let logger: Logger
+    let traceExporter: TraceExporter?
+
+    /// Turns what the device traced into the trace `POST /v1/trace/end` answers (the report's
+    /// `RunTrace`: times from `videoStart`, pictures as JPEGs only with `pictures`).
+    ///
+    /// Injected rather than called: that format and its JPEG encoding live in `ShowreelTrace`,
+    /// which builds on this module (and on the recorder), so this module cannot import it. The
+    /// CLI's `device boot` and ShowreelKit's devices pass `TraceExport.exporter`; a server
+    /// without one answers the trace routes with a 501 saying so.
+    package typealias TraceExporter =
+        @Sendable (_ entries: [ActionTrace.Entry], _ screen: Size, _ videoStart: Duration, _ pictures: Bool) -> any Encodable & Sendable
 
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible, Equatable {
@@ -34,12 +46,14 @@ package struct AutomationServer: Sendable {
 
     public init(
         device: Device, bindAddress: String = "127.0.0.1", port: Int = 0,
-        logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() }),
+        traceExporter: TraceExporter? = nil
     ) {
         self.device = device
         self.bindAddress = bindAddress
         self.port = port
         self.logger = logger
+        self.traceExporter = traceExporter
     }
 
     /// Serves until the task is cancelled; `onListening` gets the bound port (useful with port 0).
@@ -49,6 +63,7 @@ package struct AutomationServer: Sendable {
         router.add(
             middleware: LoopbackGuard.Middleware(
                 loopbackOnly: LoopbackGuard.isLoopbackAddress(bindAddress), server: "device's automation API"))
+        router.add(middleware: DeviceTimeMiddleware(clock: device.clock))
         router.add(middleware: ActionMiddleware())
         register(on: router)
         let fallback = port
@@ -117,6 +132,54 @@ package struct AutomationServer: Sendable {
         // Time.
         act(router, Routes.wait, AutomationAPI.Wait.self) { body, _ in try body.action() }
         act(router, Routes.waitFor, AutomationAPI.WaitFor.self) { body, _ in try body.action() }
+
+        registerTrace(on: router)
+    }
+
+    /// The step trace of a recording made in another process (a recorded Swift test or an
+    /// attached WebDriver session): the device traces its own actions, as for an in-process
+    /// recording, and hands the trace over at the end.
+    private func registerTrace(on router: Router<AutomationRequestContext>) {
+        typealias Routes = AutomationAPI.Routes
+        let device = self.device
+        let exporter = self.traceExporter
+        @Sendable func checkedExporter() throws -> TraceExporter {
+            guard let exporter else {
+                throw APIError(
+                    .notImplemented,
+                    "this automation API was started without a trace exporter, so it cannot trace; a device booted with `showreel device boot` can"
+                )
+            }
+            return exporter
+        }
+        router.on(Routes.traceStart) { _, _ in
+            await respond {
+                _ = try checkedExporter()
+                let started = try await device.attachTrace(ActionTrace())
+                return AutomationAPI.TraceStarted(time: started.time.seconds, recordingStart: started.recordingStart?.seconds)
+            }
+        }
+        router.on(Routes.traceEnd) { request, _ in
+            await respond(request, as: AutomationAPI.TraceEnd.self) { body in
+                do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
+                let exporter = try checkedExporter()
+                let trace = try await device.detachTrace()
+                return exporter(trace.entries, device.profile.pointSize, .seconds(body.videoStart), body.pictures ?? true)
+            }
+        }
+        router.on(Routes.traceStep) { request, _ in
+            await respond(request, as: AutomationAPI.TraceStep.self) { body in
+                do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
+                try await device.openStep(body.title)
+                return AutomationAPI.OK()
+            }
+        }
+        router.on(Routes.traceStepEnd) { request, _ in
+            await respond(request, as: AutomationAPI.TraceStepEnd.self, emptyBody: AutomationAPI.TraceStepEnd()) { body in
+                try await device.closeStep(error: body.error)
+                return AutomationAPI.OK()
+            }
+        }
     }
 
     /// An action route with a JSON body: the body becomes the action, the device performs it.

@@ -8,6 +8,42 @@ extension Device {
         actionTrace = trace
     }
 
+    // MARK: Tracing for another process (the automation API's /v1/trace routes)
+
+    /// Attaches `trace` for a client in another process; refused while a trace is attached (a
+    /// recording traced by another client). Returns the device time it starts at, and the
+    /// device time of the first frame sent to the display-stream recorder that connected last
+    /// and is still recording (nil without one): a recorder in yet another process (a tunnel
+    /// host's), started just before, whose video's first frame that is.
+    package func attachTrace(_ trace: ActionTrace) throws(TraceConflict) -> (time: Duration, recordingStart: Duration?) {
+        guard actionTrace == nil else { throw .running }
+        actionTrace = trace
+        let recording = display.sessions.last { $0.startTime != nil && $0.stopTime == nil }
+        return (clock.now, recording?.startTime)
+    }
+
+    /// Stops tracing and returns the trace that was attached (a step left open ends now).
+    package func detachTrace() throws(TraceConflict) -> ActionTrace {
+        guard let trace = actionTrace else { throw .notRunning }
+        if let open = trace.openEntry { endTracedStep(open, error: nil) }
+        actionTrace = nil
+        return trace
+    }
+
+    /// Opens a step for a client in another process (a WebDriver command): one at a time.
+    package func openStep(_ title: String) throws(TraceConflict) {
+        guard let trace = actionTrace else { throw .notRunning }
+        if let open = trace.openEntry { throw .stepOpen(trace.entries[open.index].title) }
+        _ = beginTracedStep(title)
+    }
+
+    /// Closes the step opened with `openStep`, failed with `error` when it has one.
+    package func closeStep(error: String?) throws(TraceConflict) {
+        guard let trace = actionTrace else { throw .notRunning }
+        guard let open = trace.openEntry else { throw .noStepOpen }
+        endTracedStep(open, error: error)
+    }
+
     /// Opens a trace entry for a step of a front end whose steps span several device actions (a
     /// flow's `tapOn` waits, then taps): those actions give it its target. Nil without a trace.
     package func beginTracedStep(_ title: String) -> ActionTrace.Handle? {
@@ -49,4 +85,25 @@ extension Device {
             throw error
         }
     }
+}
+
+/// Why a trace request of the automation API cannot be done now: a 409 whose sentence says
+/// what to do instead.
+package enum TraceConflict: Error, CustomStringConvertible, Equatable, HTTPStatusError {
+    case running
+    case notRunning
+    case stepOpen(String)
+    case noStepOpen
+
+    public var description: String {
+        switch self {
+        case .running:
+            "a trace is running already (another recording is tracing this device): collect it with POST /v1/trace/end first"
+        case .notRunning: "no trace is running: start one with POST /v1/trace before the actions to trace"
+        case let .stepOpen(title): "the step '\(title)' is still open: end it with POST /v1/trace/steps/end before opening another"
+        case .noStepOpen: "no step is open: open one with POST /v1/trace/steps {\"title\": ...} first"
+        }
+    }
+
+    public var httpStatus: Int { 409 }
 }

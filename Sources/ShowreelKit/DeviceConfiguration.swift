@@ -1,6 +1,7 @@
 import ShowreelDevice
 import ShowreelTesting
 import ShowreelUI
+import ShowreelWire
 
 /// Which device a test runs on and how it is set up: what `.device(...)` and
 /// `ShowreelTestCase.deviceConfiguration` describe.
@@ -39,6 +40,10 @@ public struct DeviceConfiguration: Sendable {
     public var language: DeviceLanguage?
     /// Light or dark, from boot.
     public var appearance: InterfaceStyle = .light
+    /// The registry an external device is found in; nil for `$SHOWREEL_HOME` (or
+    /// `~/.showreel`), as `showreel device boot` uses. The project's tests boot devices in
+    /// private registries.
+    package var registry: DeviceRegistry?
 
     public static let cleanStatusBar = StatusBarOverride(
         time: "9:41", dataNetwork: .wifi, wifiBars: 3, cellularBars: 4, batteryState: .charged, batteryLevel: 100)

@@ -14,6 +14,12 @@ import Testing
 public struct DeviceTrait: TestTrait, SuiteTrait, TestScoping {
     public let configuration: DeviceConfiguration
 
+    /// The trait for `configuration` as a whole (with what `.device(...)` does not offer, such
+    /// as an external device's registry).
+    package init(configuration: DeviceConfiguration) {
+        self.configuration = configuration
+    }
+
     public var isRecursive: Bool { true }
 
     /// Each test case gets a device; a suite does not (its tests do).

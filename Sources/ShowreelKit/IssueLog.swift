@@ -5,14 +5,27 @@ import Testing
 
 /// The failures seen while a test ran, each with the device time it happened at.
 final class IssueLog: Sendable {
-    private let clock: DeviceClock?
+    /// The device time now, or (for a device in another process, whose clock cannot be read
+    /// without a call) when it last answered: a failed expectation comes after the call it
+    /// checks, and on a virtual clock no time passes between the two.
+    private let now: @Sendable () -> Duration?
     private let start: Duration?
     private let failures = Mutex<[ManifestEntry.Failure]>([])
     private let cancelled = Mutex(false)
 
-    init(clock: DeviceClock?) {
-        self.clock = clock
-        start = clock?.now
+    init(now: @escaping @Sendable () -> Duration?) {
+        self.now = now
+        start = now()
+    }
+
+    /// The failures of a test on `testDevice`, timed on its clock.
+    convenience init(_ testDevice: TestDevice) {
+        if let clock = testDevice.device?.clock {
+            self.init(now: { clock.now })
+        } else {
+            let client = testDevice.client
+            self.init(now: { client.lastDeviceTime })
+        }
     }
 
     var isEmpty: Bool { failures.withLock { $0.isEmpty } }
@@ -46,8 +59,8 @@ final class IssueLog: Sendable {
     private func add(_ failure: ManifestEntry.Failure) { failures.withLock { $0.append(failure) } }
 
     private var elapsed: Double? {
-        guard let clock, let start else { return nil }
-        return (clock.now - start).seconds
+        guard let start, let now = now() else { return nil }
+        return (now - start).seconds
     }
 
     private static func message(of issue: Issue) -> String {

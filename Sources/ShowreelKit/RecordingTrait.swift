@@ -53,7 +53,7 @@ public struct RecordingTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record("The recording of \(artifacts.identity.id) could not start: \(ErrorSentence.describe(error))")
             return try await TestContext.$current.withValue(context.with(artifacts: artifacts)) { try await function() }
         }
-        let issues = IssueLog(clock: testDevice.device?.clock)
+        let issues = IssueLog(testDevice)
         let outcome = await Result {
             try await TestContext.$current.withValue(context.with(artifacts: artifacts)) {
                 try await IssueHandlingTrait.compactMapIssues { issue in

@@ -33,7 +33,7 @@ open class ShowreelTestCase: XCTestCase {
         let artifacts = TestArtifacts(identity: identity, root: configuration.folder)
         self.artifacts = artifacts
         TestContext.testCase = RecordedTestContext(testDevice, artifacts: artifacts)
-        let issues = IssueLog(clock: testDevice.device?.clock)
+        let issues = IssueLog(testDevice)
         self.issues = issues
         let recording =
             configuration.policy == .off ? nil : await startRecording(testDevice, artifacts: artifacts, configuration: configuration)

@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseApps
 import ShowreelDevice
 import ShowreelTesting
+import ShowreelTrace
 
 /// The device one test runs on: booted in the test process for that test (a private registry;
 /// driven directly, or through an automation API on a free loopback port), or a running device
@@ -42,7 +43,7 @@ public final class TestDevice: Sendable {
         let testDevice: TestDevice
         switch configuration.source {
         case .inProcess: testDevice = try await bootInProcess(configuration)
-        case let .external(name): testDevice = try external(name)
+        case let .external(name): testDevice = try external(name, registry: configuration.registry ?? DeviceRegistry())
         }
         if let statusBar = configuration.statusBar {
             do { _ = try await testDevice.client.perform(.overrideStatusBar(statusBar)) } catch {
@@ -78,7 +79,7 @@ public final class TestDevice: Sendable {
         let listening = AsyncStream<Int>.makeStream()
         let server = Task {
             defer { listening.continuation.finish() }
-            try await AutomationServer(device: device).run { listening.continuation.yield($0) }
+            try await AutomationServer(device: device, traceExporter: TraceExport.exporter).run { listening.continuation.yield($0) }
         }
         guard let port = await listening.stream.first(where: { _ in true }) else {
             // The server stopped before it listened: say why, and leave nothing behind.
@@ -95,8 +96,7 @@ public final class TestDevice: Sendable {
             registry: registry, server: server, ownsRegistry: true)
     }
 
-    private static func external(_ name: String) throws -> TestDevice {
-        let registry = DeviceRegistry()
+    private static func external(_ name: String, registry: DeviceRegistry) throws -> TestDevice {
         let record: DeviceRecord
         do { record = try registry.resolve(name) } catch {
             throw ShowreelKitError(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
@@ -18,11 +19,15 @@ final class TestRecording: Sendable {
     private enum Stopper: Sendable {
         /// An in-process device, its actions traced for the report (see `RecordedSession`).
         case inProcess(RecordedSession)
-        case stream(StreamFeed, RecordingSession)
+        /// An external device's display stream; its actions traced in its own process.
+        case stream(StreamFeed, RecordingSession, DeviceTrace?)
         /// The recorder in the host's process writes in place, so it is given the partial name
-        /// and the video takes its own name here once the recorder finished it.
-        case host(HostRecording, StagedFile)
+        /// and the video takes its own name here once the recorder finished it. The device
+        /// traces its actions wherever it runs.
+        case host(HostRecording, StagedFile, DeviceTrace?)
     }
+
+    private static let logger = Logger(label: "showreel.kit.recording")
 
     private init(video: URL, stopper: Stopper) {
         self.video = video
@@ -48,7 +53,7 @@ final class TestRecording: Sendable {
                 url: video, info: stream.info, options: configuration.recordingOptions, mask: mask,
                 spoolLimit: configuration.spoolLimit)
             let feed = StreamFeed(stream, into: session, threadName: "showreel.test-recording")
-            return TestRecording(video: video, stopper: .stream(feed, session))
+            return TestRecording(video: video, stopper: .stream(feed, session, await startTrace(testDevice)))
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
             let argv = [
@@ -60,7 +65,48 @@ final class TestRecording: Sendable {
             let recording = try await HostRecording.start(
                 host: host, argv: argv,
                 environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
-            return TestRecording(video: video, stopper: .host(recording, staging))
+            return TestRecording(video: video, stopper: .host(recording, staging, await startTrace(testDevice)))
+        }
+    }
+
+    /// Starts tracing the test's device (in this process or its own): the recording goes on
+    /// without a trace when it cannot (another recording traces that device, or it is a device
+    /// whose automation API has no trace routes), and says so in the log.
+    private static func startTrace(_ testDevice: TestDevice) async -> DeviceTrace? {
+        do {
+            if let device = testDevice.device { return try await DeviceTrace.start(device) }
+            return try await DeviceTrace.start(testDevice.client)
+        } catch {
+            logger.warning(
+                "the test's steps are not traced: \(ErrorSentence.describe(error))", metadata: ["device": "\(testDevice.udid)"])
+            return nil
+        }
+    }
+
+    /// Stops tracing and returns what was traced, as the report's trace (with its pictures only
+    /// when the video is kept, the only case where it is written); nil when nothing was traced.
+    func endTrace(pictures: Bool) async -> RunTrace? {
+        let trace: DeviceTrace?
+        let videoStart: Duration?
+        switch stopper {
+        case let .inProcess(session): return await session.endTrace(pictures: pictures)
+        case let .stream(_, session, deviceTrace):
+            // The device time of the first frame the stream delivered: exact.
+            (trace, videoStart) = (deviceTrace, session.startTime)
+        case let .host(_, _, deviceTrace):
+            // The host's recorder writes the file (which keeps only times from its own start),
+            // so the video's first frame is known from the device: the first frame its display
+            // stream sent to the recorder that connected last, when tracing started just after
+            // this recorder said "Recording started". That is exact unless another recorder
+            // connected to the same device in between. Without one (a device that does not say),
+            // tracing's own start stands in: exact on a virtual clock (no time passes between),
+            // late on a real one by the host's polling (20 ms) and two HTTP round trips.
+            (trace, videoStart) = (deviceTrace, deviceTrace?.recordingStart)
+        }
+        guard let trace else { return nil }
+        do { return try await trace.end(videoStart: videoStart ?? trace.started, pictures: pictures) } catch {
+            Self.logger.warning("the test's step trace could not be collected: \(ErrorSentence.describe(error))")
+            return nil
         }
     }
 
@@ -68,25 +114,17 @@ final class TestRecording: Sendable {
     /// display stream), without encoding what waits (a deferred recording never wrote a file);
     /// through a tunnel host, by stopping it as usual and removing the file. Returns the
     /// seconds of device time the recording spanned.
-    /// Stops tracing and returns what was traced, as the report's trace (with its pictures only
-    /// when the video is kept, the only case where it is written); nil when the device is not
-    /// in this process.
-    func endTrace(pictures: Bool) async -> RunTrace? {
-        guard case let .inProcess(session) = stopper else { return nil }
-        return await session.endTrace(pictures: pictures)
-    }
-
     func discard() async -> Double {
         switch stopper {
         case let .inProcess(session):
             return await session.discard()
-        case let .stream(feed, session):
+        case let .stream(feed, session, _):
             return
                 (try? await Blocking.run {
                     feed.stop()
                     return session.discard().seconds
                 }) ?? 0
-        case let .host(recording, staging):
+        case let .host(recording, staging, _):
             defer { staging.abandon() }
             try? await recording.stop()
             return (try? MediaProbe.probe(staging.partial).duration) ?? 0
@@ -100,6 +138,7 @@ final class TestRecording: Sendable {
         if case let .inProcess(session) = stopper { return try await session.finish(steps: steps, trace: trace, preview: preview) }
         let duration = try await stopElsewhere(steps: steps)
         let video = self.video
+        if let trace { TraceExport.write(trace, besideVideo: video, logger: Self.logger) }
         let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: video) } : nil
         return RecordedSession.Outcome(duration: duration, preview: made ?? nil)
     }
@@ -108,12 +147,12 @@ final class TestRecording: Sendable {
         switch stopper {
         case .inProcess:
             preconditionFailure("an in-process recording finishes through its session")
-        case let .stream(feed, session):
+        case let .stream(feed, session, _):
             return try await Blocking.run {
                 feed.stop()
                 return try session.finish(steps: steps).duration.seconds
             }
-        case let .host(recording, staging):
+        case let .host(recording, staging, _):
             try await recording.stop()
             try staging.commit()
             return try MediaProbe.probe(video).duration

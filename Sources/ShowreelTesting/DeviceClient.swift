@@ -2,6 +2,7 @@ import Foundation
 import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelWire
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -39,6 +40,12 @@ public struct DeviceClient: DeviceDriver {
     private var unavailableReason: String?
     /// The call site failures are reported at (see `at(_:)`).
     private var callSite: CallSite?
+    /// The device time of the last answer over HTTP, shared by this client's copies.
+    private let answered = LastDeviceTime()
+
+    /// The device time when the device last answered this client (or a copy of it) over HTTP:
+    /// where on the device clock the test is between calls. Nil in process, or before a call.
+    package var lastDeviceTime: Duration? { answered.value.withLock { $0 } }
 
     public init(_ transport: Transport) { self.transport = transport }
     public init(baseURL: URL) { self.init(.http(baseURL)) }
@@ -159,6 +166,38 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    // MARK: Tracing a device in another process
+
+    // What a recording made in this process (or through a tunnel host) of an external device
+    // uses for its step trace: the device traces its own actions while a trace is started. Only
+    // over HTTP: a device in this process is traced directly (`RecordedSession`).
+
+    /// Starts the device's step trace; returns the device time it started at and the first
+    /// frame's of the display-stream recording running last (see `AutomationAPI.TraceStarted`).
+    /// Refused (409) while another client traces the device.
+    package func startTrace() async throws -> (time: Duration, recordingStart: Duration?) {
+        let started: AutomationAPI.TraceStarted = try await call(Routes.traceStart)
+        return (.seconds(started.time), started.recordingStart.map { .seconds($0) })
+    }
+
+    /// Opens a step (a WebDriver command): the device's actions until `endTraceStep` are part
+    /// of it.
+    package func beginTraceStep(_ title: String) async throws {
+        let _: AutomationAPI.OK = try await call(Routes.traceStep, body: AutomationAPI.TraceStep(title: title))
+    }
+
+    /// Closes the step opened with `beginTraceStep`, failed with `error` when it has one.
+    package func endTraceStep(error: String?) async throws {
+        let _: AutomationAPI.OK = try await call(Routes.traceStepEnd, body: AutomationAPI.TraceStepEnd(error: error))
+    }
+
+    /// Stops the trace and returns it as `Trace` (the report's `RunTrace`, which this module
+    /// does not know), its times counted from `videoStart` (device time of the video's first
+    /// frame), with pictures only when `pictures` (a video that is kept).
+    package func endTrace<Trace: Decodable>(videoStart: Duration, pictures: Bool, as type: Trace.Type) async throws -> Trace {
+        try await call(Routes.traceEnd, body: AutomationAPI.TraceEnd(videoStart: videoStart.seconds, pictures: pictures))
+    }
+
     // MARK: Transport
 
     private typealias Routes = AutomationAPI.Routes
@@ -220,9 +259,17 @@ public struct DeviceClient: DeviceDriver {
                 callSite: callSite)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if let time = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: AutomationAPI.deviceTimeHeader).flatMap(Double.init) {
+            answered.value.withLock { $0 = .seconds(time) }
+        }
         guard (200..<300).contains(status) else {
             throw Failure(statusCode: status, message: ErrorBody.message(in: data), callSite: callSite)
         }
         return data
     }
+}
+
+/// The device time of a client's last answer (see `DeviceClient.lastDeviceTime`).
+private final class LastDeviceTime: Sendable {
+    let value = Mutex<Duration?>(nil)
 }

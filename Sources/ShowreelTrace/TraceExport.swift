@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelGraphics
@@ -51,6 +52,13 @@ public enum TraceExport {
         return url
     }
 
+    /// Writes `trace` beside `video`, or logs why it could not: the video is whole without it.
+    package static func write(_ trace: RunTrace, besideVideo video: URL, logger: Logger) {
+        do { try write(trace, besideVideo: video) } catch {
+            logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
+        }
+    }
+
     /// Seconds to the millisecond, as the manifest counts them; never before the video.
     private static func seconds(_ duration: Duration) -> Double {
         max(0, (duration.seconds * 1000).rounded() / 1000)
@@ -70,5 +78,13 @@ public enum TraceExport {
     private static func dataURI(_ pixels: PixelBuffer) -> String? {
         guard let jpeg = try? ImageEncoder.encode(pixels, as: .jpeg) else { return nil }
         return "data:image/jpeg;base64," + Data(jpeg).base64EncodedString()
+    }
+}
+
+extension TraceExport {
+    /// `trace(of:screen:videoStart:pictures:)` as an automation server's exporter: what a device
+    /// in its own process answers `POST /v1/trace/end` with.
+    package static let exporter: AutomationServer.TraceExporter = { entries, screen, videoStart, pictures in
+        trace(of: entries, screen: screen, videoStart: videoStart, pictures: pictures)
     }
 }

@@ -1,17 +1,20 @@
 import Foundation
+import Logging
 import ShowreelDevice
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
 import ShowreelSession
+import ShowreelTesting
+import ShowreelTrace
 import ShowreelWire
 import Synchronization
 
 /// Where a session's video comes from: the in-process device's own frames, or the display
-/// stream of a device booted in another process (`appium:udid`).
+/// stream of a device booted in another process (`appium:udid`), driven through `client`.
 enum VideoSource: Sendable {
     case device(Device)
-    case displaySocket(String)
+    case displaySocket(String, client: DeviceClient)
 }
 
 /// A video of a device from now until `stop`: in-process, the recorder subscribed to the
@@ -50,7 +53,7 @@ final class DeviceVideo: Sendable {
                 url: url, info: device.display.info, options: options,
                 mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
             feed = .subscription(device.display.subscribe(session))
-        case let .displaySocket(path):
+        case let .displaySocket(path, _):
             let stream = try DisplayStreamClient(socketPath: path)
             let session = try RecordingSession(
                 url: url, info: stream.info, options: options,
@@ -94,17 +97,20 @@ final class DeviceVideo: Sendable {
 /// beside it: each command a step (a chapter, a subtitle, a manifest step with how it went), the
 /// step trace (`<name>.trace.json`: pictures before and after, the element tree, the target) and
 /// an animated preview. A device in this process is recorded and traced as a flow's is (a
-/// `RecordedSession`); an attached device's actions run in its own process, so its video has
-/// steps but no trace.
+/// `RecordedSession`); an attached device traces its actions in its own process, each command
+/// a step opened and closed through its automation API (`DeviceTrace`), and hands the trace
+/// over when the session ends.
 final class SessionRecording: Sendable {
     let name: String
     let folder: URL
     private let video: Video
     private let steps = Mutex<[ManifestEntry.Step]>([])
+    private let logger: Logger
 
     private enum Video: Sendable {
         case traced(RecordedSession)
-        case stream(DeviceVideo)
+        /// Nil trace: the attached device could not trace (another recording traces it).
+        case stream(DeviceVideo, DeviceTrace?)
     }
 
     /// A step begun with `begin`, ended with `end`.
@@ -113,17 +119,22 @@ final class SessionRecording: Sendable {
         let traced: ActionTrace.Handle?
     }
 
-    init(_ source: VideoSource, name: String, folder: URL, start: Duration) async throws {
+    init(_ source: VideoSource, name: String, folder: URL, start: Duration, logger: Logger) async throws {
         self.name = name
         self.folder = folder
+        self.logger = logger
         let url = folder.appendingPathComponent("\(name).mov")
         switch source {
         case let .device(device):
             video = .traced(
                 try await RecordedSession(
                     device: device, video: url, options: DeviceVideo.options, mask: ScreenMask(profile: device.profile)))
-        case .displaySocket:
-            video = .stream(try DeviceVideo(source, to: url, start: start, staged: true))
+        case let .displaySocket(_, client):
+            let recording = try DeviceVideo(source, to: url, start: start, staged: true)
+            do { video = .stream(recording, try await DeviceTrace.start(client)) } catch {
+                logger.warning("the session's steps are not traced: \(ErrorSentence.describe(error))", metadata: ["session": "\(name)"])
+                video = .stream(recording, nil)
+            }
         }
     }
 
@@ -135,8 +146,9 @@ final class SessionRecording: Sendable {
         case let .traced(session):
             seconds = (time - session.videoStart).seconds
             traced = await session.device.beginTracedStep(title)
-        case let .stream(video):
+        case let .stream(video, trace):
             seconds = (time - video.start).seconds
+            try? await trace?.beginStep(title)
         }
         let step = ManifestEntry.Step(title: title, time: max(0, (seconds * 1000).rounded() / 1000), status: .passed)
         let index = steps.withLock {
@@ -148,7 +160,10 @@ final class SessionRecording: Sendable {
 
     /// Ends `step`, failed with `error` when it has one.
     func end(_ step: OpenStep, error: String?) async {
-        if case let .traced(session) = video { await session.device.endTracedStep(step.traced, error: error) }
+        switch video {
+        case let .traced(session): await session.device.endTracedStep(step.traced, error: error)
+        case let .stream(_, trace): try? await trace?.endStep(error: error)
+        }
         if error != nil { steps.withLock { $0[step.index].status = .failed } }
     }
 
@@ -166,8 +181,14 @@ final class SessionRecording: Sendable {
             case let .traced(session):
                 let trace = await session.endTrace(pictures: true)
                 outcome = try await session.finish(steps: marks, trace: trace, preview: true)
-            case let .stream(video):
+            case let .stream(video, deviceTrace):
+                // The trace's times count from where the manifest's steps do: the session's start.
+                var trace: RunTrace?
+                do { trace = try await deviceTrace?.end(videoStart: video.start, pictures: true) } catch {
+                    logger.warning("the session's step trace could not be collected: \(ErrorSentence.describe(error))")
+                }
                 let summary = try await video.stop(steps: marks)
+                if let trace { TraceExport.write(trace, besideVideo: summary.url, logger: logger) }
                 let preview = try? await Blocking.run { AnimatedPreview.make(for: summary.url) }
                 outcome = RecordedSession.Outcome(duration: summary.duration.seconds, preview: preview ?? nil)
             }
@@ -185,7 +206,9 @@ final class SessionRecording: Sendable {
     func discard() async {
         switch video {
         case let .traced(session): _ = await session.discard()
-        case let .stream(video): video.discard()
+        case let .stream(video, trace):
+            video.discard()
+            _ = try? await trace?.end(videoStart: video.start, pictures: false)
         }
     }
 }

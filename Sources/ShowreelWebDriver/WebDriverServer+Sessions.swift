@@ -58,7 +58,7 @@ extension WebDriverServer {
         let profile = DeviceProfile.named(record.profile) ?? .phone
         return WebDriverSession(
             id: id, capabilities: capabilities, device: SessionDevice(driver: client, profile: profile),
-            ownedDevice: nil, udid: record.udid, videoSource: .displaySocket(record.displaySocket))
+            ownedDevice: nil, udid: record.udid, videoSource: .displaySocket(record.displaySocket, client: client))
     }
 
     /// Checks the app, sets the status bar, starts the recording and launches the app.
@@ -81,7 +81,8 @@ extension WebDriverServer {
             do {
                 let start = await session.device.now()
                 await session.setRecording(
-                    try await SessionRecording(session.videoSource, name: name, folder: configuration.output, start: start))
+                    try await SessionRecording(
+                        session.videoSource, name: name, folder: configuration.output, start: start, logger: configuration.logger))
             } catch {
                 throw WebDriverError(
                     .sessionNotCreated,

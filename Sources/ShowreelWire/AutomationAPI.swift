@@ -155,6 +155,53 @@ public enum AutomationAPI {
         public init(elements: [ElementSnapshot]) { self.elements = elements }
     }
 
+    /// `POST /v1/trace`: when tracing started, and when the recording it is for did.
+    package struct TraceStarted: Codable, Equatable, Sendable {
+        /// Device seconds since boot.
+        public var time: Double
+        /// The device time of the first frame the display stream sent to the recorder that
+        /// connected last and is still recording, if any: a recorder in another process that just
+        /// reported its first frame started its video there.
+        public var recordingStart: Double?
+        public init(time: Double, recordingStart: Double? = nil) { self.time = time; self.recordingStart = recordingStart }
+    }
+
+    /// `POST /v1/trace/end`: stop tracing and answer the trace (the report's `RunTrace`).
+    package struct TraceEnd: AutomationBody, Equatable, Sendable {
+        /// The device time, in seconds since boot, of the video's first frame: the trace's
+        /// times count from it.
+        public var videoStart: Double
+        /// Whether the trace carries its pictures (small JPEGs); false for a video that is not
+        /// kept, where encoding them would be wasted. Default true.
+        public var pictures: Bool?
+        public init(videoStart: Double, pictures: Bool? = nil) { self.videoStart = videoStart; self.pictures = pictures }
+
+        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+            guard videoStart.isFinite, videoStart >= 0 else {
+                throw .outOfRange(field: "videoStart", message: "must be device seconds since boot, 0 or more, got \(videoStart)")
+            }
+        }
+    }
+
+    /// `POST /v1/trace/steps`: opens a step of a front end whose steps span several actions
+    /// (a WebDriver command): the actions until `/v1/trace/steps/end` are part of it.
+    package struct TraceStep: AutomationBody, Equatable, Sendable {
+        public var title: String
+        public init(title: String) { self.title = title }
+
+        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+            guard !title.isEmpty, title.count <= AutomationLimits.maxTextLength else {
+                throw .outOfRange(field: "title", message: "must be 1 to \(AutomationLimits.maxTextLength) characters, got \(title.count)")
+            }
+        }
+    }
+
+    /// `POST /v1/trace/steps/end`: closes the open step, failed with `error` when it has one.
+    package struct TraceStepEnd: AutomationBody, Equatable, Sendable {
+        public var error: String?
+        public init(error: String? = nil) { self.error = error }
+    }
+
     /// Every error: a sentence that says what failed and what the screen had instead.
     package typealias ErrorBody = ShowreelWire.ErrorBody
 

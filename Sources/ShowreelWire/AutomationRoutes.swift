@@ -1,5 +1,10 @@
 extension AutomationAPI {
     /// Every endpoint of the automation API: what `AutomationServer` serves and `DeviceClient` calls.
+    /// A response header on every answer of the automation API: the device time, in seconds
+    /// since boot, when the answer was made. A client in another process knows from it when on
+    /// the device its last call ended (a test's failed expectation is placed in the video by it).
+    package static let deviceTimeHeader = "Showreel-Device-Time"
+
     public enum Routes {
         package static let device = Route(.get, "/v1/device")
         package static let tree = Route(.get, "/v1/tree")
@@ -28,12 +33,19 @@ extension AutomationAPI {
         package static let wait = Route(.post, "/v1/wait")
         package static let waitFor = Route(.post, "/v1/wait-for")
 
+        /// The step trace of a recording made in another process: started, stepped, collected.
+        package static let traceStart = Route(.post, "/v1/trace")
+        package static let traceEnd = Route(.post, "/v1/trace/end")
+        package static let traceStep = Route(.post, "/v1/trace/steps")
+        package static let traceStepEnd = Route(.post, "/v1/trace/steps/end")
+
         /// The POSTs that only read the screen (everything else but a GET acts on the device).
         package static let reads: [Route] = [query, element]
 
         package static let all: [Route] = [
             device, tree, query, element, launch, terminate, activate, state, waitForState, home,
             tap, type, key, swipe, shake, scroll, appearance, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
+            traceStart, traceEnd, traceStep, traceStepEnd,
         ]
     }
 }

@@ -4,6 +4,7 @@ import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
 import ShowreelTesting
+import ShowreelTrace
 import ShowreelUI
 import ShowreelWire
 
@@ -63,7 +64,9 @@ struct DeviceCommand: AsyncParsableCommand {
                 let listening = AsyncStream<Int>.makeStream()
                 let server = Task {
                     defer { listening.continuation.finish() }
-                    try await AutomationServer(device: device, port: port).run { listening.continuation.yield($0) }
+                    try await AutomationServer(device: device, port: port, traceExporter: TraceExport.exporter).run {
+                        listening.continuation.yield($0)
+                    }
                 }
                 let url: String
                 do {

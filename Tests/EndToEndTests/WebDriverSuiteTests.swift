@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelRecorder
+import ShowreelReport
 import ShowreelTestSupport
 import ShowreelTesting
 import Testing
@@ -183,12 +184,22 @@ struct WebDriverSuiteTests {
         #expect(
             try !FrameDecoder.decodeFrames(server.output.appendingPathComponent("attached.mov")).isEmpty,
             "the session's video, from the display stream")
-        // Its steps are chapters, and it has a preview; the actions ran in the device's process,
-        // so there is no trace.
+        // Its steps are chapters, and it has a preview; the device traced the actions in its own
+        // process, each command a step, and the trace lies beside the video.
         let chapters = try MediaProbe.stepTracks(server.output.appendingPathComponent("attached.mov")).chapters.map(\.title)
         #expect(chapters.contains { $0.contains("click XCUIElementTypeCell \"Canada\"") }, "\(chapters)")
         #expect(FileManager.default.fileExists(atPath: server.output.appendingPathComponent("attached.webp").path))
-        #expect(!FileManager.default.fileExists(atPath: server.output.appendingPathComponent("attached.trace.json").path))
+        let trace = try RunTrace.load(from: server.output.appendingPathComponent("attached.trace.json"))
+        let entry = try #require(try RunManifest.load(from: server.output.appendingPathComponent("manifest.json")).entries.first)
+        #expect(entry.steps.map(\.title) == trace.steps.map(\.title), "the report matches steps to the trace in order")
+        let click = try #require(trace.steps.first { $0.title.contains("click XCUIElementTypeCell \"Canada\"") })
+        func rows(_ elements: [RunTrace.Element]) -> [RunTrace.Element] {
+            elements.flatMap { ($0.type == "cell" && $0.label == "Canada" ? [$0] : []) + rows($0.children) }
+        }
+        let canada = try #require(rows(click.tree).first, "the tree when the click started has the Canada row")
+        #expect(click.target == canada.frame, "the click's target is the Canada row")
+        let (before, after) = (try #require(click.before), try #require(click.after))
+        #expect(trace.pictures[before] != trace.pictures[after], "the list before the click, Canada's page after it")
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         #expect(try await client.info().foregroundApp == "dev.showreel.countries", "the attached device is still running its app")
         try await server.stop()

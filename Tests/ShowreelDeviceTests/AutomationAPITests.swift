@@ -22,12 +22,14 @@ struct AutomationAPITests {
         let client: DeviceClient
         let server: Task<Void, any Error>
 
-        private init(extraApps: [AppDefinition]) async throws {
+        private init(extraApps: [AppDefinition], traceExporter: AutomationServer.TraceExporter?) async throws {
             home = try Workspace()
             device = try Device(apps: ShowcaseCatalog.apps + [EchoApp.definition] + extraApps, registry: home.registry)
             let listening = AsyncStream<Int>.makeStream()
             let device = self.device
-            server = Task { try await AutomationServer(device: device).run { listening.continuation.yield($0) } }
+            server = Task {
+                try await AutomationServer(device: device, traceExporter: traceExporter).run { listening.continuation.yield($0) }
+            }
             let port = try #require(await listening.stream.first(where: { _ in true }))
             client = DeviceClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
             try await device.publishAutomationURL(client.baseURL!.absoluteString)
@@ -40,8 +42,10 @@ struct AutomationAPITests {
 
         /// Runs `body` with a fresh device and automation API, and shuts them down afterwards
         /// whether the body passed, failed an expectation or threw: a scoped fixture.
-        static func with(extraApps: [AppDefinition] = [], _ body: (Harness) async throws -> Void) async throws {
-            let h = try await Harness(extraApps: extraApps)
+        static func with(
+            extraApps: [AppDefinition] = [], traceExporter: AutomationServer.TraceExporter? = nil, _ body: (Harness) async throws -> Void
+        ) async throws {
+            let h = try await Harness(extraApps: extraApps, traceExporter: traceExporter)
             do { try await body(h) } catch {
                 await h.close()
                 throw error

@@ -262,7 +262,7 @@ struct FixtureRun: Sendable {
 
     init(
         folder: URL, arguments: [String] = ["--testing-library", "swift-testing", "--filter", "FailingFixtures"],
-        fixtures: String = "failing"
+        fixtures: String = "failing", environment extra: [String: String] = [:]
     ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuildProducts.testBundle)
@@ -271,6 +271,7 @@ struct FixtureRun: Sendable {
         environment["SHOWREEL_FIXTURES"] = fixtures
         environment["SHOWREEL_RECORDINGS"] = folder.path
         environment["SHOWREEL_RECORD"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         let log = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + ".log")
         FileManager.default.createFile(atPath: log.path, contents: nil)

@@ -33,6 +33,12 @@ struct TunnelHostRecordingTests {
         #expect(info.codecName == "h264")
         #expect(info.width == 390, "the trait's scale reaches the recorder's command line")
         #expect(info.frameCount >= 7)  // the first screen, then a pressed and a released button per tap
+        // The device in this process traced the test's actions while the host's recorder ran.
+        let trace = try RunTrace.load(
+            from: folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(entry.video))))
+        #expect(entry.steps.map(\.title) == trace.steps.map(\.title))
+        #expect(trace.steps.filter { $0.title == "tap buttons[\"tapButton\"]" }.count == 3, "\(trace.steps.map(\.title))")
+        #expect(trace.steps.allSatisfy { $0.end <= info.duration + 0.001 })
         // The host ran the recorder and it exited cleanly after the interrupt.
         let commands = try await TunnelHostClient(baseURL: url).commands()
         #expect(commands.count == 1)
