@@ -155,7 +155,7 @@ package struct AutomationServer: Sendable {
         router.on(Routes.traceStart) { _, _ in
             await respond {
                 _ = try checkedExporter()
-                let started = try await device.attachTrace(ActionTrace())
+                let started = try await device.attachTrace(ActionTrace(isReplaceable: true))
                 return AutomationAPI.TraceStarted(time: started.time.seconds, recordingStart: started.recordingStart?.seconds)
             }
         }

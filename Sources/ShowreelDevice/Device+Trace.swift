@@ -1,3 +1,4 @@
+import Logging
 import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelWire
@@ -11,12 +12,19 @@ extension Device {
     // MARK: Tracing for another process (the automation API's /v1/trace routes)
 
     /// Attaches `trace` for a client in another process; refused while a trace is attached (a
-    /// recording traced by another client). Returns the device time it starts at, and the
+    /// recording traced by another client), unless that one is replaceable: a trace another
+    /// process started and never collected is discarded (its client was killed, or gave up), so
+    /// that one crashed test run does not leave the device untraceable. Returns the device time it starts at, and the
     /// device time of the first frame sent to the display-stream recorder that connected last
     /// and is still recording (nil without one): a recorder in yet another process (a tunnel
     /// host's), started just before, whose video's first frame that is.
     package func attachTrace(_ trace: ActionTrace) throws(TraceConflict) -> (time: Duration, recordingStart: Duration?) {
-        guard actionTrace == nil else { throw .running }
+        if let current = actionTrace {
+            guard current.isReplaceable else { throw .running }
+            logger.warning(
+                "a trace started through the automation API was never collected; it is discarded for a new one",
+                metadata: ["actions": "\(current.entries.count)"])
+        }
         actionTrace = trace
         let recording = display.sessions.last { $0.startTime != nil && $0.stopTime == nil }
         return (clock.now, recording?.startTime)
@@ -98,7 +106,7 @@ package enum TraceConflict: Error, CustomStringConvertible, Equatable, HTTPStatu
     public var description: String {
         switch self {
         case .running:
-            "a trace is running already (another recording is tracing this device): collect it with POST /v1/trace/end first"
+            "a recording in the device's own process is tracing it; wait until it has finished"
         case .notRunning: "no trace is running: start one with POST /v1/trace before the actions to trace"
         case let .stepOpen(title): "the step '\(title)' is still open: end it with POST /v1/trace/steps/end before opening another"
         case .noStepOpen: "no step is open: open one with POST /v1/trace/steps {\"title\": ...} first"

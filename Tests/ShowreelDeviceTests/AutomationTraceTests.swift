@@ -30,7 +30,9 @@ struct AutomationTraceTests {
 
     typealias Routes = AutomationAPI.Routes
 
-    @Test("a second start is 409, an end without a start is 409, a bad videoStart is 400 naming it; steps open and close one at a time")
+    @Test(
+        "a start replaces a trace never collected, not one of the device's own process; an end without a start is 409, a bad videoStart is 400 naming it; steps open and close one at a time"
+    )
     func refusals() async throws {
         try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
             var (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": 0}"#)
@@ -38,10 +40,19 @@ struct AutomationTraceTests {
             (status, error) = try await Self.send(h, Routes.traceStep, #"{"title": "a step"}"#)
             #expect(status == 409 && error.contains("no trace is running"), "\(status) \(error)")
 
+            // A recording in the device's own process is tracing it: not to be taken over.
+            await h.device.setActionTrace(ActionTrace())
+            (status, error) = try await Self.send(h, Routes.traceStart)
+            #expect(status == 409 && error.contains("wait until it has finished"), "\(status) \(error)")
+            await h.device.setActionTrace(nil)
+
             (status, _) = try await Self.send(h, Routes.traceStart)
             #expect(status == 200)
+            (status, _) = try await Self.send(h, Routes.traceStep, #"{"title": "abandoned"}"#)
+            #expect(status == 200)
+            // Its client died without collecting it (a killed test run): the next start takes over.
             (status, error) = try await Self.send(h, Routes.traceStart)
-            #expect(status == 409 && error.contains("POST /v1/trace/end"), "\(status) \(error)")
+            #expect(status == 200, "\(status) \(error)")
 
             for (body, field) in [
                 (#"{"videoStart": -1}"#, "'videoStart'"), (#"{"videoStart": "soon"}"#, "'videoStart'"), ("{}", "'videoStart'"),
