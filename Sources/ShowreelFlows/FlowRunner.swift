@@ -109,7 +109,7 @@ public struct FlowRunner: Sendable {
             recorded = try await RecordedSession(
                 device: device, video: options.output.appendingPathComponent(videoFile),
                 options: options.recording, mask: ScreenMask(profile: flow.device.profile),
-                traces: options.traces, logger: options.logger
+                traces: options.traces, previews: options.previews, logger: options.logger
             ) { session in
                 let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
                 captions = sink
