@@ -51,9 +51,21 @@ public struct FlowRunner: Sendable {
     /// Runs `flows` with up to `workers` at a time; calls `progress` as each one finishes.
     /// Entries come back in the order of `flows`. When the task is cancelled (Ctrl-C), running
     /// flows stop before their next step and keep their videos; flows not started are skipped.
+    ///
+    /// Recordings that run side by side keep to one thread each when their options leave the
+    /// encoder's threads to the recorder (`threads` 0): the workers already keep the cores busy,
+    /// and x264's slice threads and swscale's would only add hand-offs between them.
     public func run(
         _ flows: [Flow], workers: Int,
         progress: @Sendable (ManifestEntry) -> Void = { _ in }
+    ) async -> [ManifestEntry] {
+        var runner = self
+        if workers > 1, flows.count > 1, options.recording.threads == 0 { runner.options.recording.threads = 1 }
+        return await runner.runEach(flows, workers: workers, progress: progress)
+    }
+
+    private func runEach(
+        _ flows: [Flow], workers: Int, progress: @Sendable (ManifestEntry) -> Void
     ) async -> [ManifestEntry] {
         let names = Self.videoNames(for: flows)
         var results = [ManifestEntry?](repeating: nil, count: flows.count)
