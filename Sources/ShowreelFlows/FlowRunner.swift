@@ -135,7 +135,7 @@ public struct FlowRunner: Sendable {
             flow: flow, device: device, sink: captions, start: recorded.videoStart,
             options: options, screenshotPrefix: videoName)
         await execution.run()
-        let trace = await recorded.endTrace(pictures: true)
+        let trace = await recorded.endTrace(kept: true)
 
         entry.steps = execution.steps
         entry.attachments = execution.attachments

@@ -56,11 +56,14 @@ public final class RecordedSession: Sendable {
     /// The device time of the video's first frame: step times count from there.
     public var videoStart: Duration { session.startTime ?? device.clock.now }
 
-    /// Stops tracing and returns the trace so far (pictures only when the trace will be kept).
-    public func endTrace(pictures: Bool) async -> RunTrace? {
+    /// Stops tracing and returns the trace so far: whole when it will be `kept` (written beside
+    /// the video), else its steps alone (no pictures, no element trees), which is all a
+    /// discarded video's manifest entry needs.
+    public func endTrace(kept: Bool) async -> RunTrace? {
         guard let actions else { return nil }
         await device.setActionTrace(nil)
-        return TraceExport.trace(of: actions.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: pictures)
+        return TraceExport.trace(
+            of: actions.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: kept, trees: kept)
     }
 
     /// Finishes the video with `steps` as its chapters and subtitles, writes `trace` beside it
