@@ -25,8 +25,8 @@ import Glibc
 ///     encoder's state E: the YUV 4:2:0 input frame, x264's own pictures (padded, one reference,
 ///     no lookahead with zerolatency), swscale's slices and the muxer's fragment. E is measured in
 ///     the same run: the resident growth of one recorder opened alone and fed 10 frames.
-///   + the spare frame pool: freed frame buffers kept for reuse, at most 24 MiB
-///     (`PixelBuffer.spareMemoryLimit`), so that a new frame costs no page faults
+///   + the spare frame pool: freed frame buffers kept for reuse, at most 24 MiB of each frame
+///     size (`PixelBuffer.spareMemoryLimit`; one size here), so that a new frame costs no page faults
 /// = base + 2 F + 2 x (7 F + E) + 24 MiB. Frames are shared between the two recorders (the queues hold
 /// the device's buffers, not copies), so the real peak sits under the bound; a recorder that
 /// kept frames beyond its queue, or freed frames that stay resident, would break it.

@@ -71,6 +71,15 @@ package final class ActionTrace: @unchecked Sendable {
         return tree
     }
 
+    /// Whether an action looking for `query` needs the screen's tree: for an entry of its own,
+    /// or to find the target of the entry open now, which has none yet.
+    func needsTree(toFind query: ElementQuery?) -> Bool {
+        lock.withLock {
+            guard let open else { return true }
+            return query != nil && recorded[open].target == nil
+        }
+    }
+
     /// Starts an entry, or (while another is open) gives the open one its target and returns
     /// nil: a flow step's taps, a press's touch, are part of what is already being traced.
     func begin(

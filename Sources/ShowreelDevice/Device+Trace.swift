@@ -75,9 +75,11 @@ extension Device {
     ) async throws -> T {
         guard let trace = actionTrace else { return try await body() }
         // One tree for the target and the trace, shared with the action before while the screen
-        // has not changed: taking it is most of what tracing costs.
+        // has not changed: taking it is most of what tracing costs. An action inside an entry
+        // already open (a flow step's wait and tap, a typed text's keys) gives it at most its
+        // target: no tree is taken unless that is still to find.
         let frame = currentFrame()
-        let snapshot = trace.tree(on: frame) { tree() }
+        let snapshot = trace.needsTree(toFind: query) ? trace.tree(on: frame) { tree() } : []
         let target =
             query.flatMap { onScreen($0, in: snapshot).first?.frame }
             ?? point.map { Rect(x: $0.x - 22, y: $0.y - 22, width: 44, height: 44) }

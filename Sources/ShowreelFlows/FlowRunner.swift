@@ -51,9 +51,21 @@ public struct FlowRunner: Sendable {
     /// Runs `flows` with up to `workers` at a time; calls `progress` as each one finishes.
     /// Entries come back in the order of `flows`. When the task is cancelled (Ctrl-C), running
     /// flows stop before their next step and keep their videos; flows not started are skipped.
+    ///
+    /// Recordings that run side by side keep to one thread each when their options leave the
+    /// encoder's threads to the recorder (`threads` 0): the workers already keep the cores busy,
+    /// and x264's slice threads and swscale's would only add hand-offs between them.
     public func run(
         _ flows: [Flow], workers: Int,
         progress: @Sendable (ManifestEntry) -> Void = { _ in }
+    ) async -> [ManifestEntry] {
+        var runner = self
+        if workers > 1, flows.count > 1, options.recording.threads == 0 { runner.options.recording.threads = 1 }
+        return await runner.runEach(flows, workers: workers, progress: progress)
+    }
+
+    private func runEach(
+        _ flows: [Flow], workers: Int, progress: @Sendable (ManifestEntry) -> Void
     ) async -> [ManifestEntry] {
         let names = Self.videoNames(for: flows)
         var results = [ManifestEntry?](repeating: nil, count: flows.count)
@@ -109,7 +121,7 @@ public struct FlowRunner: Sendable {
             recorded = try await RecordedSession(
                 device: device, video: options.output.appendingPathComponent(videoFile),
                 options: options.recording, mask: ScreenMask(profile: flow.device.profile),
-                traces: options.traces, logger: options.logger
+                traces: options.traces, previews: options.previews, logger: options.logger
             ) { session in
                 let sink = CaptionedSink(next: session, scale: Double(flow.device.profile.scale))
                 captions = sink
@@ -123,7 +135,7 @@ public struct FlowRunner: Sendable {
             flow: flow, device: device, sink: captions, start: recorded.videoStart,
             options: options, screenshotPrefix: videoName)
         await execution.run()
-        let trace = await recorded.endTrace(pictures: true)
+        let trace = await recorded.endTrace(kept: true)
 
         entry.steps = execution.steps
         entry.attachments = execution.attachments

@@ -49,8 +49,9 @@ public final class PixelBuffer: @unchecked Sendable {
 
     deinit { FrameMemory.deallocate(storage) }
 
-    /// The most memory that freed frame buffers keep for the next frames of their size (see
-    /// `MappedMemory.frames`): what a process may hold beyond its live frames.
+    /// The most memory that freed frame buffers of one size keep for the next frames of that
+    /// size (see `MappedMemory.frames`): what a process may hold beyond its live frames, per
+    /// frame size it uses (a screen's, and a recording's shrunk frames').
     public static let spareMemoryLimit = 24 << 20
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -129,8 +130,11 @@ enum FrameMemory {
 ///
 /// A fresh mapping costs a page fault and a zeroed page for each of its 4 KiB pages (1300 of
 /// them for a 780x1688 frame, about 2 ms here), which made the kernel a third of a
-/// recording's CPU; so freed mappings wait in the pool, at most `spareLimit` bytes of them,
-/// for the next buffer of their size, and beyond it go back to the system. (Transparent huge
+/// recording's CPU; so freed mappings wait in the pool, at most `spareLimit` bytes of each
+/// size, for the next buffer of their size, and beyond it go back to the system. The limit is
+/// per size so that one size freed in a burst (a recorder's queue of shrunk frames draining)
+/// cannot crowd out the spares of another (the device's next screens), which then would be
+/// mapped afresh, page by page. (Transparent huge
 /// pages were tried and dropped: the kernel clears all 2 MiB of one at its first touch, which
 /// measured eight times the cost of clearing the 4 KiB pages actually written.)
 public final class MappedMemory: Sendable {
@@ -138,8 +142,8 @@ public final class MappedMemory: Sendable {
     public static let frames = MappedMemory(spareLimit: PixelBuffer.spareMemoryLimit)
 
     public let spareLimit: Int
-    /// Base addresses of spare mappings by byte count, and their total size.
-    private let spares = Mutex<(bySize: [Int: [UInt]], bytes: Int)>(([:], 0))
+    /// Base addresses of spare mappings by byte count.
+    private let spares = Mutex<[Int: [UInt]]>([:])
 
     public init(spareLimit: Int) {
         self.spareLimit = spareLimit
@@ -147,11 +151,7 @@ public final class MappedMemory: Sendable {
 
     /// A mapping of `byteCount` bytes, and whether it is known to be all zeros (a fresh one).
     public func allocate(byteCount: Int) -> (UnsafeMutableRawBufferPointer, isZeroed: Bool) {
-        let spare = spares.withLock { spares -> UInt? in
-            guard let address = spares.bySize[byteCount]?.popLast() else { return nil }
-            spares.bytes -= byteCount
-            return address
-        }
+        let spare = spares.withLock { $0[byteCount]?.popLast() }
         if let spare, let base = UnsafeMutableRawPointer(bitPattern: spare) {
             return (UnsafeMutableRawBufferPointer(start: base, count: byteCount), false)
         }
@@ -167,9 +167,8 @@ public final class MappedMemory: Sendable {
     public func deallocate(_ storage: UnsafeMutableRawBufferPointer) {
         guard let base = storage.baseAddress else { return }
         let kept = spares.withLock { spares -> Bool in
-            guard spares.bytes + storage.count <= spareLimit else { return false }
-            spares.bySize[storage.count, default: []].append(UInt(bitPattern: base))
-            spares.bytes += storage.count
+            guard ((spares[storage.count]?.count ?? 0) + 1) * storage.count <= spareLimit else { return false }
+            spares[storage.count, default: []].append(UInt(bitPattern: base))
             return true
         }
         if !kept { munmap(base, storage.count) }

@@ -27,7 +27,7 @@ enum Finalisation {
         let keep = configuration.policy == .on || !passed
         // The test's own actions end here: the tail and the last screenshot are not its steps.
         // Failed expectations join the actions, at the moment they were recorded.
-        let trace = await recording.endTrace(pictures: keep).map { $0.adding(failures: issues.all) }
+        let trace = await recording.endTrace(kept: keep).map { $0.adding(failures: issues.all) }
         // The test's actions read as a flow's steps do: what, when in the video, how it went.
         let steps = trace?.steps.map { ManifestEntry.Step(title: $0.title, time: $0.start, status: $0.status) } ?? []
         let screenshot = artifacts.file(".png")

@@ -110,6 +110,14 @@ final class TestRecording: Sendable {
         }
     }
 
+    /// Stops tracing and returns what was traced, as the report's trace (with its pictures and
+    /// element trees only when the video is `kept`, the only case where it is written); nil when
+    /// the device is not in this process.
+    func endTrace(kept: Bool) async -> RunTrace? {
+        guard case let .inProcess(session) = stopper else { return nil }
+        return await session.endTrace(kept: kept)
+    }
+
     /// Ends a recording whose video will not be kept: in this process (a subscription or a
     /// display stream), without encoding what waits (a deferred recording never wrote a file);
     /// through a tunnel host, by stopping it as usual and removing the file. Returns the

@@ -69,23 +69,62 @@ package struct AnimatedWebP: Sendable {
         let frame = frames[index]
         let pictureChunks = Array(bytes[frame.chunks])
         let hasAlpha = Self.chunks(in: pictureChunks, from: 0, to: pictureChunks.count).contains { $0.type == "ALPH" }
-        // RIFF, WEBP, VP8X (alpha flag, the frame's size), then the frame's chunks.
-        var still: [UInt8] = Array("WEBP".utf8) + Array("VP8X".utf8) + Self.uint32LE(10)
-        still += [hasAlpha ? 0x10 : 0, 0, 0, 0] + Self.uint24LE(frame.width - 1) + Self.uint24LE(frame.height - 1)
-        still += pictureChunks
-        still = Array("RIFF".utf8) + Self.uint32LE(still.count) + still
+        // VP8X (alpha flag, the frame's size), then the frame's chunks.
+        let still = Self.file(
+            Self.chunk("VP8X", [hasAlpha ? 0x10 : 0, 0, 0, 0] + Self.uint24LE(frame.width - 1) + Self.uint24LE(frame.height - 1))
+                + pictureChunks)
         return try Self.decodeStill(still, file: url.path)
     }
 
-    /// Sets the last frame's duration (milliseconds) in the file.
-    static func setLastDuration(_ milliseconds: Int, in url: URL) throws(RecorderError) {
-        let animation = try AnimatedWebP(url: url)
-        var bytes = animation.bytes
-        let offset = animation.frames[animation.frames.count - 1].durationOffset
-        bytes.replaceSubrange(offset..<offset + 3, with: uint24LE(min(milliseconds, 0xFF_FFFF)))
+    /// A frame to write: its rectangle on the canvas (`x` and `y` even), how long it shows
+    /// (milliseconds), and its picture as the chunks of a still WebP file (`VP8 `, `VP8L`, `ALPH`).
+    struct FrameToWrite {
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+        var duration: Int
+        var chunks: [UInt8]
+    }
+
+    /// Writes a looping animation of `frames` on a `width` x `height` canvas. Each frame
+    /// replaces its rectangle (no blending) and stays until the next (no disposal), so the first
+    /// should cover the canvas.
+    static func write(width: Int, height: Int, frames: [FrameToWrite], to url: URL) throws(RecorderError) -> Int {
+        // VP8X: the animation flag, the canvas; ANIM: a white background, looping for ever.
+        var body = chunk("VP8X", [0x02, 0, 0, 0] + uint24LE(width - 1) + uint24LE(height - 1))
+        body += chunk("ANIM", [0xFF, 0xFF, 0xFF, 0xFF, 0, 0])
+        for frame in frames {
+            let header =
+                uint24LE(frame.x / 2) + uint24LE(frame.y / 2) + uint24LE(frame.width - 1) + uint24LE(frame.height - 1)
+                + uint24LE(min(frame.duration, 0xFF_FFFF)) + [0x02]
+            body += chunk("ANMF", header + frame.chunks)
+        }
+        let bytes = file(body)
         do { try Data(bytes).write(to: url, options: .atomic) } catch {
             throw .writeFailed(file: url.path, message: error.localizedDescription)
         }
+        return bytes.count
+    }
+
+    /// The picture chunks of a still WebP file (what an animation frame holds).
+    static func pictureChunks(ofStill file: [UInt8]) -> [UInt8] {
+        guard file.count >= 12 else { return [] }
+        var picture: [UInt8] = []
+        for found in chunks(in: file, from: 12, to: file.count) where ["VP8 ", "VP8L", "ALPH"].contains(found.type) {
+            picture += chunk(found.type, Array(file[found.body]))
+        }
+        return picture
+    }
+
+    /// A WebP file of `chunks`: RIFF, its size, WEBP, the chunks.
+    private static func file(_ chunks: [UInt8]) -> [UInt8] {
+        Array("RIFF".utf8) + uint32LE(4 + chunks.count) + Array("WEBP".utf8) + chunks
+    }
+
+    /// A RIFF chunk: its type, size and body, padded to an even size.
+    private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        Array(type.utf8) + uint32LE(body.count) + body + (body.count % 2 == 1 ? [0] : [])
     }
 
     private static func decodeStill(_ file: [UInt8], file path: String) throws(RecorderError) -> PixelBuffer {

@@ -43,29 +43,13 @@ package enum FrameDecoder {
         _ url: URL, ticksPerSecond: Double,
         _ body: (UnsafeMutablePointer<AVFrame>, _ tick: Int64) -> Bool
     ) throws(RecorderError) {
-        var held = av_frame_alloc()
-        defer { av_frame_free(&held) }
-        guard let held else { throw .outOfMemory("a frame") }
-        var heldTick: Int64?
+        let ticks = try TickFrames(ticksPerSecond: ticksPerSecond, copies: false)
         var wantsMore = true
-        func deliver() {
-            guard let tick = heldTick else { return }
-            heldTick = nil
-            wantsMore = body(held, tick)
-            av_frame_unref(held)
-        }
         try forEachDecoded(url) { frame, time in
-            // First on screen at the first tick at or after its time (and after the held frame's).
-            var tick = Int64((time * ticksPerSecond - 1e-9).rounded(.up))
-            if let heldTick {
-                if heldTick < tick { deliver() } else { tick = heldTick; av_frame_unref(held) }
-            }
-            guard wantsMore else { return false }
-            guard av_frame_ref(held, frame) >= 0 else { return true }
-            heldTick = tick
-            return true
+            wantsMore = ticks.offer(frame, at: time, body)
+            return wantsMore
         }
-        if wantsMore { deliver() }
+        if wantsMore { _ = ticks.deliver(body) }
     }
 
     /// Decodes the video frames of `url`, handing each decoded frame and its time in seconds
@@ -127,5 +111,82 @@ package enum FrameDecoder {
             _ = avcodec_send_packet(context, nil)
             receive()
         }
+    }
+}
+
+/// Which pictures of a video are on screen at the ticks of a `ticksPerSecond` clock (tick k is
+/// k / rate seconds): the last picture at or before each tick. Pictures are offered in order;
+/// each is held until the next says whether it shows at a tick of its own (a picture replaced
+/// within a tick is skipped), then delivered with the first tick it is on screen at. Decoding
+/// a video (`FrameDecoder.forEachTickFrame`) and recording one (`PreviewSampler`) both pick a
+/// preview's pictures through it.
+final class TickFrames {
+    let ticksPerSecond: Double
+    /// Whether the held picture is a copy (the offered one is reused by its owner: an encoder's
+    /// picture) or a reference (a decoder's, which hands out a new frame each time).
+    let copies: Bool
+    private var held: UnsafeMutablePointer<AVFrame>?
+    /// The first tick the held picture shows at; nil when none is held.
+    private(set) var heldTick: Int64?
+
+    init(ticksPerSecond: Double, copies: Bool) throws(RecorderError) {
+        guard let held = av_frame_alloc() else { throw .outOfMemory("a frame") }
+        self.held = held
+        self.ticksPerSecond = ticksPerSecond
+        self.copies = copies
+    }
+
+    deinit { av_frame_free(&held) }
+
+    /// The first tick at or after `time` (seconds).
+    func tick(at time: Double) -> Int64 { Int64((time * ticksPerSecond - 1e-9).rounded(.up)) }
+
+    /// Offers the picture that shows from `time` (seconds) on: the held one is delivered first
+    /// when a tick of its own comes before this one's, else replaced. Returns what `deliver`
+    /// returned (true when nothing was delivered): false asks for no more pictures, and this
+    /// one is then not held.
+    func offer(
+        _ frame: UnsafeMutablePointer<AVFrame>, at time: Double, _ deliver: (UnsafeMutablePointer<AVFrame>, Int64) -> Bool
+    ) -> Bool {
+        guard let held else { return false }
+        var tick = tick(at: time)
+        if let heldTick {
+            if heldTick < tick {
+                guard self.deliver(deliver) else { return false }
+            } else {
+                tick = heldTick
+            }
+        }
+        guard hold(frame, in: held) else {
+            heldTick = nil
+            return true
+        }
+        heldTick = tick
+        return true
+    }
+
+    /// Delivers the held picture, if any, with its tick; returns what `deliver` returned.
+    func deliver(_ deliver: (UnsafeMutablePointer<AVFrame>, Int64) -> Bool) -> Bool {
+        guard let held, let tick = heldTick else { return true }
+        heldTick = nil
+        defer { if !copies { av_frame_unref(held) } }
+        return deliver(held, tick)
+    }
+
+    private func hold(_ frame: UnsafeMutablePointer<AVFrame>, in held: UnsafeMutablePointer<AVFrame>) -> Bool {
+        guard copies else {
+            av_frame_unref(held)
+            return av_frame_ref(held, frame) >= 0
+        }
+        // The held picture's buffer is reused while the pictures keep their size and format.
+        let f = frame.pointee, h = held.pointee
+        if h.data.0 == nil || h.width != f.width || h.height != f.height || h.format != f.format {
+            av_frame_unref(held)
+            held.pointee.format = f.format
+            held.pointee.width = f.width
+            held.pointee.height = f.height
+            guard av_frame_get_buffer(held, 0) >= 0 else { return false }
+        }
+        return av_frame_copy(held, frame) >= 0 && av_frame_copy_props(held, frame) >= 0
     }
 }

@@ -48,8 +48,19 @@ package struct FrameShrinker: Sendable {
         }
     }
 
-    /// `frame` at the video's size, in a buffer of its own.
-    public func shrunk(_ frame: Frame) -> Frame {
+    /// `frame` at the video's size, in a buffer of its own. Given `previous`, this shrinker's
+    /// picture of the frame its source published just before, only what `frame` says changed
+    /// since is shrunk, onto a copy of it: a copy costs a fraction of reading a whole screen.
+    /// A frame that changed over half its bands, or does not say what changed, is shrunk whole.
+    public func shrunk(_ frame: Frame, after previous: PixelBuffer? = nil) -> Frame {
+        if let previous, shrinksInParts, isShrunk(previous), let areas = frame.changedAreas {
+            let spans = BandSpans(areas: areas, factor: 2, layout: bands)
+            if spans.changedBandCount * 2 <= bands.bandCount {
+                let pixels = previous.copy()
+                shrink(frame.pixels, into: pixels, spans: spans)
+                return Frame(pixels: pixels, presentationTime: frame.presentationTime)
+            }
+        }
         let pixels = PixelBuffer(width: width, height: height, zeroed: false)
         shrink(frame.pixels, into: pixels)
         return Frame(pixels: pixels, presentationTime: frame.presentationTime)

@@ -39,40 +39,20 @@ package enum ImageEncoder {
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
             throw .imageEncodingFailed(format: name, message: "this FFmpeg build has no \(format.encoderName) encoder")
         }
-        var codecContext = avcodec_alloc_context3(encoder)
         var frame = av_frame_alloc()
-        var packet = av_packet_alloc()
-        defer {
-            avcodec_free_context(&codecContext)
-            av_frame_free(&frame)
-            av_packet_free(&packet)
-        }
-        guard let context = codecContext, let frame, let packet else { throw .outOfMemory("an image encoder") }
+        defer { av_frame_free(&frame) }
+        guard let frame else { throw .outOfMemory("an image") }
 
         // JPEG: 4:2:0 with full range (JFIF), declared by the range rather than the deprecated YUVJ format.
         let pixelFormat: AVPixelFormat = format == .png ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
-        context.pointee.width = Int32(pixels.width)
-        context.pointee.height = Int32(pixels.height)
-        context.pointee.pix_fmt = pixelFormat
-        context.pointee.time_base = AVRational(num: 1, den: 1)
-        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        if format == .jpeg {
-            context.pointee.color_range = AVCOL_RANGE_JPEG
-            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
-            context.pointee.global_quality = 2 * FF_QP2LAMBDA
-        }
-        var result = avcodec_open2(context, encoder, nil)
-        guard result >= 0 else { throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result)) }
-
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = Int32(pixels.width)
         frame.pointee.height = Int32(pixels.height)
-        frame.pointee.pts = 0
         if format == .jpeg {
             frame.pointee.color_range = AVCOL_RANGE_JPEG
             frame.pointee.quality = 2 * FF_QP2LAMBDA
         }
-        result = av_frame_get_buffer(frame, 0)
+        let result = av_frame_get_buffer(frame, 0)
         guard result >= 0 else { throw .outOfMemory("a \(pixels.width)x\(pixels.height) image") }
         // JPEG (JFIF) is full-range BT.601.
         let converter = PixelConverter(precise: true)
@@ -80,7 +60,38 @@ package enum ImageEncoder {
         guard converter.convert(pixels, into: frame, colour: colour) else {
             throw .imageEncodingFailed(format: name, message: "could not convert the BGRA pixels")
         }
+        return try encode(frame, with: encoder, format: name) { context in
+            if format == .jpeg {
+                context.pointee.color_range = AVCOL_RANGE_JPEG
+                context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+                context.pointee.global_quality = 2 * FF_QP2LAMBDA
+            }
+        }
+    }
 
+    /// Encodes `frame` (lent) as one image with `encoder`, opened at the frame's size and pixel
+    /// format and set up by `configure`; returns the file's bytes. `format` names the format in errors.
+    static func encode(
+        _ frame: UnsafeMutablePointer<AVFrame>, with encoder: UnsafePointer<AVCodec>, format name: String,
+        configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
+    ) throws(RecorderError) -> [UInt8] {
+        var codecContext = avcodec_alloc_context3(encoder)
+        var packet = av_packet_alloc()
+        defer {
+            avcodec_free_context(&codecContext)
+            av_packet_free(&packet)
+        }
+        guard let context = codecContext, let packet else { throw .outOfMemory("an image encoder") }
+        context.pointee.width = frame.pointee.width
+        context.pointee.height = frame.pointee.height
+        context.pointee.pix_fmt = AVPixelFormat(frame.pointee.format)
+        context.pointee.time_base = AVRational(num: 1, den: 1)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        configure(context)
+        var result = avcodec_open2(context, encoder, nil)
+        guard result >= 0 else { throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result)) }
+
+        frame.pointee.pts = 0
         result = avcodec_send_frame(context, frame)
         guard result >= 0 else { throw .imageEncodingFailed(format: name, message: ffmpegErrorMessage(result)) }
         result = avcodec_send_frame(context, nil)

@@ -164,4 +164,6 @@ package struct RecordingSummary: Sendable, Equatable {
     /// From the first frame to the stop time.
     public var duration: Duration
     public var fileSize: Int64
+    /// The animated preview beside the video, when finishing made one (see `RecordingSession.finish`).
+    public var preview: URL? = nil
 }

@@ -32,12 +32,17 @@ package final class RecordingSession: DisplayStreamSink {
     private let waitsForEncoder: Bool
     /// Shrinks frames for a smaller video on the thread that delivers them (see `FrameShrinker`).
     private let shrinker: FrameShrinker?
+    /// The last frame shrunk here, while it is the picture of the source's frame before: the
+    /// next shrinks only what changed since onto a copy of it.
+    private let lastShrunk = Mutex<PixelBuffer?>(nil)
     private let state = Mutex(State())
     private let sourceClock: SourceClock
     /// Device time runs with the wall (a real clock), so the wall tells how long the video lasts
     /// after the device vanished without saying when it stopped.
     private let followsWall: Bool
     private let logger: Logger
+    /// The animated preview, sampled as the video is encoded (with `previews`).
+    private let preview: PreviewSampler?
 
     /// Where frames go. A deferred recorder keeps them, converted, on the source's thread: its
     /// work per frame is a fraction of a millisecond, less than handing the frame to another
@@ -88,13 +93,15 @@ package final class RecordingSession: DisplayStreamSink {
     ///   - onFailure: called once, on the thread that encodes (the source's, for a deferred
     ///     recording), when writing or encoding fails: the recording cannot go on, so the caller
     ///     should stop the stream and `finish()` at once.
+    ///   - previews: samples the pictures as they are encoded for the video's animated preview,
+    ///     which `finish(steps:preview:)` then writes without decoding the video.
     ///   - staged: writes under a hidden partial name (`.name.partial.mov`) and renames the file to `url` once
     ///     finished, so `url` never holds a half-written video (runs and tests, whose manifest
     ///     names it). False writes in place: `recordVideo`'s fragmented file, which a killed
     ///     recorder leaves playable where the user asked for it.
     package init(
         url: URL, info: DisplayInfo, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
-        framesAreShared: Bool = false, spoolLimit: Int? = nil, staged: Bool = true,
+        framesAreShared: Bool = false, spoolLimit: Int? = nil, previews: Bool = false, staged: Bool = true,
         onFailure: (@Sendable (RecorderError) -> Void)? = nil,
         logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
@@ -125,7 +132,8 @@ package final class RecordingSession: DisplayStreamSink {
         let recorder = try VideoRecorder(
             url: staging?.partial ?? url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
             mask: mask, masksCopies: framesAreShared,
-            spoolLimit: waitsForEncoder ? spoolLimit : nil, logger: logger)
+            spoolLimit: waitsForEncoder ? spoolLimit : nil, previews: previews, logger: logger)
+        preview = recorder.preview
         if recorder.isDeferred {
             encoder = Mutex(.deferred(recorder))
         } else {
@@ -150,8 +158,17 @@ package final class RecordingSession: DisplayStreamSink {
             sourceClock.observe(frame.presentationTime)
             if let queued = keepOrQueue(frame) {
                 // Shrunk here, where the frame is still in cache, not on the encoding thread.
-                let shrunk = shrinker?.shrunk(frame) ?? frame
-                if waitsForEncoder { queued.submitWaiting(shrunk) } else { queued.submit(shrunk) }
+                let shrunk = shrinker.map { shrinker in
+                    lastShrunk.withLock { last in
+                        let shrunk = shrinker.shrunk(frame, after: last)
+                        last = shrunk.pixels
+                        return shrunk
+                    }
+                }
+                if waitsForEncoder { queued.submitWaiting(shrunk ?? frame) } else { queued.submit(shrunk ?? frame) }
+            } else {
+                // Kept whole by a deferred recorder: what the next frame changed is not from a shrunk picture here.
+                lastShrunk.withLock { $0 = nil }
             }
             state.withLock { state in
                 if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }
@@ -219,8 +236,13 @@ package final class RecordingSession: DisplayStreamSink {
     ///
     /// A staged video gets `steps` as chapters and a subtitle track (see `StepTracks`) before it
     /// takes its name; should that fail, the video keeps its name without them (logged).
+    ///
+    /// With `preview`, a session started with `previews` writes the video's animated preview
+    /// beside it (`summary.preview`) from the pictures it sampled. None is written (logged when
+    /// it failed) when it cannot be: a video longer than a preview plays at its own speed has
+    /// one only from `AnimatedPreview.make`, which decodes it.
     @discardableResult
-    public func finish(steps: [StepMark] = []) throws(RecorderError) -> RecordingSummary {
+    public func finish(steps: [StepMark] = [], preview makesPreview: Bool = false) throws(RecorderError) -> RecordingSummary {
         let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
         let result = encoder.withLock { encoder in
             Result { () throws(RecorderError) -> RecordingSummary in try encoder.finish(stopTime: stopTime) }
@@ -234,6 +256,12 @@ package final class RecordingSession: DisplayStreamSink {
             if !steps.isEmpty { addSteps(steps, to: staging) }
             try staging.commit()
             summary.url = url
+        }
+        if makesPreview, let preview {
+            let file = AnimatedPreview.url(for: url), duration = summary.duration
+            summary.preview = AnimatedPreview.make(at: file, logger: logger) { () throws(RecorderError) in
+                try preview.write(to: file, duration: duration)
+            }
         }
         return summary
     }

@@ -36,6 +36,8 @@ final class VideoEncoder {
     private var unflushedPackets = 0
     /// Packets are written one behind (see `emit`): whether `resources.pending` holds one.
     private var pendingValid = false
+    /// Takes each new picture for the video's animated preview as it is encoded.
+    var preview: PreviewSampler?
 
     /// FFmpeg's encoder for `options`' codec, or the error that says which package provides it.
     static func encoder(for options: RecordingOptions) throws(RecorderError) -> UnsafePointer<AVCodec> {
@@ -161,6 +163,7 @@ final class VideoEncoder {
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
         guard converter.convert(pixels, into: avFrame, colour: colour) else { return false }
         try send(avFrame, pts: pts, keyframe: keyframe)
+        preview?.add(avFrame, pts: pts)
         return true
     }
 
@@ -191,6 +194,7 @@ final class VideoEncoder {
         avFrame.pointee.linesize.1 = Int32(layout.chromaWidth)
         avFrame.pointee.linesize.2 = Int32(layout.chromaWidth)
         try send(avFrame, pts: pts, keyframe: keyframe)
+        preview?.add(avFrame, pts: pts)
         if keepAsCurrent, let current = resources.frame {
             guard av_frame_make_writable(current) >= 0, av_frame_copy(current, avFrame) >= 0 else {
                 throw .outOfMemory("a writable video frame")

@@ -58,6 +58,9 @@ package final class VideoRecorder {
     /// than the limit or the recording finishes (nil once the encoder is open).
     private let spoolLimit: Int?
     private var spool: FrameSpool?
+    /// With `previews`: the animated preview, sampled from the pictures as they are encoded
+    /// (see `PreviewSampler`); read it once `finish` returned.
+    let preview: PreviewSampler?
 
     /// Opens the encoder and creates the file at `url` (its extension picks the container).
     ///
@@ -66,6 +69,9 @@ package final class VideoRecorder {
     /// opened, and the kept frames encoded. A recording that is `discard`ed before then costs
     /// no encoding at all (a passing test's video under `.retainOnFailure`). While deferred,
     /// nothing is on disk, so a killed process leaves no file.
+    ///
+    /// With `previews`, the pictures encoded are sampled for the video's animated preview as
+    /// they go (`preview`), so that it is made without decoding the video again.
     public init(
         url: URL,
         width: Int,
@@ -74,6 +80,7 @@ package final class VideoRecorder {
         mask: ScreenMask? = nil,
         masksCopies: Bool = false,
         spoolLimit: Int? = nil,
+        previews: Bool = false,
         logger: Logger = Logger(label: "showreel.recorder")
     ) throws(RecorderError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
@@ -94,6 +101,7 @@ package final class VideoRecorder {
         self.width = output.width
         self.height = output.height
         self.logger = logger
+        preview = previews ? PreviewSampler(videoWidth: output.width, videoHeight: output.height) : nil
         // A `.mov` track counts milliseconds (see `VideoEncoder.movTrackTimescale`): frames are
         // at least one apart, so no two share one.
         timeline = FrameTimeline(
@@ -117,9 +125,11 @@ package final class VideoRecorder {
     }
 
     private func openEncoder() throws(RecorderError) -> VideoEncoder {
-        try VideoEncoder(
+        let encoder = try VideoEncoder(
             url: url, container: container, options: options, fragmented: fragmented, width: width, height: height,
             logger: logger)
+        encoder.preview = preview
+        return encoder
     }
 
     deinit {

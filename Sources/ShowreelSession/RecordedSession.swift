@@ -34,10 +34,11 @@ public final class RecordedSession: Sendable {
     }
 
     /// Starts recording `device` into `video` (under its partial name until finished) and
-    /// tracing its actions when `traces` is on. `sink` wraps the recorder (a flow's captions).
+    /// tracing its actions when `traces` is on; with `previews`, the pictures are sampled for
+    /// the preview as they are encoded. `sink` wraps the recorder (a flow's captions).
     package init(
         device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
-        traces: Bool = true, logger: Logger = Logger(label: "showreel.session"),
+        traces: Bool = true, previews: Bool = true, logger: Logger = Logger(label: "showreel.session"),
         sink: (any DisplayStreamSink) -> any DisplayStreamSink = { $0 }
     ) async throws {
         try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -46,7 +47,7 @@ public final class RecordedSession: Sendable {
         self.logger = logger
         session = try RecordingSession(
             url: video, info: device.display.info, options: options, mask: mask, framesAreShared: true,
-            spoolLimit: spoolLimit, logger: logger)
+            spoolLimit: spoolLimit, previews: previews, logger: logger)
         subscription = device.display.subscribe(sink(session))
         actions = traces ? ActionTrace() : nil
         if let actions { await device.setActionTrace(actions) }
@@ -55,11 +56,14 @@ public final class RecordedSession: Sendable {
     /// The device time of the video's first frame: step times count from there.
     public var videoStart: Duration { session.startTime ?? device.clock.now }
 
-    /// Stops tracing and returns the trace so far (pictures only when the trace will be kept).
-    public func endTrace(pictures: Bool) async -> RunTrace? {
+    /// Stops tracing and returns the trace so far: whole when it will be `kept` (written beside
+    /// the video), else its steps alone (no pictures, no element trees), which is all a
+    /// discarded video's manifest entry needs.
+    public func endTrace(kept: Bool) async -> RunTrace? {
         guard let actions else { return nil }
         await device.setActionTrace(nil)
-        return TraceExport.trace(of: actions.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: pictures)
+        return TraceExport.trace(
+            of: actions.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: kept, trees: kept)
     }
 
     /// Finishes the video with `steps` as its chapters and subtitles, writes `trace` beside it
@@ -68,14 +72,15 @@ public final class RecordedSession: Sendable {
     package func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> Outcome {
         subscription.stop()
         let session = self.session
-        let summary = try await Blocking.run { try session.finish(steps: steps) }
+        let summary = try await Blocking.run { try session.finish(steps: steps, preview: preview) }
         if let trace {
             do { try TraceExport.write(trace, besideVideo: video) } catch {
                 logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
             }
         }
         let logger = self.logger
-        let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: summary.url, logger: logger) } : nil
+        // Made while encoding, else (a long video, sped up) decoded from the file.
+        let made = preview ? try? await Blocking.run { summary.preview ?? AnimatedPreview.make(for: summary.url, logger: logger) } : nil
         return Outcome(duration: summary.duration.seconds, preview: made ?? nil)
     }
 

@@ -11,11 +11,13 @@ import ShowreelReport
 /// report's terms. Flows and recorded Swift tests both write their traces through it.
 public enum TraceExport {
     /// The trace of `entries`, with times counted from `videoStart` (the device time of the
-    /// video's first frame). Without `pictures` none are encoded: for a recording that is not
-    /// kept, only its steps are needed, and JPEG encoding is most of a trace's cost.
-    package static func trace(of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true)
-        -> RunTrace
-    {
+    /// video's first frame). Without `pictures` none are encoded, and without `trees` no element
+    /// tree is converted: for a recording that is not kept, only its steps are needed, and JPEG
+    /// encoding is most of a trace's cost.
+    package static func trace(
+        of entries: [ActionTrace.Entry], screen: Size, videoStart: Duration, pictures withPictures: Bool = true,
+        trees: Bool = true
+    ) -> RunTrace {
         var pictures: [String] = []
         var index: [String: Int] = [:]
         // The trace hands the same picture to an action's end and the next one's start: encoded once.
@@ -39,7 +41,7 @@ public enum TraceExport {
                 status: entry.isInterrupted ? .interrupted : entry.error == nil ? .passed : .failed,
                 query: entry.query, target: entry.target.map(rect),
                 before: picture(entry.before), after: picture(entry.after),
-                tree: entry.tree.map(element), error: entry.error)
+                tree: trees ? entry.tree.map(element) : [], error: entry.error)
         }
         return RunTrace(screen: RunTrace.Size(width: screen.width, height: screen.height), steps: steps, pictures: pictures)
     }
