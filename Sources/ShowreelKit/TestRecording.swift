@@ -83,13 +83,14 @@ final class TestRecording: Sendable {
         }
     }
 
-    /// Stops tracing and returns what was traced, as the report's trace (with its pictures only
-    /// when the video is kept, the only case where it is written); nil when nothing was traced.
-    func endTrace(pictures: Bool) async -> RunTrace? {
+    /// Stops tracing and returns what was traced, as the report's trace (with its pictures and
+    /// element trees only when the video is `kept`, the only case where it is written); nil when
+    /// nothing was traced.
+    func endTrace(kept: Bool) async -> RunTrace? {
         let trace: DeviceTrace?
         let videoStart: Duration?
         switch stopper {
-        case let .inProcess(session): return await session.endTrace(pictures: pictures)
+        case let .inProcess(session): return await session.endTrace(kept: kept)
         case let .stream(_, session, deviceTrace):
             // The device time of the first frame the stream delivered: exact.
             (trace, videoStart) = (deviceTrace, session.startTime)
@@ -104,18 +105,10 @@ final class TestRecording: Sendable {
             (trace, videoStart) = (deviceTrace, deviceTrace?.recordingStart)
         }
         guard let trace else { return nil }
-        do { return try await trace.end(videoStart: videoStart ?? trace.started, pictures: pictures) } catch {
+        do { return try await trace.end(videoStart: videoStart ?? trace.started, pictures: kept) } catch {
             Self.logger.warning("the test's step trace could not be collected: \(ErrorSentence.describe(error))")
             return nil
         }
-    }
-
-    /// Stops tracing and returns what was traced, as the report's trace (with its pictures and
-    /// element trees only when the video is `kept`, the only case where it is written); nil when
-    /// the device is not in this process.
-    func endTrace(kept: Bool) async -> RunTrace? {
-        guard case let .inProcess(session) = stopper else { return nil }
-        return await session.endTrace(kept: kept)
     }
 
     /// Ends a recording whose video will not be kept: in this process (a subscription or a

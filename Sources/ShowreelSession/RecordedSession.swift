@@ -73,11 +73,7 @@ public final class RecordedSession: Sendable {
         subscription.stop()
         let session = self.session
         let summary = try await Blocking.run { try session.finish(steps: steps, preview: preview) }
-        if let trace {
-            do { try TraceExport.write(trace, besideVideo: video) } catch {
-                logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
-            }
-        }
+        if let trace { TraceExport.write(trace, besideVideo: video, logger: logger) }
         let logger = self.logger
         // Made while encoding, else (a long video, sped up) decoded from the file.
         let made = preview ? try? await Blocking.run { summary.preview ?? AnimatedPreview.make(for: summary.url, logger: logger) } : nil

@@ -84,9 +84,10 @@ public enum TraceExport {
 }
 
 extension TraceExport {
-    /// `trace(of:screen:videoStart:pictures:)` as an automation server's exporter: what a device
-    /// in its own process answers `POST /v1/trace/end` with.
+    /// `trace(of:screen:videoStart:pictures:trees:)` as an automation server's exporter: what a
+    /// device in its own process answers `POST /v1/trace/end` with. A trace asked for without
+    /// pictures is for a video that is not kept: only its steps are needed, so no trees either.
     package static let exporter: AutomationServer.TraceExporter = { entries, screen, videoStart, pictures in
-        trace(of: entries, screen: screen, videoStart: videoStart, pictures: pictures)
+        trace(of: entries, screen: screen, videoStart: videoStart, pictures: pictures, trees: pictures)
     }
 }

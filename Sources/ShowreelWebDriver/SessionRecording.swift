@@ -179,7 +179,7 @@ final class SessionRecording: Sendable {
             let outcome: RecordedSession.Outcome
             switch video {
             case let .traced(session):
-                let trace = await session.endTrace(pictures: true)
+                let trace = await session.endTrace(kept: true)
                 outcome = try await session.finish(steps: marks, trace: trace, preview: true)
             case let .stream(video, deviceTrace):
                 // The trace's times count from where the manifest's steps do: the session's start.

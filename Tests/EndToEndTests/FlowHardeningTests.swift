@@ -24,13 +24,22 @@ struct FlowHardeningTests {
             directory: Self.repository)
     }
 
-    /// Whether a video is being written into `folder` (under whatever name) since `start`, with
-    /// some frames in it already: the run is well into its flow.
-    func isRecording(into folder: URL, since start: Date) -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".mov") }.contains { name in
-            let attributes = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)) ?? [:]
-            return (attributes[.size] as? Int ?? 0) > 50_000 && (attributes[.modificationDate] as? Date ?? .distantPast) > start
+    /// Waits until the run has been recording into `folder` for a while: its video has some frames
+    /// (over 50 KB), or 3 s passed since it appeared. On a loaded machine the encoder may fall
+    /// behind and write little while the flow runs on (the frames wait in its spool), so the size
+    /// alone can say "recording" only as the flow ends.
+    func waitUntilRecording(into folder: URL, since start: Date) async throws {
+        var appeared: Date?
+        try await eventually("the run to be recording", timeout: .seconds(120)) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            let sizes = names.filter { $0.hasSuffix(".mov") }.compactMap { name -> Int? in
+                let attributes = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)) ?? [:]
+                guard (attributes[.modificationDate] as? Date ?? .distantPast) > start else { return nil }
+                return attributes[.size] as? Int
+            }
+            guard let size = sizes.max() else { return false }
+            if appeared == nil { appeared = Date() }
+            return size > 50_000 || Date().timeIntervalSince(appeared!) > 3
         }
     }
 
@@ -68,7 +77,7 @@ struct FlowHardeningTests {
         let output = workspace.file("out")
         let started = Date()
         let run = try start(["run", flow.path, "--output", output.path], in: workspace, name: "taps")
-        try await eventually("the flow to have recorded for a while", timeout: .seconds(120)) { isRecording(into: output, since: started) }
+        try await waitUntilRecording(into: output, since: started)
         run.signal(SIGINT)
         #expect(try await run.waitForExit(timeout: .seconds(60)) == 130, "stderr: \(run.stderr)")
         let manifest = try RunManifestFile(output)
@@ -102,7 +111,7 @@ struct FlowHardeningTests {
         let started = Date()
         let killed = try start(
             ["run", second.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "second")
-        try await eventually("the second run to be recording", timeout: .seconds(120)) { isRecording(into: output, since: started) }
+        try await waitUntilRecording(into: output, since: started)
         killed.signal(SIGKILL)
         _ = try await killed.waitForExit(timeout: .seconds(60))
 
