@@ -44,7 +44,10 @@ let package = Package(
         .systemLibrary(
             name: "CXCB",
             pkgConfig: "xcb xcb-shm xcb-damage xcb-xfixes xcb-xinput",
-            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev", "libxcb-xinput-dev"]), .brew(["libxcb"])]
+            providers: [
+                .apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-damage0-dev", "libxcb-xfixes0-dev", "libxcb-xinput-dev"]),
+                .brew(["libxcb"]),
+            ]
         ),
         // Cairo draws; PangoCairo lays out and shapes text (HarfBuzz), with fontconfig fallback.
         .systemLibrary(
