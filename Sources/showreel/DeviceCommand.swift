@@ -81,7 +81,10 @@ struct DeviceCommand: AsyncParsableCommand {
                         try await device.launch(launch, context: LaunchContext(arguments: launchArguments))
                     }
                 } catch {
+                    // The server is stopped and gone before the process exits: no thread of its
+                    // is still at work while exit runs.
                     server.cancel()
+                    _ = await server.result
                     await device.shutdown()
                     device.registry.remove(udid: device.udid)
                     if let failure = error as? CLIFailure { throw failure }

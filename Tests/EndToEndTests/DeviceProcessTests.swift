@@ -83,7 +83,7 @@ struct DeviceProcessTests {
                 try BuildProducts.showreel, ["device", "boot", "--clock", "virtual"] + arguments,
                 environment: workspace.environment, in: workspace, name: "boot")
             // It exits by itself (a hang fails here); how fast is for the bench, not a loaded test machine.
-            let status = try await boot.waitForExit(timeout: .seconds(30))
+            let status = try await boot.waitForExit(timeout: .seconds(120))
             #expect(status != 0)
             #expect(boot.stderr.contains(message), "stderr: \(boot.stderr)")
             #expect(workspace.registry.records().isEmpty, "a failed boot leaves no registry entry")
