@@ -31,8 +31,9 @@ public final class ChildProcess: @unchecked Sendable {
     public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    /// Waits for exit (polling, so a hung child fails the test instead of hanging it).
-    public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    /// Waits for exit (polling, so a hung child fails the test instead of hanging it). The bound
+    /// is for a hang, not a speed: a loaded test process may not look for minutes' fractions.
+    public func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
