@@ -19,9 +19,10 @@ package struct PreviewSummary: Sendable, Equatable {
 /// `maxSeconds` plays sped up to last that long: a preview is a glance, and its cost (and size)
 /// stays bounded however long the recording ran.
 ///
-/// The pictures on screen at each tick (`TickFrames`) are scaled when too wide and encoded by
-/// libwebp's animation encoder (FFmpeg's `libwebp_anim`), which stores only the part of each
-/// picture that changed; a tick whose picture did not change is not encoded at all. A recording
+/// The pictures on screen at each tick (`TickFrames`) are scaled when too wide; of each, only
+/// the rectangle that changed since the one before is encoded (`PreviewEncoder`: libwebp's still
+/// encoder, through FFmpeg, straight from YUV) and `AnimatedWebP` writes the animation; a tick
+/// whose picture did not change is not encoded at all. A recording
 /// made in this process samples its pictures as it encodes them (`PreviewSampler`); any other
 /// video is decoded (`write(from:to:)`: only the pictures on screen at a tick are converted).
 package enum AnimatedPreview {
@@ -29,10 +30,8 @@ package enum AnimatedPreview {
     public static let maxWidth = 480
     public static let framesPerSecond = 10
     public static let maxSeconds = 60.0
-    /// libwebp's animation encoder keeps pixels that changed less than a quality-dependent
-    /// amount from the frame before, with no keyframes, so at 60 a screen left ghosts of earlier
-    /// ones (a pushed screen's fields over the list it returned to); at 85 a 24 s flow's preview
-    /// is under 1 MB and clean.
+    /// Lossy quality of each changed rectangle (a whole first picture included): a 31 s flow's
+    /// preview is about 0.4 MB at 85, well under the 2 MB a pull request's page can carry.
     public static let quality = 85.0
 
     /// Where the preview of `video` goes: beside it, `name.webp`.
