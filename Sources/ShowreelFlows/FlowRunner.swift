@@ -232,7 +232,7 @@ final class FlowExecution: @unchecked Sendable {
     }
 
     /// Seconds into the video, to the millisecond (the video's time base).
-    var videoTime: Double { ((device.clock.now - start).seconds * 1000).rounded() / 1000 }
+    var videoTime: Double { ManifestEntry.videoSeconds(device.clock.now, since: start) }
 
     func run() async {
         do { try await run(flow.steps) } catch {

@@ -107,6 +107,15 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     }
 
     /// One step of a flow (or activity of a test), with the time it started in the video.
+    /// Seconds into a video of `time`, a device time, for a video whose first frame is at
+    /// device time `start`: to the millisecond (the video's time base), never before the video.
+    /// How every front end turns a step's device time into the manifest's and the trace's.
+    package static func videoSeconds(_ time: Duration, since start: Duration) -> Double {
+        let elapsed = time - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return max(0, (seconds * 1000).rounded() / 1000)
+    }
+
     public struct Step: Codable, Sendable, Equatable {
         public var title: String
         /// Seconds into the video.

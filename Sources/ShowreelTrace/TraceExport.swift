@@ -37,7 +37,8 @@ public enum TraceExport {
         let steps = entries.map { entry in
             RunTrace.Step(
                 title: entry.title,
-                start: seconds(entry.start - videoStart), end: seconds(entry.end - videoStart),
+                start: ManifestEntry.videoSeconds(entry.start, since: videoStart),
+                end: ManifestEntry.videoSeconds(entry.end, since: videoStart),
                 status: entry.isInterrupted ? .interrupted : entry.error == nil ? .passed : .failed,
                 query: entry.query, target: entry.target.map(rect),
                 before: picture(entry.before), after: picture(entry.after),
@@ -59,11 +60,6 @@ public enum TraceExport {
         do { try write(trace, besideVideo: video) } catch {
             logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
         }
-    }
-
-    /// Seconds to the millisecond, as the manifest counts them; never before the video.
-    private static func seconds(_ duration: Duration) -> Double {
-        max(0, (duration.seconds * 1000).rounded() / 1000)
     }
 
     private static func rect(_ rect: Rect) -> RunTrace.Rect {

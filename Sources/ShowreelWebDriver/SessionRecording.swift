@@ -140,17 +140,17 @@ final class SessionRecording: Sendable {
 
     /// Starts the step `title` at device time `time`.
     func begin(_ title: String, at time: Duration) async -> OpenStep {
-        let seconds: Double
+        let videoStart: Duration
         var traced: ActionTrace.Handle?
         switch video {
         case let .traced(session):
-            seconds = (time - session.videoStart).seconds
+            videoStart = session.videoStart
             traced = await session.device.beginTracedStep(title)
         case let .stream(video, trace):
-            seconds = (time - video.start).seconds
+            videoStart = video.start
             try? await trace?.beginStep(title)
         }
-        let step = ManifestEntry.Step(title: title, time: max(0, (seconds * 1000).rounded() / 1000), status: .passed)
+        let step = ManifestEntry.Step(title: title, time: ManifestEntry.videoSeconds(time, since: videoStart), status: .passed)
         let index = steps.withLock {
             $0.append(step)
             return $0.count - 1

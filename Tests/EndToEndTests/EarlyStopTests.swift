@@ -22,7 +22,7 @@ struct EarlyStopTests {
         "SIGINT 0-150 ms after start: each command exits 0 (or was killed by it before it could run any code), never runs on",
         arguments: commands.map(\.name))
     func stopWhileStarting(_ name: String) async throws {
-        let arguments = try #require(Self.commands.first { $0.name == name }).arguments
+        let arguments = try Self.arguments(of: name)
         let workspace = try Workspace()
         var outcomes: [String] = []
         for delay in [0, 25, 50, 75, 100, 150] {
@@ -44,7 +44,7 @@ struct EarlyStopTests {
         "SIGINT inherited as ignored (a `cmd &` in a script): the commands catch it from their first instruction and stop on it",
         arguments: commands.map(\.name))
     func inheritedIgnore(_ name: String) async throws {
-        let arguments = try #require(Self.commands.first { $0.name == name }).arguments
+        let arguments = try Self.arguments(of: name)
         let workspace = try Workspace()
         let child = try ChildProcess(
             URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' INT; exec \"$0\" \"$@\"", try BuildProducts.showreel.path] + arguments,
@@ -54,6 +54,12 @@ struct EarlyStopTests {
         child.signal(SIGINT)
         let status = try await child.waitForExit(timeout: .seconds(60))
         #expect(child.process.terminationReason == .exit && status == 0, "\(name): \(status); \(child.stderr)")
+    }
+
+    /// The command line of the command called `name`.
+    static func arguments(of name: String) throws -> [String] {
+        guard let command = commands.first(where: { $0.name == name }) else { throw TestFailure("no command \(name)") }
+        return command.arguments
     }
 
     /// Whether `pid` has a handler for `signal` (`SigCgt` in `/proc/<pid>/status`).
