@@ -10,6 +10,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "showreel", targets: ["showreel"]),
+        // Every `showreel` verb as a library: a package's own executable runs them with its apps
+        // (`ShowreelCommand.main(apps:)`); the bundled `showreel` is that with the sample apps.
+        .library(name: "ShowreelCLI", targets: ["ShowreelCLI"]),
+        // The toolkit an app is written on, for a package's app target (no test frameworks).
+        .library(name: "ShowreelUI", targets: ["ShowreelUI"]),
         // Everything a UI test needs in one import: traits, Application, the in-process device,
         // the toolkit and the sample apps.
         .library(name: "ShowreelKit", targets: ["ShowreelKit"]),
@@ -161,16 +166,19 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(
-            name: "showreel",
+        // The CLI (swift-argument-parser): every verb, run with the apps it is given; the only code
+        // that prints or chooses exit codes.
+        .target(
+            name: "ShowreelCLI",
             dependencies: [
-                "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowcaseApps", "ShowreelReport",
+                "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowreelReport",
                 "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics",
-                "ShowreelRender",
-                "ShowreelUI", "ShowreelWire", "ShowreelTrace",
+                "ShowreelRender", "ShowreelUI", "ShowreelWire", "ShowreelTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The bundled `showreel`: ShowreelCLI with the sample apps.
+        .executableTarget(name: "showreel", dependencies: ["ShowreelCLI", "ShowcaseApps"]),
         // `make bench`: figures and ratios against the alternatives, in one run (release build).
         .executableTarget(
             name: "showreel-bench",

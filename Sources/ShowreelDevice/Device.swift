@@ -73,7 +73,7 @@ public actor Device {
             DeviceRecord(
                 udid: udid, name: name, profile: profile.name, state: .booted, clock: clock, pid: pid,
                 processStartTime: ProcessStat.read(pid)?.startTicks, displaySocket: socketPath,
-                automationURL: nil, bootedAt: Date()))
+                automationURL: nil, bootedAt: Date(), installedApps: apps.map(\.bundleIdentifier).sorted()))
         // First frame: the home screen, so a recorder always has something to show.
         let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)

@@ -13,7 +13,8 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case let .unknownApp(bundle, installed):
-            return "No app with bundle identifier '\(bundle)' is installed. Installed: \(installed.joined(separator: ", "))."
+            return
+                "No app with bundle identifier '\(bundle)' is installed\(Spelling.hint(for: bundle, in: installed)). Installed: \(installed.joined(separator: ", "))."
         case .appNotRunning:
             return "No app is running. Launch one first."
         case let .appCrashed(bundle, message):

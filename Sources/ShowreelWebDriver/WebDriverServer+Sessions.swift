@@ -68,7 +68,8 @@ extension WebDriverServer {
             let installed = try await session.device.installedApps()
             guard installed.contains(bundle) else {
                 throw .invalidArgument(
-                    "appium:bundleId '\(bundle)' is not installed on the device. Installed: \(installed.joined(separator: ", ")).")
+                    "appium:bundleId '\(bundle)' is not installed on the device\(Spelling.hint(for: bundle, in: installed)). Installed: \(installed.joined(separator: ", "))."
+                )
             }
         }
         if let statusBar = capabilities.statusBar { try await session.device.overrideStatusBar(statusBar) }

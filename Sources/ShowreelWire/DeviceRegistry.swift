@@ -28,15 +28,19 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     /// For an X display (`showreel display start`): its name as `DISPLAY` writes it (`:99`).
     /// Recorders capture it directly; `pid` is its X server and there is no display socket.
     public var x11Display: String?
+    /// The bundle identifiers of the apps the device installed (absent for an X display, and
+    /// in records written before devices said).
+    public var installedApps: [String]?
 
     public init(
         udid: String, name: String, profile: String, state: State, clock: ClockKind, pid: Int32,
         processStartTime: UInt64?, displaySocket: String, automationURL: String?, bootedAt: Date,
-        x11Display: String? = nil
+        x11Display: String? = nil, installedApps: [String]? = nil
     ) {
         self.udid = udid; self.name = name; self.profile = profile; self.state = state; self.clock = clock
         self.pid = pid; self.processStartTime = processStartTime; self.displaySocket = displaySocket
         self.automationURL = automationURL; self.bootedAt = bootedAt; self.x11Display = x11Display
+        self.installedApps = installedApps
     }
 }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import ShowcaseApps
 import ShowreelWebDriver
 import ShowreelWire
 
@@ -48,7 +47,7 @@ struct WebDriverCommand: AsyncParsableCommand {
                 .standardizedFileURL
             let server = WebDriverServer(
                 configuration: WebDriverConfiguration(
-                    host: host, port: port, apps: ShowcaseCatalog.apps, output: folder, outputPathPrefix: output,
+                    host: host, port: port, apps: ShowreelConfiguration.current.apps, output: folder, outputPathPrefix: output,
                     allowsCORS: allowCORS, logger: logger))
             let display = host.contains(":") ? "[\(host)]" : host
             let serving = Task {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
@@ -110,7 +109,7 @@ struct RunCommand: AsyncParsableCommand {
         let recording = RecordingOptions(codec: codec, scale: scale ?? 0.5)
         let runner = MatrixRunner(
             options: FlowRunOptions(
-                output: folder, apps: ShowcaseCatalog.apps, recording: recording,
+                output: folder, apps: ShowreelConfiguration.current.apps, recording: recording,
                 container: container, captionsSteps: captions == .steps, traces: traces,
                 previews: previews), previews: storePreviews)
         let used = min(workers, jobs.count)
@@ -188,7 +187,7 @@ enum FlowLoading {
         do { files = try FlowDiscovery.files(in: paths) } catch {
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
         }
-        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+        let parser = FlowParser(knownApps: ShowreelConfiguration.current.bundleIdentifiers)
         var flows: [Flow] = []
         var problems: [FlowDiagnostic] = []
         for file in files {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import ShowcaseApps
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelFlows
@@ -52,7 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         Console.status("Booting an in-process device (\(clock.rawValue) clock)")
         let device = try Device(
-            name: "Demo Phone", clock: clock, apps: ShowcaseCatalog.apps, registry: DeviceRegistry(home: home),
+            name: "Demo Phone", clock: clock, apps: ShowreelConfiguration.current.apps, registry: DeviceRegistry(home: home),
             showsTouches: showTouches)
         await device.overrideStatusBar(StatusBarValues())
 
@@ -69,7 +68,7 @@ struct DemoCommand: AsyncParsableCommand {
         Console.status("Tunnel host on 127.0.0.1:\(listening)")
 
         var entries: [ManifestEntry] = []
-        let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowcaseCatalog.apps))
+        let runner = FlowRunner(options: FlowRunOptions(output: folder, apps: ShowreelConfiguration.current.apps))
         for (index, flow) in flows.enumerated() {
             Console.status("[\(index + 1)/\(flows.count)] \(flow.name)")
             entries.append(try await record(flow, runner: runner, device: device, host: client, folder: folder))

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ShowcaseApps
 import ShowreelDevice
 import ShowreelRender
 import ShowreelTesting
@@ -45,7 +44,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "Port for the automation API on 127.0.0.1 (0 picks a free one; the registry records it).")
         var port = 0
 
-        @Option(help: "Bundle identifier of an app to launch once booted, e.g. \(HelloApp.bundleIdentifier).")
+        @Option(help: "Bundle identifier of an app to launch once booted, e.g. \(ShowreelConfiguration.current.exampleApp).")
         var launch: String?
 
         @Argument(parsing: .postTerminator, help: "Launch arguments for the app, after --.")
@@ -59,7 +58,7 @@ struct DeviceCommand: AsyncParsableCommand {
                         exitCode: CLIFailure.Code.usage)
                 }
                 let device = try Device(
-                    name: name, profile: screen, clock: clock, apps: ShowcaseCatalog.apps,
+                    name: name, profile: screen, clock: clock, apps: ShowreelConfiguration.current.apps,
                     showsTouches: showTouches, interfaceStyle: appearance, languages: language)
                 let listening = AsyncStream<Int>.makeStream()
                 let server = Task {
@@ -102,13 +101,17 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List devices: udid, name, profile, state.")
+        static let configuration = CommandConfiguration(abstract: "List devices: udid, name, profile, state, installed apps.")
 
         func run() async throws {
             let records = DeviceRegistry().records()
-            if records.isEmpty { Console.status("No devices. Boot one with `showreel device boot`."); return }
+            if records.isEmpty {
+                Console.status("No devices. Boot one with `\(ShowreelConfiguration.current.commandName) device boot`.")
+                return
+            }
             for record in records {
-                Console.out("\(record.udid)  \(record.name)  \(record.profile)  \(record.state.rawValue)")
+                let apps = record.installedApps.map { "  \($0.joined(separator: ","))" } ?? ""
+                Console.out("\(record.udid)  \(record.name)  \(record.profile)  \(record.state.rawValue)\(apps)")
             }
         }
     }
