@@ -2,7 +2,9 @@
 SWIFT ?= swift
 BIN := .build/debug/showreel
 
-.PHONY: demo test build deps bench clean format lint
+PREFIX ?= /usr/local
+
+.PHONY: demo test build deps bench clean format lint install
 
 ## Run the flows in Fixtures/Flows, one in-process device each, into Recordings/
 ## (a video per flow, report.html, junit.xml, manifest.json).
@@ -26,6 +28,21 @@ build: deps
 
 deps:
 	@scripts/install-deps
+
+## A release `showreel` in $(PREFIX)/lib/showreel with its resources (the sample apps' data and
+## strings), started by $(PREFIX)/bin/showreel: `make install PREFIX=$HOME/.local` installs
+## without root.
+install: deps
+	$(SWIFT) build -c release --product showreel
+	rm -rf "$(DESTDIR)$(PREFIX)/lib/showreel"
+	install -d "$(DESTDIR)$(PREFIX)/lib/showreel" "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 .build/release/showreel "$(DESTDIR)$(PREFIX)/lib/showreel/showreel"
+	for bundle in .build/release/*.resources .build/release/*.bundle; do \
+	  if [ -e "$$bundle" ]; then cp -R "$$bundle" "$(DESTDIR)$(PREFIX)/lib/showreel/"; fi; \
+	done
+	printf '#!/bin/sh\nexec "%s" "$$@"\n' "$(PREFIX)/lib/showreel/showreel" > "$(DESTDIR)$(PREFIX)/bin/showreel"
+	chmod 0755 "$(DESTDIR)$(PREFIX)/bin/showreel"
+	@echo "Installed $(PREFIX)/bin/showreel"
 
 clean:
 	rm -rf .build Recordings/*.mov Recordings/*.mp4 Recordings/*.html Recordings/*.png Recordings/*.json Recordings/*.xml

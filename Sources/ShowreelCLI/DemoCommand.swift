@@ -91,7 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
         let file = "\(name).mov"
         let video = folder.appendingPathComponent(file)
         // As an iOS suite does: the legacy /launch, then /interrupt and /status until it exited.
-        let argv = [Self.executablePath(), "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
+        let argv = [OwnExecutable.path, "io", "booted", "recordVideo", "--codec=\(codec)", "--mask=black", "--force", video.path]
         let recording: HostRecording
         do { recording = try await HostRecording.start(host: host, argv: argv, api: .legacy) } catch {
             throw CLIFailure(
@@ -112,10 +112,5 @@ struct DemoCommand: AsyncParsableCommand {
             status: result.failure == nil ? .passed : result.wasInterrupted ? .interrupted : .failed,
             duration: info.duration, video: file, screenshot: result.failureScreenshot,
             failures: result.failure.map { [$0] } ?? [], steps: result.steps, attachments: result.attachments)
-    }
-
-    /// This executable's absolute path, so the host runs the same build of `showreel`.
-    static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

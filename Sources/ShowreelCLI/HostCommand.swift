@@ -84,14 +84,17 @@ struct HostCommand: AsyncParsableCommand {
             stateDirectory: DeviceRegistry.defaultHome().appendingPathComponent("host", isDirectory: true).path,
             // Stopped through `SignalTrap` below, which also takes a signal sent while the
             // process was starting (see `EarlySignalHold.swift`).
-            handlesSignals: false
+            handlesSignals: false,
+            // `showreel ...` runs as this executable when PATH has no `showreel`: a recorder
+            // launched through the host then works from a package's own executable too.
+            programsRunAsHost: ["showreel": OwnExecutable.path]
         )
         do {
             try configuration.validate()
         } catch let problem as TunnelHostConfiguration.Problem {
             throw CLIFailure(message: problem.message, exitCode: CLIFailure.Code.usage)
         }
-        for program in allow where !program.contains("/") && Self.which(program) == nil {
+        for program in allow where !program.contains("/") && Self.which(program) == nil && program != "showreel" {
             logger.warning("--allow \(program): not found on PATH; it will be refused until it is installed")
         }
         let display = bind.contains(":") ? "[\(bind)]" : bind

@@ -37,7 +37,8 @@ struct CommandLaunch {
             }
         }
         let searchPath = environment?["PATH"] ?? ExecutableResolver.hostSearchPath
-        guard let path = ExecutableResolver.resolve(program, searchPath: searchPath, workingDirectory: workingDirectory) else {
+        guard let path = Self.locate(program, searchPath: searchPath, workingDirectory: workingDirectory, configuration: configuration)
+        else {
             if program.contains("/") {
                 throw CommandTableError(.failedToStart, "program '\(program)' not found or not executable: no executable file at that path")
             }
@@ -93,12 +94,25 @@ struct CommandLaunch {
         )
     }
 
+    /// The program found on `searchPath`, else, for a bare name the configuration runs as the
+    /// host's own executable (`showreel`), that executable.
+    static func locate(_ program: String, searchPath: String, workingDirectory: String?, configuration: TunnelHostConfiguration) -> String?
+    {
+        if let path = ExecutableResolver.resolve(program, searchPath: searchPath, workingDirectory: workingDirectory) { return path }
+        guard !program.contains("/"), let own = configuration.programsRunAsHost[program], FileManager.default.isExecutableFile(atPath: own)
+        else { return nil }
+        return own
+    }
+
     private static func checkAllowed(program: String, resolvedPath: String, configuration: TunnelHostConfiguration) throws {
         guard let allowed = configuration.allowedPrograms, !allowed.isEmpty else { return }
         let canonicalPath = ExecutableResolver.canonical(resolvedPath)
         let name = (resolvedPath as NSString).lastPathComponent
         for entry in allowed {
-            guard let entryPath = ExecutableResolver.resolve(entry, searchPath: ExecutableResolver.hostSearchPath) else { continue }
+            guard
+                let entryPath = locate(
+                    entry, searchPath: ExecutableResolver.hostSearchPath, workingDirectory: nil, configuration: configuration)
+            else { continue }
             if entryPath == resolvedPath { return }
             if ExecutableResolver.canonical(entryPath) == canonicalPath, (entryPath as NSString).lastPathComponent == name { return }
         }

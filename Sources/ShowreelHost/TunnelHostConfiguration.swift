@@ -40,6 +40,10 @@ public struct TunnelHostConfiguration: Sendable {
     /// `showreel host` command and tests running the host in-process turn this off and cancel
     /// the task instead (the command from a trap that also takes a signal sent while it started).
     public var handlesSignals: Bool
+    /// Programs run as a given executable when the search path has none of that name: the CLI
+    /// maps `showreel` to its own executable, so `/launch` of `showreel io booted recordVideo ...`
+    /// works with no `showreel` installed, from the bundled `showreel` or a package's own.
+    public var programsRunAsHost: [String: String]
 
     public init(
         bindAddress: String = "127.0.0.1",
@@ -53,7 +57,8 @@ public struct TunnelHostConfiguration: Sendable {
         retainedFinishedCommands: Int = 256,
         retainedOutputMemory: Int = 32 * 1024 * 1024,
         stateDirectory: String? = nil,
-        handlesSignals: Bool = true
+        handlesSignals: Bool = true,
+        programsRunAsHost: [String: String] = [:]
     ) {
         self.bindAddress = bindAddress
         self.port = port
@@ -67,6 +72,7 @@ public struct TunnelHostConfiguration: Sendable {
         self.retainedOutputMemory = retainedOutputMemory
         self.stateDirectory = stateDirectory
         self.handlesSignals = handlesSignals
+        self.programsRunAsHost = programsRunAsHost
     }
 
     /// True when only this machine can connect (a loopback bind address).

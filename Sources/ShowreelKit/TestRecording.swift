@@ -57,7 +57,7 @@ final class TestRecording: Sendable {
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
             let argv = [
-                try ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
+                ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
                 "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(configuration.scale)",
                 "--force", staging.partial.path,
             ]
@@ -161,9 +161,11 @@ final class TestRecording: Sendable {
     }
 }
 
-/// Where the `showreel` executable is, for a recorder launched through a tunnel host.
+/// Where the `showreel` executable is, for a recorder launched through a tunnel host: beside
+/// the tests, on PATH, or else the bare name `showreel`, which the host finds on its own PATH or
+/// runs as itself (a host started by a package's own executable is one).
 enum ShowreelBinary {
-    static func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["SHOWREEL_BIN"], !path.isEmpty { return path }
         // `swift build` puts it beside the test bundle.
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -173,8 +175,6 @@ enum ShowreelBinary {
             let candidate = "\(folder)/showreel"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw ShowreelKitError(
-            "Recording through a tunnel host needs the showreel executable: build it with "
-                + "`swift build --product showreel`, or set SHOWREEL_BIN to its path.")
+        return "showreel"
     }
 }
