@@ -135,13 +135,14 @@ let package = Package(
                 "ShowreelRender", "ShowreelSession", "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // One in-process device recorded into one video with its actions traced: what a recorded
-        // test and a flow each are (start, finish into video, trace and preview, or discard).
+        // One device recorded into one video with its actions traced: in this process (a recorded
+        // test, a flow) or in another through its display stream and automation API (a recorded
+        // test of an external device, a WebDriver session on an attached one).
         .target(
             name: "ShowreelSession",
             dependencies: [
                 "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelTrace", "ShowreelGraphics",
-                "ShowreelWire",
+                "ShowreelWire", "ShowreelTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -249,6 +250,13 @@ let package = Package(
             dependencies: [
                 "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
                 "ShowreelAccessibility", "ShowreelUI",
+            ]),
+        .testTarget(
+            name: "ShowreelSessionTests",
+            dependencies: [
+                "ShowreelSession", "ShowreelDevice", "ShowreelRecorder", "ShowreelReport", "ShowreelTrace", "ShowreelTesting",
+                "ShowreelWire",
+                "ShowcaseApps", "ShowreelGraphics", "ShowreelTestSupport",
             ]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.

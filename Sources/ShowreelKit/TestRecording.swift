@@ -17,10 +17,9 @@ final class TestRecording: Sendable {
     private let stopper: Stopper
 
     private enum Stopper: Sendable {
-        /// An in-process device, its actions traced for the report (see `RecordedSession`).
-        case inProcess(RecordedSession)
-        /// An external device's display stream; its actions traced in its own process.
-        case stream(StreamFeed, RecordingSession, DeviceTrace?)
+        /// An in-process device, its actions traced for the report (`RecordedSession`), or an
+        /// external device's display stream, its actions traced in its own process (`StreamedSession`).
+        case session(any SessionVideo)
         /// The recorder in the host's process writes in place, so it is given the partial name
         /// and the video takes its own name here once the recorder finished it. The device
         /// traces its actions wherever it runs.
@@ -44,16 +43,13 @@ final class TestRecording: Sendable {
                 let session = try await RecordedSession(
                     device: device, video: video, options: configuration.recordingOptions, mask: mask,
                     spoolLimit: configuration.spoolLimit)
-                return TestRecording(video: video, stopper: .inProcess(session))
+                return TestRecording(video: video, stopper: .session(session))
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
-            let stream = try DisplayStreamClient(socketPath: record.displaySocket)
-            let mask = configuration.masksScreenShape ? ScreenMask(profile: stream.info.profile) : nil
-            let session = try RecordingSession(
-                url: video, info: stream.info, options: configuration.recordingOptions, mask: mask,
-                spoolLimit: configuration.spoolLimit)
-            let feed = StreamFeed(stream, into: session, threadName: "showreel.test-recording")
-            return TestRecording(video: video, stopper: .stream(feed, session, await startTrace(testDevice)))
+            let session = try await StreamedSession(
+                displaySocket: record.displaySocket, client: testDevice.client, video: video, options: configuration.recordingOptions,
+                masksScreenShape: configuration.masksScreenShape, spoolLimit: configuration.spoolLimit, logger: Self.logger)
+            return TestRecording(video: video, stopper: .session(session))
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
             let argv = [
@@ -87,13 +83,9 @@ final class TestRecording: Sendable {
     /// element trees only when the video is `kept`, the only case where it is written); nil when
     /// nothing was traced.
     func endTrace(kept: Bool) async -> RunTrace? {
-        let trace: DeviceTrace?
-        let videoStart: Duration?
         switch stopper {
-        case let .inProcess(session): return await session.endTrace(kept: kept)
-        case let .stream(_, session, deviceTrace):
-            // The device time of the first frame the stream delivered: exact.
-            (trace, videoStart) = (deviceTrace, session.startTime)
+        // Times from the device time of the video's first frame: exact.
+        case let .session(session): return await session.endTrace(kept: kept)
         case let .host(_, _, deviceTrace):
             // The host's recorder writes the file (which keeps only times from its own start),
             // so the video's first frame is known from the device: the first frame its display
@@ -102,12 +94,11 @@ final class TestRecording: Sendable {
             // connected to the same device in between. Without one (a device that does not say),
             // tracing's own start stands in: exact on a virtual clock (no time passes between),
             // late on a real one by the host's polling (20 ms) and two HTTP round trips.
-            (trace, videoStart) = (deviceTrace, deviceTrace?.recordingStart)
-        }
-        guard let trace else { return nil }
-        do { return try await trace.end(videoStart: videoStart ?? trace.started, pictures: kept) } catch {
-            Self.logger.warning("the test's step trace could not be collected: \(ErrorSentence.describe(error))")
-            return nil
+            guard let trace = deviceTrace else { return nil }
+            do { return try await trace.end(videoStart: trace.recordingStart ?? trace.started, pictures: kept) } catch {
+                Self.logger.warning("the test's step trace could not be collected: \(ErrorSentence.describe(error))")
+                return nil
+            }
         }
     }
 
@@ -117,14 +108,8 @@ final class TestRecording: Sendable {
     /// seconds of device time the recording spanned.
     func discard() async -> Double {
         switch stopper {
-        case let .inProcess(session):
+        case let .session(session):
             return await session.discard()
-        case let .stream(feed, session, _):
-            return
-                (try? await Blocking.run {
-                    feed.stop()
-                    return session.discard().seconds
-                }) ?? 0
         case let .host(recording, staging, _):
             defer { staging.abandon() }
             try? await recording.stop()
@@ -136,27 +121,17 @@ final class TestRecording: Sendable {
     /// subtitles when this process writes it, `trace` beside it and its preview; returns the
     /// video's duration (read back from the file when another process wrote it).
     func stop(steps: [StepMark] = [], trace: RunTrace?, preview: Bool) async throws -> RecordedSession.Outcome {
-        if case let .inProcess(session) = stopper { return try await session.finish(steps: steps, trace: trace, preview: preview) }
-        let duration = try await stopElsewhere(steps: steps)
-        let video = self.video
-        if let trace { TraceExport.write(trace, besideVideo: video, logger: Self.logger) }
-        let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: video) } : nil
-        return RecordedSession.Outcome(duration: duration, preview: made ?? nil)
-    }
-
-    private func stopElsewhere(steps: [StepMark]) async throws -> Double {
         switch stopper {
-        case .inProcess:
-            preconditionFailure("an in-process recording finishes through its session")
-        case let .stream(feed, session, _):
-            return try await Blocking.run {
-                feed.stop()
-                return try session.finish(steps: steps).duration.seconds
-            }
+        case let .session(session): return try await session.finish(steps: steps, trace: trace, preview: preview)
         case let .host(recording, staging, _):
+            // The host's recorder wrote the file: its duration is read back from it.
             try await recording.stop()
             try staging.commit()
-            return try MediaProbe.probe(video).duration
+            let video = self.video
+            let duration = try MediaProbe.probe(video).duration
+            if let trace { TraceExport.write(trace, besideVideo: video, logger: Self.logger) }
+            let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: video) } : nil
+            return RecordedSession.Outcome(duration: duration, preview: made ?? nil)
         }
     }
 }

@@ -97,9 +97,9 @@ final class DeviceVideo: Sendable {
 /// beside it: each command a step (a chapter, a subtitle, a manifest step with how it went), the
 /// step trace (`<name>.trace.json`: pictures before and after, the element tree, the target) and
 /// an animated preview. A device in this process is recorded and traced as a flow's is (a
-/// `RecordedSession`); an attached device traces its actions in its own process, each command
-/// a step opened and closed through its automation API (`DeviceTrace`), and hands the trace
-/// over when the session ends.
+/// `RecordedSession`); an attached device is recorded through its display stream and traces its
+/// actions in its own process, each command a step opened and closed through its automation API,
+/// handing the trace over when the session ends (a `StreamedSession`).
 final class SessionRecording: Sendable {
     let name: String
     let folder: URL
@@ -109,8 +109,16 @@ final class SessionRecording: Sendable {
 
     private enum Video: Sendable {
         case traced(RecordedSession)
-        /// Nil trace: the attached device could not trace (another recording traces it).
-        case stream(DeviceVideo, DeviceTrace?)
+        /// An attached device; `start`, the device time the session started, stands in for the
+        /// video's first frame until there is one.
+        case stream(StreamedSession, start: Duration)
+
+        var session: any SessionVideo {
+            switch self {
+            case let .traced(session): session
+            case let .stream(session, _): session
+            }
+        }
     }
 
     /// A step begun with `begin`, ended with `end`.
@@ -129,12 +137,10 @@ final class SessionRecording: Sendable {
             video = .traced(
                 try await RecordedSession(
                     device: device, video: url, options: DeviceVideo.options, mask: ScreenMask(profile: device.profile)))
-        case let .displaySocket(_, client):
-            let recording = try DeviceVideo(source, to: url, start: start, staged: true)
-            do { video = .stream(recording, try await DeviceTrace.start(client)) } catch {
-                logger.warning("the session's steps are not traced: \(ErrorSentence.describe(error))", metadata: ["session": "\(name)"])
-                video = .stream(recording, nil)
-            }
+        case let .displaySocket(path, client):
+            video = .stream(
+                try await StreamedSession(displaySocket: path, client: client, video: url, options: DeviceVideo.options, logger: logger),
+                start: start)
         }
     }
 
@@ -146,9 +152,9 @@ final class SessionRecording: Sendable {
         case let .traced(session):
             videoStart = session.videoStart
             traced = await session.device.beginTracedStep(title)
-        case let .stream(video, trace):
-            videoStart = video.start
-            try? await trace?.beginStep(title)
+        case let .stream(session, start):
+            videoStart = session.videoStart ?? start
+            await session.beginStep(title)
         }
         let step = ManifestEntry.Step(title: title, time: ManifestEntry.videoSeconds(time, since: videoStart), status: .passed)
         let index = steps.withLock {
@@ -162,7 +168,7 @@ final class SessionRecording: Sendable {
     func end(_ step: OpenStep, error: String?) async {
         switch video {
         case let .traced(session): await session.device.endTracedStep(step.traced, error: error)
-        case let .stream(_, trace): try? await trace?.endStep(error: error)
+        case let .stream(session, _): await session.endStep(error: error)
         }
         if error != nil { steps.withLock { $0[step.index].status = .failed } }
     }
@@ -176,22 +182,8 @@ final class SessionRecording: Sendable {
         if let failure { entry.failures = [ManifestEntry.Failure(message: failure)] }
         let marks = steps.map { StepMark(title: $0.title, time: $0.time) }
         do {
-            let outcome: RecordedSession.Outcome
-            switch video {
-            case let .traced(session):
-                let trace = await session.endTrace(kept: true)
-                outcome = try await session.finish(steps: marks, trace: trace, preview: true)
-            case let .stream(video, deviceTrace):
-                // The trace's times count from where the manifest's steps do: the session's start.
-                var trace: RunTrace?
-                do { trace = try await deviceTrace?.end(videoStart: video.start, pictures: true) } catch {
-                    logger.warning("the session's step trace could not be collected: \(ErrorSentence.describe(error))")
-                }
-                let summary = try await video.stop(steps: marks)
-                if let trace { TraceExport.write(trace, besideVideo: summary.url, logger: logger) }
-                let preview = try? await Blocking.run { AnimatedPreview.make(for: summary.url) }
-                outcome = RecordedSession.Outcome(duration: summary.duration.seconds, preview: preview ?? nil)
-            }
+            let session = video.session
+            let outcome = try await session.finish(steps: marks, trace: await session.endTrace(kept: true), preview: true)
             entry.video = "\(name).mov"
             entry.duration = outcome.duration
             entry.preview = outcome.preview.map(\.lastPathComponent)
@@ -204,12 +196,8 @@ final class SessionRecording: Sendable {
 
     /// Ends the recording without a file (a session that could not start).
     func discard() async {
-        switch video {
-        case let .traced(session): _ = await session.discard()
-        case let .stream(video, trace):
-            video.discard()
-            _ = try? await trace?.end(videoStart: video.start, pictures: false)
-        }
+        _ = await video.session.endTrace(kept: false)
+        _ = await video.session.discard()
     }
 }
 
