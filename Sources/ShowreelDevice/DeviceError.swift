@@ -13,8 +13,9 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case let .unknownApp(bundle, installed):
+            let hint = Spelling.hint(for: bundle, in: installed)
             return
-                "No app with bundle identifier '\(bundle)' is installed\(Spelling.hint(for: bundle, in: installed)). Installed: \(installed.joined(separator: ", "))."
+                "No app with bundle identifier '\(bundle)' is installed\(hint.isEmpty ? "." : hint) Installed: \(installed.joined(separator: ", "))."
         case .appNotRunning:
             return "No app is running. Launch one first."
         case let .appCrashed(bundle, message):

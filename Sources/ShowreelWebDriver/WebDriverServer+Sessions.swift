@@ -67,8 +67,9 @@ extension WebDriverServer {
         if let bundle = capabilities.bundleID {
             let installed = try await session.device.installedApps()
             guard installed.contains(bundle) else {
+                let hint = Spelling.hint(for: bundle, in: installed)
                 throw .invalidArgument(
-                    "appium:bundleId '\(bundle)' is not installed on the device\(Spelling.hint(for: bundle, in: installed)). Installed: \(installed.joined(separator: ", "))."
+                    "appium:bundleId '\(bundle)' is not installed on the device\(hint.isEmpty ? "." : hint) Installed: \(installed.joined(separator: ", "))."
                 )
             }
         }
