@@ -14,27 +14,27 @@ import ShowreelWire
 /// of its own first: the actions inside it give that step its target instead of entries of
 /// their own.
 package final class ActionTrace: @unchecked Sendable {
-    public struct Entry: Sendable {
-        public var title: String
-        public var start: Duration
-        public var end: Duration
-        public var query: String?
+    package struct Entry: Sendable {
+        package var title: String
+        package var start: Duration
+        package var end: Duration
+        package var query: String?
         /// In screen points.
-        public var target: Rect?
-        public var before: PixelBuffer?
-        public var after: PixelBuffer?
-        public var tree: [ElementSnapshot]
-        public var error: String?
-        public var isInterrupted = false
+        package var target: Rect?
+        package var before: PixelBuffer?
+        package var after: PixelBuffer?
+        package var tree: [ElementSnapshot]
+        package var error: String?
+        package var isInterrupted = false
     }
 
     /// A traced action in progress; nil when an open entry absorbed it.
-    public struct Handle: Sendable {
+    package struct Handle: Sendable {
         let index: Int
     }
 
     /// Thumbnail width in pixels; the height follows the screen's aspect.
-    public let thumbnailWidth: Int
+    package let thumbnailWidth: Int
     private let lock = NSLock()
     private var recorded: [Entry] = []
     /// The entry being traced: actions inside it add to it instead of making their own.
@@ -42,18 +42,18 @@ package final class ActionTrace: @unchecked Sendable {
 
     /// Whether a newer trace may take this one's place: one a client in another process started
     /// through the automation API, which may have died (a killed test run) without collecting it.
-    public let isReplaceable: Bool
+    package let isReplaceable: Bool
 
-    public init(thumbnailWidth: Int = 195, isReplaceable: Bool = false) {
+    package init(thumbnailWidth: Int = 195, isReplaceable: Bool = false) {
         self.thumbnailWidth = thumbnailWidth
         self.isReplaceable = isReplaceable
     }
 
     /// Everything traced so far, in order.
-    public var entries: [Entry] { lock.withLock { recorded } }
+    package var entries: [Entry] { lock.withLock { recorded } }
 
     /// The entry begun and not yet ended, if any (a step opened through the automation API).
-    public var openEntry: Handle? { lock.withLock { open.map(Handle.init) } }
+    package var openEntry: Handle? { lock.withLock { open.map(Handle.init) } }
 
     /// The last picture made, by the time of the frame it shows: the screen an action ends on
     /// is mostly the one the next begins on, and that picture is made once.

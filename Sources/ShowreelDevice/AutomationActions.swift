@@ -7,13 +7,13 @@ import ShowreelWire
 
 /// Runs work one piece at a time, in the order it was asked for: the device's action queue (and
 /// a WebDriver session's command queue).
-public actor ActionQueue {
-    public init() {}
+package actor ActionQueue {
+    package init() {}
 
     private var running = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    public func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ action: @Sendable () async throws -> T) async throws -> T {
         if running {
             await withCheckedContinuation { waiting.append($0) }
         } else {
@@ -33,10 +33,10 @@ public actor ActionQueue {
 /// The request context of the automation API: Hummingbird's, plus the connection, so an action
 /// can be cancelled when its client goes away.
 package struct AutomationRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
+    package var coreContext: CoreRequestContextStorage
     let channel: any Channel
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }

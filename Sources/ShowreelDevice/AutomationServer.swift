@@ -16,7 +16,7 @@ import ShowreelWire
 /// clock, and answers errors as `{"error": "..."}` with a sentence that says what failed
 /// and what the screen had instead.
 package struct AutomationServer: Sendable {
-    public let device: Device
+    package let device: Device
     let bindAddress: String
     let port: Int
     let logger: Logger
@@ -33,10 +33,10 @@ package struct AutomationServer: Sendable {
         @Sendable (_ entries: [ActionTrace.Entry], _ screen: Size, _ videoStart: Duration, _ pictures: Bool) -> any Encodable & Sendable
 
     /// Why the server could not start.
-    public enum StartError: Error, CustomStringConvertible, Equatable {
+    package enum StartError: Error, CustomStringConvertible, Equatable {
         case portInUse(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .portInUse(port):
                 return "port \(port) is in use: the automation API cannot listen there. Pick another with --port, or 0 for any free port."
@@ -44,7 +44,7 @@ package struct AutomationServer: Sendable {
         }
     }
 
-    public init(
+    package init(
         device: Device, bindAddress: String = "127.0.0.1", port: Int = 0,
         logger: Logger = Logger(label: "showreel.automation", factory: { _ in SwiftLogNoOpLogHandler() }),
         traceExporter: TraceExporter? = nil
@@ -57,7 +57,7 @@ package struct AutomationServer: Sendable {
     }
 
     /// Serves until the task is cancelled; `onListening` gets the bound port (useful with port 0).
-    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router(context: AutomationRequestContext.self)
         // A web page must not tap the device: the tunnel host's Origin and loopback Host rules.
         router.add(

@@ -8,12 +8,12 @@ import ShowreelWire
 /// The in-process transport: the device performs actions by calling its toolkit directly.
 extension Device: DeviceDriver {
     /// What one request may ask of this device: its screen bounds the points.
-    public nonisolated var limits: AutomationLimits { AutomationLimits(screen: profile.pointSize) }
+    package nonisolated var limits: AutomationLimits { AutomationLimits(screen: profile.pointSize) }
 
     /// Performs `action` once it is checked, after the actions asked for before it: each
     /// awaits device time, and two taps interleaved there would land one finger on top of the
     /// other (the second acknowledged and lost). Queued, every action that returned happened.
-    public func perform(_ action: DeviceAction) async throws -> ActionResult {
+    package func perform(_ action: DeviceAction) async throws -> ActionResult {
         do { try action.validate(limits) } catch { throw DeviceError.invalidRequest(error.description) }
         return try await actionQueue.run { try await self.performNow(action) }
     }
@@ -81,9 +81,9 @@ extension Device: DeviceDriver {
         }
     }
 
-    public func screenshotPNG() async throws -> Data { Data(screenshot().pngData()) }
+    package func screenshotPNG() async throws -> Data { Data(screenshot().pngData()) }
 
-    public func info() async throws -> AutomationAPI.DeviceInfo {
+    package func info() async throws -> AutomationAPI.DeviceInfo {
         AutomationAPI.DeviceInfo(
             udid: udid, name: name, profile: profile.name, clock: clock.kind, time: clock.now.seconds,
             installedApps: installedApps, foregroundApp: foregroundApp)

@@ -6,7 +6,7 @@ import ShowreelWire
 extension Device {
     /// A swipe on an element, in from a screen edge, or between two points. The finger moves
     /// in steps on the device clock, so the recording shows the drag and any scrolling it causes.
-    public func swipe(_ swipe: DeviceAction.Swipe) async throws {
+    package func swipe(_ swipe: DeviceAction.Swipe) async throws {
         try ensureRunning()
         let query: ElementQuery? = if case let .element(query, _) = swipe.path { query } else { nil }
         try await traced("swipe \(Self.describe(swipe.path))", query: query) {
@@ -17,7 +17,7 @@ extension Device {
 
     /// Scrolls the content `direction` into view: the finger drags the other way, from a little
     /// past the screen's centre to a little before it.
-    public func scroll(_ direction: DeviceAction.Direction) async throws {
+    package func scroll(_ direction: DeviceAction.Direction) async throws {
         try ensureRunning()
         try await traced("scroll \(direction.rawValue)") {
             let centre = scene.bounds.center
@@ -49,7 +49,7 @@ extension Device {
     }
 
     /// Finger down at `from`, moved to `to` over `duration`, then lifted.
-    public func drag(from: Point, to: Point, duration: Duration = DeviceAction.Defaults.swipeDuration) async throws {
+    package func drag(from: Point, to: Point, duration: Duration = DeviceAction.Defaults.swipeDuration) async throws {
         try await traced("drag from (\(Int(from.x)), \(Int(from.y))) to (\(Int(to.x)), \(Int(to.y)))", point: from) {
             try await dragUntraced(from: from, to: to, duration: duration)
         }
@@ -74,7 +74,7 @@ extension Device {
     }
 
     /// Shakes the device (the debug window opens on shake when no text field has focus).
-    public func shake() async throws {
+    package func shake() async throws {
         try ensureRunning()
         try await traced("shake") {
             syncSceneTime()
@@ -86,7 +86,7 @@ extension Device {
     }
 
     /// A hardware-keyboard shortcut such as Cmd+D.
-    public func keyCommand(_ command: DeviceAction.KeyCommand) async throws {
+    package func keyCommand(_ command: DeviceAction.KeyCommand) async throws {
         try ensureRunning()
         let shortcut = (command.modifiers.names + [command.key]).joined(separator: "+")
         guard let input = KeyInput(parsing: shortcut) else {

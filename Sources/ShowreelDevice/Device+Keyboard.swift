@@ -8,7 +8,7 @@ extension Device {
     /// symbols plane for "@" and ".", shift for capitals, Return for a newline. With a query,
     /// the field is tapped first to focus it. Pauses `keyDelay` plus up to `jitter` (seeded,
     /// so the same run gives the same video) between keys.
-    public func typeText(
+    package func typeText(
         _ text: String, into query: ElementQuery? = nil, keyDelay: Duration = .zero,
         jitter: Duration = .zero, seed: UInt64 = 1
     ) async throws {
@@ -42,7 +42,7 @@ extension Device {
 
     /// Taps one key of the software keyboard by its identifier ("a", "@", "shift", "more",
     /// "Return"), then waits until the app is idle (Return may submit a form).
-    public func tapKey(_ key: String) async throws {
+    package func tapKey(_ key: String) async throws {
         try await traced("key \(key)", query: .key(key)) {
             try await touchKey(key)
             try await settle()

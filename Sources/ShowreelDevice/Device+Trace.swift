@@ -105,7 +105,7 @@ package enum TraceConflict: Error, CustomStringConvertible, Equatable, HTTPStatu
     case stepOpen(String)
     case noStepOpen
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .running:
             "a recording in the device's own process is tracing it; wait until it has finished"
@@ -115,5 +115,5 @@ package enum TraceConflict: Error, CustomStringConvertible, Equatable, HTTPStatu
         }
     }
 
-    public var httpStatus: Int { 409 }
+    package var httpStatus: Int { 409 }
 }

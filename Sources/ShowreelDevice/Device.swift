@@ -8,13 +8,13 @@ import ShowreelWire
 /// A booted device: it hosts apps on a screen profile (one in the foreground), renders the
 /// screen when it changes, and serves it to recorders. Tests, flows and the automation API
 /// drive it; nothing else touches the apps.
-public actor Device {
-    public nonisolated let udid: String
-    public nonisolated let name: String
-    public nonisolated let profile: DeviceProfile
-    public nonisolated let clock: DeviceClock
+package actor Device {
+    package nonisolated let udid: String
+    package nonisolated let name: String
+    package nonisolated let profile: DeviceProfile
+    package nonisolated let clock: DeviceClock
     package nonisolated let display: DisplayStreamServer
-    public nonisolated let registry: DeviceRegistry
+    package nonisolated let registry: DeviceRegistry
 
     let logger: Logger
     private var apps: [String: AppDefinition] = [:]
@@ -31,18 +31,18 @@ public actor Device {
     /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
     var actionTrace: ActionTrace?
     /// Light or dark, for every app and the system screens (`simctl ui appearance`).
-    public private(set) var interfaceStyle: InterfaceStyle
+    package private(set) var interfaceStyle: InterfaceStyle
     /// The languages apps get when their launch does not name any (`-AppleLanguages`), most
     /// preferred first; empty means each app's source language.
-    public nonisolated let languages: [String]
+    package nonisolated let languages: [String]
     /// The strings apps showed untranslated (in their source language), each once.
-    public nonisolated let missingTranslations = MissingTranslationLog()
+    package nonisolated let missingTranslations = MissingTranslationLog()
 
     /// The step at which time advances while something moves on screen (60 frames a second).
-    public static let frameInterval = Frame.refreshInterval
+    package static let frameInterval = Frame.refreshInterval
 
     /// Boots a device: registers it, opens its display stream and shows the home screen.
-    public init(
+    package init(
         name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
         apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
         showsTouches: Bool = false, interfaceStyle: InterfaceStyle = .light, languages: [String] = [],
@@ -83,12 +83,12 @@ public actor Device {
         logger.info("booted \(name) (\(udid)), \(profile.pixelWidth)x\(profile.pixelHeight), \(clock.rawValue) clock")
     }
 
-    public var installedApps: [String] { apps.keys.sorted() }
-    public var foregroundApp: String? { foreground }
-    public var currentTime: Duration { clock.now }
+    package var installedApps: [String] { apps.keys.sorted() }
+    package var foregroundApp: String? { foreground }
+    package var currentTime: Duration { clock.now }
 
     /// Records where the automation API listens, so other processes find it in the registry.
-    public func publishAutomationURL(_ url: String) throws {
+    package func publishAutomationURL(_ url: String) throws {
         var record = try registry.resolve(udid)
         record.automationURL = url
         try registry.save(record)
@@ -97,7 +97,7 @@ public actor Device {
     // MARK: Apps
 
     /// The app's data container: its `HOME`, kept across launches, wiped by `erase`.
-    public nonisolated func dataContainer(for bundleIdentifier: String) -> URL {
+    package nonisolated func dataContainer(for bundleIdentifier: String) -> URL {
         registry.directory(for: udid).appendingPathComponent("data", isDirectory: true)
             .appendingPathComponent(bundleIdentifier, isDirectory: true)
     }
@@ -105,7 +105,7 @@ public actor Device {
     /// Launches an app with arguments and environment, like `simctl launch` or
     /// `XCUIApplication.launch()`: a running instance is terminated first.
     @discardableResult
-    public func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) async throws -> AppStatus {
+    package func launch(_ bundleIdentifier: String, context: LaunchContext = LaunchContext()) async throws -> AppStatus {
         try await traced("launch \(bundleIdentifier)") { try await launchUntraced(bundleIdentifier, context: context) }
     }
 
@@ -141,7 +141,7 @@ public actor Device {
     }
 
     /// Stops an app, foreground or background; a no-op when it is not running.
-    public func terminate(_ bundleIdentifier: String) {
+    package func terminate(_ bundleIdentifier: String) {
         background[bundleIdentifier] = nil
         guard foreground == bundleIdentifier else { return }
         scene.setAppRootScreen(nil)
@@ -150,14 +150,14 @@ public actor Device {
     }
 
     /// The home button: the foreground app goes to the background and keeps its state.
-    public func pressHome() {
+    package func pressHome() {
         guard let app = foreground else { return }
         sendToBackground(app)
         renderIfNeeded()
     }
 
     /// Brings a background app back, as tapping its icon does.
-    public func activate(_ bundleIdentifier: String) async throws {
+    package func activate(_ bundleIdentifier: String) async throws {
         try ensureBooted()
         guard let screen = background.removeValue(forKey: bundleIdentifier) else {
             if foreground == bundleIdentifier { return }
@@ -171,7 +171,7 @@ public actor Device {
         try await settle()
     }
 
-    public func status(of bundleIdentifier: String) -> AppStatus {
+    package func status(of bundleIdentifier: String) -> AppStatus {
         if let message = crashes[bundleIdentifier] {
             return AppStatus(bundleIdentifier: bundleIdentifier, state: .crashed, message: message)
         }
@@ -181,7 +181,7 @@ public actor Device {
     }
 
     /// Waits on the device clock until the app reaches `state`; false on timeout.
-    public func wait(for state: AppState, of bundleIdentifier: String, timeout: Duration) async throws -> Bool {
+    package func wait(for state: AppState, of bundleIdentifier: String, timeout: Duration) async throws -> Bool {
         try await poll(timeout: timeout) { status(of: bundleIdentifier).state == state }
     }
 
@@ -194,12 +194,12 @@ public actor Device {
     // MARK: Inspection
 
     /// The whole accessibility tree, as the automation API sends it.
-    public func tree() -> [ElementSnapshot] { scene.accessibilityTree() }
+    package func tree() -> [ElementSnapshot] { scene.accessibilityTree() }
 
-    public func elements(_ query: ElementQuery) -> [ElementSnapshot] { query.evaluate(in: tree()) }
+    package func elements(_ query: ElementQuery) -> [ElementSnapshot] { query.evaluate(in: tree()) }
 
     /// The first element matching `query`, or an error naming what the screen has instead.
-    public func element(_ query: ElementQuery) throws -> ElementSnapshot {
+    package func element(_ query: ElementQuery) throws -> ElementSnapshot {
         try ensureRunning()
         let roots = tree()
         if let match = query.evaluate(in: roots).first { return match }
@@ -213,7 +213,7 @@ public actor Device {
     /// be gone from it; with `hittable`, to be on screen and hittable). Returns whether it
     /// happened before the timeout, like `waitForExistence` and `waitForHittable`. An element
     /// still sliding in from off screen (mid-push) does not count yet.
-    public func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Duration) async throws -> Bool {
+    package func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Duration) async throws -> Bool {
         try ensureBooted()
         return try await traced("wait for \(query)\(exists ? "" : " to go")", query: query) {
             try await poll(timeout: timeout) {
@@ -225,7 +225,7 @@ public actor Device {
 
     /// The elements matching `query` that are on screen: inside the screen's bounds, not off to
     /// the side where a push or a modal is still bringing them in.
-    public func onScreen(_ query: ElementQuery) -> [ElementSnapshot] {
+    package func onScreen(_ query: ElementQuery) -> [ElementSnapshot] {
         onScreen(query, in: tree())
     }
 
@@ -240,7 +240,7 @@ public actor Device {
     }
 
     /// The current screen as pixels (the last rendered frame).
-    public func screenshot() -> PixelBuffer {
+    package func screenshot() -> PixelBuffer {
         currentFrame().pixels
     }
 
@@ -250,23 +250,23 @@ public actor Device {
         return latestFrame!
     }
 
-    public var statusBar: StatusBarValues { scene.statusBar }
+    package var statusBar: StatusBarValues { scene.statusBar }
 
     /// True while something moves on screen (a push, the keyboard, a fade): the app is not
     /// yet idle, in XCUITest's sense.
-    public var isAnimating: Bool {
+    package var isAnimating: Bool {
         syncSceneTime()
         return scene.hasRunningAnimations
     }
 
     /// True when the last frame sent to recorders shows the screen as it is now.
-    public var isDisplayUpToDate: Bool { !scene.needsRender }
+    package var isDisplayUpToDate: Bool { !scene.needsRender }
 
     // MARK: Events
 
     /// Taps the centre of the first hittable element matching `query`, then waits until the
     /// app is idle again (see `settle()`).
-    public func tap(_ query: ElementQuery, count: Int = 1) async throws {
+    package func tap(_ query: ElementQuery, count: Int = 1) async throws {
         try await traced(count == 1 ? "tap \(query)" : count == 2 ? "double tap \(query)" : "tap \(query) \(count) times", query: query) {
             let point = try await hittablePoint(query)
             for _ in 0..<max(count, 1) { try await touch(at: point) }
@@ -275,7 +275,7 @@ public actor Device {
     }
 
     /// A tap at `point` (held for `hold`), then waits until the app is idle again.
-    public func tap(at point: Point, hold: Duration = DeviceAction.Defaults.tapHold) async throws {
+    package func tap(at point: Point, hold: Duration = DeviceAction.Defaults.tapHold) async throws {
         try await traced("tap at (\(Int(point.x)), \(Int(point.y)))", point: point) {
             try await touch(at: point, hold: hold)
             try await settle()
@@ -283,7 +283,7 @@ public actor Device {
     }
 
     /// Presses and holds on an element or a point for `duration`.
-    public func press(_ query: ElementQuery, duration: Duration) async throws {
+    package func press(_ query: ElementQuery, duration: Duration) async throws {
         try await traced("press \(query) for \(duration.seconds) s", query: query) {
             try await tap(at: try await hittablePoint(query), hold: duration)
         }
@@ -304,12 +304,12 @@ public actor Device {
 
     /// The longest an action waits for the app to become idle: an endless animation (a
     /// spinner) must not hang a test.
-    public static let idleTimeout: Duration = .seconds(10)
+    package static let idleTimeout: Duration = .seconds(10)
 
     /// Lets device time pass until nothing moves on screen but touch indicators, as XCUITest
     /// waits for the app to be idle after every action: a tap that pushes a screen returns
     /// once the pushed screen is in place, so the next check and the video both see it.
-    public func settle() async throws {
+    package func settle() async throws {
         syncSceneTime()
         let deadline = clock.now + Self.idleTimeout
         while !scene.isIdle, clock.now < deadline {
@@ -317,26 +317,26 @@ public actor Device {
         }
     }
 
-    public func overrideStatusBar(_ values: StatusBarValues) {
+    package func overrideStatusBar(_ values: StatusBarValues) {
         scene.statusBar = values
         renderIfNeeded()
     }
 
-    public func clearStatusBarOverrides() {
+    package func clearStatusBarOverrides() {
         scene.clearStatusBarOverrides()
         renderIfNeeded()
     }
 
     /// Switches every app and the system screens to light or dark, as `simctl ui <device>
     /// appearance dark` does on a running simulator.
-    public func setInterfaceStyle(_ style: InterfaceStyle) {
+    package func setInterfaceStyle(_ style: InterfaceStyle) {
         interfaceStyle = style
         scene.interfaceStyle = style
         renderIfNeeded()
     }
 
     /// Lets time pass on the device clock (instant on the virtual clock).
-    public func wait(_ duration: Duration) async throws {
+    package func wait(_ duration: Duration) async throws {
         try ensureBooted()
         try await traced("wait \(duration.seconds) s") { try await advance(by: duration) }
     }
@@ -344,7 +344,7 @@ public actor Device {
     // MARK: Lifecycle
 
     /// Ends every display stream (recorders finalise their files), and marks the device shut down.
-    public func shutdown() {
+    package func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
         displayLink?.cancel()

@@ -3,19 +3,19 @@ import Synchronization
 
 /// The device's sense of time, from boot. Every frame timestamp, animation, wait and
 /// timeout reads it, so switching to the virtual clock makes a run deterministic.
-public final class DeviceClock: Sendable {
-    public typealias Kind = ClockKind
+package final class DeviceClock: Sendable {
+    package typealias Kind = ClockKind
 
-    public let kind: Kind
+    package let kind: Kind
     private let lastYield = Mutex(ContinuousClock.now)
     private static let yieldInterval: Duration = .milliseconds(5)
     private let bootInstant = ContinuousClock.now
     private let virtualNow = Mutex(Duration.zero)
 
-    public init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// Time since boot.
-    public var now: Duration {
+    package var now: Duration {
         switch kind {
         case .real: return ContinuousClock.now - bootInstant
         case .virtual: return virtualNow.withLock { $0 }
@@ -23,7 +23,7 @@ public final class DeviceClock: Sendable {
     }
 
     /// Lets `duration` pass: sleeps on the real clock, jumps ahead on the virtual one.
-    public func advance(by duration: Duration) async throws {
+    package func advance(by duration: Duration) async throws {
         guard duration > .zero else { return }
         switch kind {
         case .real: try await Task.sleep(for: duration)

@@ -1,7 +1,7 @@
 import ShowreelWire
 
 /// What went wrong when driving a device, worded so a test log explains itself.
-public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownApp(String, installed: [String])
     case appNotRunning
     case appCrashed(bundleIdentifier: String, message: String)
@@ -10,7 +10,7 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
     case invalidRequest(String)
     case shutDown
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unknownApp(bundle, installed):
             let hint = Spelling.hint(for: bundle, in: installed)
@@ -35,7 +35,7 @@ public enum DeviceError: Error, CustomStringConvertible, Equatable, Sendable {
 
 /// The one place that decides which HTTP status each device error answers as.
 extension DeviceError: HTTPStatusError {
-    public var httpStatus: Int {
+    package var httpStatus: Int {
         switch self {
         case .elementNotFound, .unknownApp: 404
         case .elementNotHittable, .appNotRunning: 409

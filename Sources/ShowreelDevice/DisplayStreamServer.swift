@@ -11,16 +11,16 @@ import Synchronization
 /// own thread and a bounded queue, so a slow recorder never stalls the device or the others.
 package final class DisplayStreamServer: Sendable {
     /// One recorder's session, kept for inspection (tests compare its span with the video).
-    public struct Session: Sendable, Equatable {
-        public let id: Int
-        public var startTime: Duration?
-        public var stopTime: Duration?
-        public var framesSent: Int
-        public var framesDropped: Int
+    package struct Session: Sendable, Equatable {
+        package let id: Int
+        package var startTime: Duration?
+        package var stopTime: Duration?
+        package var framesSent: Int
+        package var framesDropped: Int
     }
 
-    public let socketPath: String
-    public let info: DisplayInfo
+    package let socketPath: String
+    package let info: DisplayInfo
     private let clock: DeviceClock
     private let logger: Logger
     private let listener: UnixSocket
@@ -40,7 +40,7 @@ package final class DisplayStreamServer: Sendable {
         var isShutDown = false
     }
 
-    public init(socketPath: String, info: DisplayInfo, clock: DeviceClock, logger: Logger) throws {
+    package init(socketPath: String, info: DisplayInfo, clock: DeviceClock, logger: Logger) throws {
         self.socketPath = socketPath
         self.info = info
         self.clock = clock
@@ -52,13 +52,13 @@ package final class DisplayStreamServer: Sendable {
         thread.start()
     }
 
-    public var sessions: [Session] { state.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count + $0.localSubscribers.count } }
+    package var sessions: [Session] { state.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count + $0.localSubscribers.count } }
 
     /// Sends a changed screen to every subscriber. On the virtual clock it first waits (up to
     /// `backpressureTimeout` of real time) for a lagging subscriber to make room, so nothing is
     /// dropped; on the real clock a lagging subscriber loses intermediate frames instead.
-    public func publish(_ frame: Frame) {
+    package func publish(_ frame: Frame) {
         let (subscribers, locals) = state.withLock { state -> ([Subscriber], [LocalSubscriber]) in
             state.latest = frame
             return (Array(state.subscribers.values), Array(state.localSubscribers.values))
@@ -76,7 +76,7 @@ package final class DisplayStreamServer: Sendable {
     static let backpressureTimeout: TimeInterval = 10
 
     /// Ends every stream with the device's stop time and stops accepting subscribers.
-    public func shutDown() {
+    package func shutDown() {
         let (subscribers, locals) = state.withLock { state -> ([Subscriber], [LocalSubscriber]) in
             state.isShutDown = true
             defer { state.localSubscribers.removeAll() }
@@ -94,7 +94,7 @@ package final class DisplayStreamServer: Sendable {
     /// current screen at once, stamped now, then every changed frame, then an end message when
     /// the subscription is stopped or the device shuts down. On a device already shut down it
     /// gets only the end.
-    public func subscribe(_ sink: any DisplayStreamSink) -> DisplaySubscription {
+    package func subscribe(_ sink: any DisplayStreamSink) -> DisplaySubscription {
         let (local, latest) = state.withLock { state -> (LocalSubscriber?, Frame?) in
             guard !state.isShutDown else { return (nil, nil) }
             let id = state.nextID
@@ -318,7 +318,7 @@ package final class DisplaySubscription: Sendable {
     /// Ends the stream: the sink gets its end message, stamped now on the device clock, which
     /// is returned. Later calls do nothing and return nil.
     @discardableResult
-    public func stop() -> Duration? {
+    package func stop() -> Duration? {
         let stop = stopper.withLock { stopper in
             defer { stopper = nil }
             return stopper

@@ -11,7 +11,7 @@ extension StatusBarOverride {
     }
 
     /// Applies the given fields, refusing values a status bar cannot show.
-    public func apply(to values: inout StatusBarValues) throws {
+    package func apply(to values: inout StatusBarValues) throws {
         if let time { values.time = time }
         if let dataNetwork { values.dataNetwork = dataNetwork }
         if let wifiBars { values.wifiBars = try bars(wifiBars, "wifiBars", max: 3) }

@@ -8,29 +8,29 @@ import ShowreelReport
 /// that `showreel run` and recorded Swift tests write), compared entry by entry, video by
 /// video. Visual regression testing for whole journeys: the first moment a video changed, the
 /// step that was running, the changed area, and a side-by-side picture of it.
-public struct RunComparison: Sendable {
-    public var baseline: URL
-    public var current: URL
+package struct RunComparison: Sendable {
+    package var baseline: URL
+    package var current: URL
     /// The largest channel difference (0-255) that still counts as the same pixel.
-    public var threshold: Int
+    package var threshold: Int
 
-    public init(baseline: URL, current: URL, threshold: Int = 0) {
+    package init(baseline: URL, current: URL, threshold: Int = 0) {
         self.baseline = baseline
         self.current = current
         self.threshold = threshold
     }
 
     /// Why two folders cannot be compared, as a sentence that says what to give instead.
-    public struct Problem: Error, CustomStringConvertible {
-        public var description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Where the difference pictures go: `diff/` in the current run.
-    public var outputFolder: URL { current.appendingPathComponent(RunDiff.folderName, isDirectory: true) }
+    package var outputFolder: URL { current.appendingPathComponent(RunDiff.folderName, isDirectory: true) }
 
     /// Compares every entry (`progress` hears each one's id as it starts) and writes a picture
     /// of each first difference into `outputFolder`.
-    public func compare(progress: (String) -> Void = { _ in }) throws -> RunDiff {
+    package func compare(progress: (String) -> Void = { _ in }) throws -> RunDiff {
         let old = try Self.manifest(in: baseline, role: "baseline")
         let new = try Self.manifest(in: current, role: "current")
         try? FileManager.default.removeItem(at: outputFolder)

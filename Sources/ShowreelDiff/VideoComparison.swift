@@ -3,15 +3,15 @@ import ShowreelGraphics
 import ShowreelRecorder
 
 /// Where two videos of the same flow or test first show different pictures.
-public struct FirstDifference: Sendable {
+package struct FirstDifference: Sendable {
     /// Seconds into the videos.
-    public var time: Double
-    public var baseline: PixelBuffer
-    public var current: PixelBuffer
+    package var time: Double
+    package var baseline: PixelBuffer
+    package var current: PixelBuffer
     /// Where the pictures differ visibly (beyond encoding noise), or at all when only noise does.
-    public var difference: PixelDifference
+    package var difference: PixelDifference
     /// The channel difference `difference` was measured with.
-    public var tolerance: Int
+    package var tolerance: Int
 }
 
 /// Compares two recordings frame by frame along their timelines. Recordings on the virtual
@@ -23,8 +23,8 @@ public struct FirstDifference: Sendable {
 /// moment. A first pass keeps only each frame's time and a hash of its pixels (a long video
 /// never sits in memory); only frames whose hashes differ are decoded again and compared pixel
 /// by pixel, with `threshold` as the largest channel difference that still counts as equal.
-public enum VideoComparison {
-    public static func firstDifference(baseline: URL, current: URL, threshold: Int) throws(RecorderError) -> FirstDifference? {
+package enum VideoComparison {
+    package static func firstDifference(baseline: URL, current: URL, threshold: Int) throws(RecorderError) -> FirstDifference? {
         let a = try FrameIndex(baseline)
         let b = try FrameIndex(current)
         let candidates = Self.candidates(a, b)

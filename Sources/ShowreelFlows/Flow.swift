@@ -7,52 +7,52 @@ import ShowreelWire
 
 /// A flow file, parsed and validated: a header (which app, how to launch it, what device) and
 /// the steps, in Maestro's layout. Sub-flows (`runFlow`) are parsed into their step.
-public struct Flow: Sendable {
+package struct Flow: Sendable {
     /// Stable across runs: the path as named on the command line (or found in a folder).
-    public var id: String
-    public var url: URL
+    package var id: String
+    package var url: URL
     /// The header's `name`, else the file name without its extension.
-    public var name: String
-    public var appId: String?
-    public var arguments: [String]
-    public var environment: [String: String]
-    public var device: DeviceSettings
-    public var tags: [String]
-    public var steps: [FlowStep]
+    package var name: String
+    package var appId: String?
+    package var arguments: [String]
+    package var environment: [String: String]
+    package var device: DeviceSettings
+    package var tags: [String]
+    package var steps: [FlowStep]
 
     /// The device a flow runs on: profile, status bar, touch indicators.
-    public struct DeviceSettings: Sendable, Equatable {
-        public var name: String = "Showreel Phone"
-        public var profile: DeviceProfile = .phone
+    package struct DeviceSettings: Sendable, Equatable {
+        package var name: String = "Showreel Phone"
+        package var profile: DeviceProfile = .phone
         /// The demo's clean status bar (9:41, full battery) unless the header says otherwise.
-        public var statusBar = StatusBarValues()
-        public var showsTouches = true
+        package var statusBar = StatusBarValues()
+        package var showsTouches = true
         /// Light or dark, as the device boots (`appearance: dark`; a matrix run's appearance).
-        public var appearance: InterfaceStyle = .light
+        package var appearance: InterfaceStyle = .light
         /// The device's languages (`languages: [de]`; a matrix run's language): what apps use when
         /// launched without `-AppleLanguages`.
-        public var languages: [String] = []
+        package var languages: [String] = []
         /// Put before the arguments of every launch: a matrix run's `-AppleLanguages (de)
         /// -AppleLocale de_DE`, which a flow's own arguments may still override (the last wins).
-        public var launchArguments: [String] = []
+        package var launchArguments: [String] = []
     }
 }
 
 /// One step, where it is written, and how it reads in the report and in captions.
-public struct FlowStep: Sendable {
-    public var location: FlowLocation
-    public var action: Action
+package struct FlowStep: Sendable {
+    package var location: FlowLocation
+    package var action: Action
     /// The step as written, in short: `tapOn: "Canada"`.
-    public var title: String
+    package var title: String
 
     /// What an element target names: the `tapOn`/`assertVisible` argument.
-    public enum Target: Sendable, Equatable, CustomStringConvertible {
+    package enum Target: Sendable, Equatable, CustomStringConvertible {
         /// An element query (text, id, type, index).
         case element(ElementQuerySpec)
         /// A point on screen, in points or as a fraction of the screen.
         case point(x: Coordinate, y: Coordinate)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .element(spec): spec.description
             case let .point(x, y): "\(x),\(y)"
@@ -60,18 +60,18 @@ public struct FlowStep: Sendable {
         }
     }
 
-    public enum Coordinate: Sendable, Equatable, CustomStringConvertible {
+    package enum Coordinate: Sendable, Equatable, CustomStringConvertible {
         case points(Double)
         case fraction(Double)
 
-        public func resolve(in length: Double) -> Double {
+        package func resolve(in length: Double) -> Double {
             switch self {
             case let .points(value): value
             case let .fraction(value): value * length
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .points(value): value.formatted()
             case let .fraction(value): (value * 100).formatted() + "%"
@@ -80,14 +80,14 @@ public struct FlowStep: Sendable {
     }
 
     /// The parts of an element query a flow can name.
-    public struct ElementQuerySpec: Sendable, Equatable, CustomStringConvertible {
+    package struct ElementQuerySpec: Sendable, Equatable, CustomStringConvertible {
         /// Matches the label or the identifier (XCUITest's subscript).
-        public var text: String?
-        public var id: String?
-        public var type: ElementType?
-        public var index: Int?
+        package var text: String?
+        package var id: String?
+        package var type: ElementType?
+        package var index: Int?
 
-        public var description: String {
+        package var description: String {
             var parts: [String] = []
             if let text { parts.append("\"\(text)\"") }
             if let id { parts.append("id \(id)") }
@@ -97,7 +97,7 @@ public struct FlowStep: Sendable {
         }
     }
 
-    public enum Action: Sendable {
+    package enum Action: Sendable {
         case launchApp(appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool)
         case tap(Target, count: Int, hold: Duration?)
         case inputText(String, into: Target?, keyDelay: Duration, jitter: Duration, seed: UInt64)
@@ -122,15 +122,15 @@ public struct FlowStep: Sendable {
     }
 
     // The automation API's words, so a flow and a request say a swipe the same way.
-    public typealias Direction = AutomationAPI.Direction
-    public typealias Edge = AutomationAPI.Edge
+    package typealias Direction = AutomationAPI.Direction
+    package typealias Edge = AutomationAPI.Edge
 
     /// A swipe: across the screen in a direction, on an element, from an edge, or between points.
-    public struct Swipe: Sendable {
-        public var from: Target?
-        public var to: Target?
-        public var direction: Direction?
-        public var edge: Edge?
-        public var duration: Duration
+    package struct Swipe: Sendable {
+        package var from: Target?
+        package var to: Target?
+        package var direction: Direction?
+        package var edge: Edge?
+        package var duration: Duration
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Which flow files a run takes: files as named, folders' `.yaml`/`.yml` files (not their
 /// sub-folders, where sub-flows for `runFlow` live, as in Maestro), and a shard of them.
-public enum FlowDiscovery {
+package enum FlowDiscovery {
     static func isFlowFile(_ name: String) -> Bool {
         (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !name.hasPrefix(".")
     }
@@ -10,7 +10,7 @@ public enum FlowDiscovery {
     /// `path` as the shell may give it (`./x.yaml`, `Flows//`, `Flows/`) in one spelling:
     /// without `.` components, repeated or trailing slashes; `..` is kept (it means a folder).
     /// Ids and shards then do not depend on how a path was typed.
-    public static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         let parts = path.split(separator: "/").filter { $0 != "." }
         let joined = parts.joined(separator: "/")
@@ -20,7 +20,7 @@ public enum FlowDiscovery {
 
     /// The flow files under `paths`, each as a path that names it from the current folder,
     /// in the order given (a folder's files sorted by name), without repeats.
-    public static func files(in paths: [String]) throws(FlowDiscoveryError) -> [String] {
+    package static func files(in paths: [String]) throws(FlowDiscoveryError) -> [String] {
         var found: [String] = []
         for typed in paths {
             let path = normalized(typed)
@@ -47,7 +47,7 @@ public enum FlowDiscovery {
 
     /// Shard `index` of `count` (1-based): every count-th flow in id order, so each flow is in
     /// exactly one shard and the same files always give the same shards.
-    public static func shard<T>(_ items: [T], id: (T) -> String, index: Int, count: Int) -> [T] {
+    package static func shard<T>(_ items: [T], id: (T) -> String, index: Int, count: Int) -> [T] {
         items.enumerated()
             .sorted { id($0.element) < id($1.element) }
             .enumerated()
@@ -57,12 +57,12 @@ public enum FlowDiscovery {
     }
 }
 
-public enum FlowDiscoveryError: Error, Equatable, CustomStringConvertible {
+package enum FlowDiscoveryError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case notAFlow(String)
     case empty([String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .missing(path): "no such file or folder: \(path)"
         case let .notAFlow(path): "\(path) is not a flow file: flows end in .yaml or .yml"

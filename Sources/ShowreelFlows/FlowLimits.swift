@@ -5,20 +5,20 @@ import Yams
 /// (`showreel run --check` reports them at `file:line:column`) and docs/flows.md lists them.
 /// Without them, nested `repeat`s multiply (1000 x 1000 steps), a few YAML aliases expand
 /// to billions of nodes, and deep nesting runs the parser out of stack.
-public enum FlowLimits {
+package enum FlowLimits {
     /// Steps a flow runs, counted after `repeat` and `runFlow` are expanded.
-    public static let maximumSteps = 10_000
+    package static let maximumSteps = 10_000
     /// `repeat` and `runFlow` inside one another.
-    public static let maximumNesting = 16
+    package static let maximumNesting = 16
     /// YAML nodes of a flow's files with aliases expanded (each use counts again), over the
     /// flow and every file it runs.
-    public static let maximumYAMLNodes = 100_000
+    package static let maximumYAMLNodes = 100_000
     /// Lists and maps inside one another in one YAML document.
-    public static let maximumYAMLDepth = 100
+    package static let maximumYAMLDepth = 100
     /// A `repeat`'s `times`.
-    public static let repeatTimes = 1...1000
+    package static let repeatTimes = 1...1000
     /// A `wait`, a timeout or a duration, in seconds: the device's own limit on one wait.
-    public static let maximumSeconds = AutomationLimits.maxWaitSeconds
+    package static let maximumSeconds = AutomationLimits.maxWaitSeconds
 }
 
 /// The YAML nodes one flow's parse may still look at: shared by the files `runFlow` pulls in,

@@ -7,17 +7,17 @@ import Yams
 /// Reads flow files: YAML through Yams, then every field checked against the step vocabulary,
 /// with each problem reported at its `file:line:column` and the nearest valid spelling.
 /// Collects all the problems of a file instead of stopping at the first.
-public struct FlowParser: Sendable {
+package struct FlowParser: Sendable {
     /// The bundle identifiers a flow may launch.
-    public var knownApps: [String]
+    package var knownApps: [String]
 
-    public init(knownApps: [String]) {
+    package init(knownApps: [String]) {
         self.knownApps = knownApps
     }
 
     /// Parses and validates the flow at `url`; `id` is the path as the user named it, used in
     /// messages and as the flow's stable id. Throws `FlowValidationError` with every problem.
-    public func parse(fileAt url: URL, id: String) throws(FlowValidationError) -> Flow {
+    package func parse(fileAt url: URL, id: String) throws(FlowValidationError) -> Flow {
         var problems: [FlowDiagnostic] = []
         let flow = parse(url, id: id, chain: [], problems: &problems, requiresApp: true, budget: YAMLBudget(), nesting: 0)
         guard problems.isEmpty, let flow else { throw FlowValidationError(problems) }

@@ -11,21 +11,21 @@ import ShowreelUI
 import ShowreelWire
 
 /// How flows are run and recorded.
-public struct FlowRunOptions: Sendable {
+package struct FlowRunOptions: Sendable {
     /// Where videos and screenshots go.
-    public var output: URL
-    public var apps: [AppDefinition]
-    public var recording: RecordingOptions
-    public var container: VideoContainer
+    package var output: URL
+    package var apps: [AppDefinition]
+    package var recording: RecordingOptions
+    package var container: VideoContainer
     /// Caption every step with its plain-words summary (`--captions steps`).
-    public var captionsSteps: Bool
+    package var captionsSteps: Bool
     /// Write each video's step trace (`<name>.trace.json`) for the report.
-    public var traces: Bool
+    package var traces: Bool
     /// Write each video's animated preview (`<name>.webp`) for pull requests and summary.md.
-    public var previews: Bool
-    public var logger: Logger
+    package var previews: Bool
+    package var logger: Logger
 
-    public init(
+    package init(
         output: URL, apps: [AppDefinition], recording: RecordingOptions = RecordingOptions(),
         container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true, previews: Bool = true,
         logger: Logger = Logger(label: "showreel.flows", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -43,10 +43,10 @@ public struct FlowRunOptions: Sendable {
 
 /// Runs flows, each on its own in-process device (virtual clock, private registry) recorded
 /// in-process into one video, and describes each run as a manifest entry.
-public struct FlowRunner: Sendable {
-    public var options: FlowRunOptions
+package struct FlowRunner: Sendable {
+    package var options: FlowRunOptions
 
-    public init(options: FlowRunOptions) { self.options = options }
+    package init(options: FlowRunOptions) { self.options = options }
 
     /// Runs `flows` with up to `workers` at a time; calls `progress` as each one finishes.
     /// Entries come back in the order of `flows`. When the task is cancelled (Ctrl-C), running
@@ -55,7 +55,7 @@ public struct FlowRunner: Sendable {
     /// Recordings that run side by side keep to one thread each when their options leave the
     /// encoder's threads to the recorder (`threads` 0): the workers already keep the cores busy,
     /// and x264's slice threads and swscale's would only add hand-offs between them.
-    public func run(
+    package func run(
         _ flows: [Flow], workers: Int,
         progress: @Sendable (ManifestEntry) -> Void = { _ in }
     ) async -> [ManifestEntry] {
@@ -100,7 +100,7 @@ public struct FlowRunner: Sendable {
 
     /// Runs one flow: boots its device, records from the first step to the last (or the
     /// failing one), and shuts the device down. Never throws: problems become a failed entry.
-    public func run(_ flow: Flow, videoName: String) async -> ManifestEntry {
+    package func run(_ flow: Flow, videoName: String) async -> ManifestEntry {
         var entry = ManifestEntry(id: flow.id, name: flow.name, status: .passed, duration: 0)
         let home = URL(fileURLWithPath: "/tmp").appendingPathComponent("srf-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -179,19 +179,19 @@ extension ManifestEntry {
 
 extension FlowRunner {
     /// What driving a flow did: its steps with their times, and the failure if one stopped it.
-    public struct DriveResult: Sendable {
-        public var steps: [ManifestEntry.Step]
-        public var attachments: [String]
-        public var failure: ManifestEntry.Failure?
-        public var failureScreenshot: String?
+    package struct DriveResult: Sendable {
+        package var steps: [ManifestEntry.Step]
+        package var attachments: [String]
+        package var failure: ManifestEntry.Failure?
+        package var failureScreenshot: String?
         /// The failure is an interruption (Ctrl-C), not the app's.
-        public var wasInterrupted: Bool
+        package var wasInterrupted: Bool
     }
 
     /// Drives `flow`'s steps on a device that is already booted, recorded by someone else (the
     /// demo's recorder, started through the tunnel host): step times count from now. Captions
     /// need the runner's own recording, so caption steps do nothing here.
-    public func drive(_ flow: Flow, on device: Device, screenshotPrefix: String) async -> DriveResult {
+    package func drive(_ flow: Flow, on device: Device, screenshotPrefix: String) async -> DriveResult {
         let execution = FlowExecution(
             flow: flow, device: device, sink: nil, start: device.clock.now, options: options,
             screenshotPrefix: screenshotPrefix)

@@ -4,15 +4,15 @@ import ShowreelRender
 import ShowreelReport
 
 /// App Store previews to make of each passing flow's video in a run (`--app-store-previews`).
-public struct AppStorePreviewPlan: Sendable {
+package struct AppStorePreviewPlan: Sendable {
     /// The classes asked for; each video gets one per class whose shape its device has.
     package var classes: [AppStorePreviewClass]
-    public var holdsLast: Bool
-    public var trims: Bool
-    public var audio: URL?
+    package var holdsLast: Bool
+    package var trims: Bool
+    package var audio: URL?
     /// Record each flow at the size its previews need (down from the screen's pixels), not at
     /// the run's scale: set when the user did not choose `--scale`.
-    public var sizesRecording: Bool
+    package var sizesRecording: Bool
 
     package init(
         classes: [AppStorePreviewClass], holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil, sizesRecording: Bool = true
@@ -40,7 +40,7 @@ public struct AppStorePreviewPlan: Sendable {
     }
 
     /// The folder previews go into, in a run's output.
-    public static let folder = "app-store-previews"
+    package static let folder = "app-store-previews"
 
     /// A preview's file name: the video's, the cell's and the class's,
     /// `countries-de-phone-dark-iphone-6.9.mp4`.
@@ -52,26 +52,26 @@ public struct AppStorePreviewPlan: Sendable {
 }
 
 /// What a run of jobs gave: an entry per job, and the previews that could not be made.
-public struct MatrixRunResult: Sendable {
-    public var entries: [ManifestEntry]
+package struct MatrixRunResult: Sendable {
+    package var entries: [ManifestEntry]
     /// One sentence per refused or failed App Store preview, naming the flow and the cell.
-    public var previewProblems: [String]
+    package var previewProblems: [String]
 }
 
 /// Runs jobs (flows in cells) with up to `workers` at a time across every cell, each into its
 /// cell's folder, and makes the App Store previews of each as it finishes.
-public struct MatrixRunner: Sendable {
-    public var options: FlowRunOptions
-    public var previews: AppStorePreviewPlan?
+package struct MatrixRunner: Sendable {
+    package var options: FlowRunOptions
+    package var previews: AppStorePreviewPlan?
 
-    public init(options: FlowRunOptions, previews: AppStorePreviewPlan? = nil) {
+    package init(options: FlowRunOptions, previews: AppStorePreviewPlan? = nil) {
         self.options = options
         self.previews = previews
     }
 
     /// Entries come back in the order of `jobs`; on cancellation (Ctrl-C) running jobs stop and
     /// keep their videos, and jobs not started are skipped.
-    public func run(_ jobs: [RunJob], workers: Int, progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> MatrixRunResult {
+    package func run(_ jobs: [RunJob], workers: Int, progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> MatrixRunResult {
         var results = [(ManifestEntry, [String])?](repeating: nil, count: jobs.count)
         await withTaskGroup(of: (Int, (ManifestEntry, [String])).self) { group in
             var next = 0
@@ -98,7 +98,7 @@ public struct MatrixRunner: Sendable {
     }
 
     /// Runs one job into its folder, with its entry's paths relative to the run's output.
-    public func run(_ job: RunJob) async -> (ManifestEntry, [String]) {
+    package func run(_ job: RunJob) async -> (ManifestEntry, [String]) {
         var jobOptions = options
         jobOptions.output = job.folder.isEmpty ? options.output : options.output.appendingPathComponent(job.folder, isDirectory: true)
         if let previews, previews.sizesRecording, let scale = previews.recordingScale(for: job.flow.device.profile) {

@@ -6,16 +6,16 @@ import ShowreelReport
 /// --appearance light,dark`): every flow runs once per combination, each combination (a
 /// `RunCell`) into its own folder. An axis left empty takes one value: English, the flow's own
 /// device, light.
-public struct RunMatrix: Sendable, Equatable {
+package struct RunMatrix: Sendable, Equatable {
     /// Language codes as `xx` or `xx-YY`, most preferred first in each cell's launch.
-    public var languages: [String]
+    package var languages: [String]
     /// Device profiles; empty runs each flow on the device its header names.
-    public var devices: [DeviceProfile]
-    public var appearances: [InterfaceStyle]
+    package var devices: [DeviceProfile]
+    package var appearances: [InterfaceStyle]
 
     /// The matrix of the values given on the command line; throws a sentence naming the bad
     /// value and the valid choices.
-    public init(languages: [String] = [], devices: [String] = [], appearances: [String] = []) throws(RunMatrixError) {
+    package init(languages: [String] = [], devices: [String] = [], appearances: [String] = []) throws(RunMatrixError) {
         self.languages = try languages.map { code throws(RunMatrixError) in
             guard let normalised = LanguageCode.normalised(code) else { throw .language(code) }
             return normalised
@@ -31,11 +31,11 @@ public struct RunMatrix: Sendable, Equatable {
     }
 
     /// No axis given: the run keeps today's layout (no cells, no folders per cell).
-    public var isEmpty: Bool { languages.isEmpty && devices.isEmpty && appearances.isEmpty }
+    package var isEmpty: Bool { languages.isEmpty && devices.isEmpty && appearances.isEmpty }
 
     /// One job per flow (no axis given), or per cell and flow, cell by cell in the order the
     /// values were given, with each cell's flows named uniquely within its folder.
-    public func jobs(for flows: [Flow]) -> [RunJob] {
+    package func jobs(for flows: [Flow]) -> [RunJob] {
         guard !isEmpty else {
             let names = FlowRunner.videoNames(for: flows)
             return zip(flows, names).map { RunJob(id: $0.id, flow: $0, cell: nil, videoName: $1) }
@@ -77,26 +77,26 @@ public struct RunMatrix: Sendable, Equatable {
 }
 
 /// One flow to run in one cell (or outside any, in a plain run).
-public struct RunJob: Sendable {
+package struct RunJob: Sendable {
     /// The manifest entry's id: the flow's, with the cell after it.
-    public var id: String
+    package var id: String
     /// The flow, with the cell's device settings.
-    public var flow: Flow
-    public var cell: RunCell?
+    package var flow: Flow
+    package var cell: RunCell?
     /// The video's file name without extension, unique within its folder.
-    public var videoName: String
+    package var videoName: String
 
     /// The folder its files go into, relative to the run's output: the cell's name, or "".
-    public var folder: String { cell?.name ?? "" }
+    package var folder: String { cell?.name ?? "" }
 }
 
 /// A matrix value that is not valid, said with the valid choices.
-public enum RunMatrixError: Error, Equatable, CustomStringConvertible {
+package enum RunMatrixError: Error, Equatable, CustomStringConvertible {
     case language(String)
     case device(String)
     case appearance(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .language(code):
             "'\(code)' is not a language code: use the form xx or xx-YY (en, de, ja, ar, pt-BR), comma-separated."

@@ -4,7 +4,7 @@ import ShowreelWire
 
 /// Each step in plain words, for `--captions steps`: "Tap “Canada”", "Type “hello”".
 extension FlowStep {
-    public var summary: String {
+    package var summary: String {
         switch action {
         case let .launchApp(app, _, _, _): app.map { "Launch \($0)" } ?? "Launch the app"
         case let .tap(target, count, hold):

@@ -4,13 +4,13 @@ import ShowreelWire
 
 extension Request {
     /// The largest body either API reads (a JSON body, a legacy form).
-    public static let bodyLimit = 1 << 20
+    package static let bodyLimit = 1 << 20
 
     /// Reads the body as `type`, strictly (an unknown field is refused, see `StrictJSON`). Every
     /// failure is a 400 whose sentence starts with the route and names what was wrong: the body
     /// too large, not JSON, a field missing, mistyped or misspelt. `example`, when given, ends
     /// the sentence with a body to send instead; `empty` stands for a body left out.
-    public func decodeJSON<Body: Decodable>(_ type: Body.Type, example: String? = nil, empty: Body? = nil) async throws(APIError) -> Body {
+    package func decodeJSON<Body: Decodable>(_ type: Body.Type, example: String? = nil, empty: Body? = nil) async throws(APIError) -> Body {
         let data: Data
         do {
             data = Data((try await body.collect(upTo: Self.bodyLimit)).readableBytesView)
@@ -28,7 +28,7 @@ extension Request {
     }
 
     /// A 400 about this request's body: "<METHOD> <path>: <problem>".
-    public func badBody(_ problem: String, example: String? = nil) -> APIError {
+    package func badBody(_ problem: String, example: String? = nil) -> APIError {
         var sentence = "\(method.rawValue) \(uri.path): \(problem)"
         if let example {
             sentence +=

@@ -5,13 +5,13 @@ import Hummingbird
 /// device's automation API): a browser lets any page POST to `127.0.0.1` and marks the request
 /// with `Origin` or `Sec-Fetch-Site`, and a page on a domain that resolves to 127.0.0.1 (DNS
 /// rebinding) sends its own name as `Host`. Test runners and command-line clients send neither.
-public enum LoopbackGuard {
+package enum LoopbackGuard {
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
     /// Why `request` is refused (a 403), or nil. `loopbackOnly` says the server is bound to a
     /// loopback address, where every genuine client names a loopback `Host`; `server` names the
     /// server in the sentence.
-    public static func refusal(of request: Request, loopbackOnly: Bool, server: String) -> APIError? {
+    package static func refusal(of request: Request, loopbackOnly: Bool, server: String) -> APIError? {
         if let origin = request.headers[.origin] {
             return APIError(
                 .forbidden,
@@ -34,7 +34,7 @@ public enum LoopbackGuard {
 
     /// `localhost`, a 127.0.0.0/8 dotted quad or `[::1]`, each with an optional port; nothing else
     /// (no `*.localhost`, no `127.evil.example`, no octal or short forms).
-    public static func isLoopbackAuthority(_ authority: String) -> Bool {
+    package static func isLoopbackAuthority(_ authority: String) -> Bool {
         let text = Substring(authority.lowercased())
         let host: Substring
         var port: Substring?
@@ -59,13 +59,13 @@ public enum LoopbackGuard {
     }
 
     /// Whether a bind address reaches this machine only: `localhost`, `::1` or 127.x.x.x.
-    public static func isLoopbackAddress(_ bindAddress: String) -> Bool {
+    package static func isLoopbackAddress(_ bindAddress: String) -> Bool {
         let address = bindAddress.lowercased()
         return address == "localhost" || address == "::1" || address == "[::1]" || isLoopbackIPv4(Substring(address))
     }
 
     /// A dotted quad in 127.0.0.0/8, written plainly (four decimal parts, no leading zeros).
-    public static func isLoopbackIPv4(_ text: Substring) -> Bool {
+    package static func isLoopbackIPv4(_ text: Substring) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "127" else { return false }
         return parts.allSatisfy { part in
@@ -74,11 +74,11 @@ public enum LoopbackGuard {
     }
 
     /// `LoopbackGuard` as a middleware, for a server with no guard of its own.
-    public struct Middleware<Context: RequestContext>: RouterMiddleware {
+    package struct Middleware<Context: RequestContext>: RouterMiddleware {
         let loopbackOnly: Bool
         let server: String
 
-        public init(loopbackOnly: Bool, server: String) {
+        package init(loopbackOnly: Bool, server: String) {
             self.loopbackOnly = loopbackOnly
             self.server = server
         }
@@ -93,5 +93,5 @@ public enum LoopbackGuard {
 
 extension Character {
     /// 0-9 only (`isNumber` alone also takes other scripts' digits and fractions).
-    public var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }

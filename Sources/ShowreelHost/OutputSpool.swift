@@ -100,7 +100,7 @@ final class OutputSpool: @unchecked Sendable {
 /// Gives memory the host freed back to the system. glibc's malloc keeps freed heap pages (and
 /// each thread's arena) mapped, so after a command with megabytes of output the host's RSS
 /// would stay at its peak; `malloc_trim` returns the free pages.
-public enum MemoryRelease {
+package enum MemoryRelease {
     /// Freeing less than this is not worth a trim.
     static let worthTrimming = 1024 * 1024
 
@@ -113,7 +113,7 @@ public enum MemoryRelease {
     /// raises its mmap threshold after the first large free (up to 32 MiB), after which the
     /// copies of a command's output (bytes, text, JSON) come from the heap and stay resident.
     /// Process-wide, so a library never sets it on its own.
-    public static func preferMappedLargeAllocations() {
+    package static func preferMappedLargeAllocations() {
         #if canImport(Glibc)
         guard let symbol = dlsym(nil, "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)

@@ -11,14 +11,14 @@ import UnixSignals
 /// `/status`, `/interrupt`, `/terminate` with form-urlencoded bodies) and, beside it, a
 /// versioned JSON API under `/v1`. Commands run without a shell, each in its own session so
 /// signals reach the whole process group; their output is drained while they run.
-public struct TunnelHost: Sendable {
+package struct TunnelHost: Sendable {
     /// The version reported by `GET /v1/health`.
-    public static let version = "1.0.0"
+    package static let version = "1.0.0"
 
-    public let configuration: TunnelHostConfiguration
+    package let configuration: TunnelHostConfiguration
     let logger: Logger
 
-    public init(configuration: TunnelHostConfiguration = TunnelHostConfiguration(), logger: Logger = Logger(label: "showreel.host")) {
+    package init(configuration: TunnelHostConfiguration = TunnelHostConfiguration(), logger: Logger = Logger(label: "showreel.host")) {
         self.configuration = configuration
         self.logger = logger
     }
@@ -30,7 +30,7 @@ public struct TunnelHost: Sendable {
     /// - Parameter onListening: called once with the bound port (useful with port 0), when the
     ///   host listens on every address it serves.
     /// - Throws: ``TunnelHostConfiguration/Problem`` for unsafe settings, before listening.
-    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try configuration.validate()
         let table = CommandTable(configuration: configuration, logger: logger)
         let router = Router(context: HostRequestContext.self)
@@ -199,10 +199,10 @@ struct ExtraListener<Responder: HTTPResponder>: Service where Responder.Context 
 }
 
 /// Another program holds the port on one of the host's loopback addresses.
-public struct LoopbackPortTaken: Error, CustomStringConvertible {
-    public var address: String
-    public var port: Int
-    public var description: String {
+package struct LoopbackPortTaken: Error, CustomStringConvertible {
+    package var address: String
+    package var port: Int
+    package var description: String {
         "port \(port) on \(address) is taken by another program: clients that resolve localhost to \(address) would reach it instead of this host (with their tokens). Stop that program, or choose another --port (0 picks a free one)"
     }
 }

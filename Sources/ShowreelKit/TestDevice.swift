@@ -17,7 +17,7 @@ public final class TestDevice: Sendable {
     public let name: String
     public let clock: ClockKind
     /// The in-process device, to drive or record directly (nil for an external one).
-    public let device: Device?
+    package let device: Device?
     /// The registry the device is in: a recorder in another process finds it there.
     public let registry: DeviceRegistry
     private let server: Task<Void, any Error>?

@@ -5,12 +5,12 @@ import ShowreelRender
 
 /// What a preview holds.
 package struct PreviewSummary: Sendable, Equatable {
-    public var url: URL
-    public var width: Int
-    public var height: Int
+    package var url: URL
+    package var width: Int
+    package var height: Int
     /// Pictures in the file: a screen that did not change between two ticks adds none.
-    public var frames: Int
-    public var bytes: Int
+    package var frames: Int
+    package var bytes: Int
 }
 
 /// A small animated WebP of a video, for places that show images but not videos: a pull
@@ -26,20 +26,20 @@ package struct PreviewSummary: Sendable, Equatable {
 /// made in this process samples its pictures as it encodes them (`PreviewSampler`); any other
 /// video is decoded (`write(from:to:)`: only the pictures on screen at a tick are converted).
 package enum AnimatedPreview {
-    public static let fileExtension = "webp"
-    public static let maxWidth = 480
-    public static let framesPerSecond = 10
-    public static let maxSeconds = 60.0
+    package static let fileExtension = "webp"
+    package static let maxWidth = 480
+    package static let framesPerSecond = 10
+    package static let maxSeconds = 60.0
     /// Lossy quality of each changed rectangle (a whole first picture included): a 31 s flow's
     /// preview is about 0.4 MB at 85, well under the 2 MB a pull request's page can carry.
-    public static let quality = 85.0
+    package static let quality = 85.0
 
     /// Where the preview of `video` goes: beside it, `name.webp`.
-    public static func url(for video: URL) -> URL { video.deletingPathExtension().appendingPathExtension(fileExtension) }
+    package static func url(for video: URL) -> URL { video.deletingPathExtension().appendingPathExtension(fileExtension) }
 
     /// Writes the preview of `video` beside it (`name.webp`) and returns where; nil, logged,
     /// when it cannot be made: a recording is whole without its preview.
-    public static func make(for video: URL, logger: Logger = Logger(label: "showreel.preview")) -> URL? {
+    package static func make(for video: URL, logger: Logger = Logger(label: "showreel.preview")) -> URL? {
         let url = url(for: video)
         return make(at: url, logger: logger) { () throws(RecorderError) in try write(from: video, to: url) }
     }
@@ -75,7 +75,7 @@ package enum AnimatedPreview {
     }
 
     /// The preview of the video file `video`, decoded.
-    public static func write(
+    package static func write(
         from video: URL, to url: URL, maxWidth: Int = maxWidth, framesPerSecond: Int = framesPerSecond,
         maxSeconds: Double = maxSeconds, quality: Double = quality
     ) throws(RecorderError) -> PreviewSummary {

@@ -6,29 +6,29 @@ import ShowreelRender
 /// picture. FFmpeg 5's WebP decoder takes still pictures only, so a frame is decoded on its own,
 /// wrapped as a still WebP (which is what an animation frame holds).
 package struct AnimatedWebP: Sendable {
-    public struct Frame: Sendable, Equatable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
+    package struct Frame: Sendable, Equatable {
+        package var x: Int
+        package var y: Int
+        package var width: Int
+        package var height: Int
         /// Milliseconds.
-        public var duration: Int
+        package var duration: Int
         /// Where the frame's 24-bit duration field is in the file.
         var durationOffset: Int
         /// The frame's picture chunks (`ALPH`, `VP8 ` or `VP8L`).
         var chunks: Range<Int>
     }
 
-    public let url: URL
-    public let width: Int
-    public let height: Int
-    public let frames: [Frame]
+    package let url: URL
+    package let width: Int
+    package let height: Int
+    package let frames: [Frame]
     private let bytes: [UInt8]
 
     /// Seconds the animation lasts, once through.
-    public var duration: Double { Double(frames.reduce(0) { $0 + $1.duration }) / 1000 }
+    package var duration: Double { Double(frames.reduce(0) { $0 + $1.duration }) / 1000 }
 
-    public init(url: URL) throws(RecorderError) {
+    package init(url: URL) throws(RecorderError) {
         self.url = url
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw .cannotOpenMedia(file: url.path, message: error.localizedDescription) }
@@ -65,7 +65,7 @@ package struct AnimatedWebP: Sendable {
     }
 
     /// The picture of frame `index` (its own rectangle, not the canvas), decoded by libavcodec.
-    public func decodeFrame(_ index: Int) throws(RecorderError) -> PixelBuffer {
+    package func decodeFrame(_ index: Int) throws(RecorderError) -> PixelBuffer {
         let frame = frames[index]
         let pictureChunks = Array(bytes[frame.chunks])
         let hasAlpha = Self.chunks(in: pictureChunks, from: 0, to: pictureChunks.count).contains { $0.type == "ALPH" }

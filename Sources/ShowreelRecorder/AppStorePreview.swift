@@ -4,15 +4,15 @@ import Logging
 
 /// What an app preview is made to.
 package struct AppStorePreviewOptions: Sendable {
-    public var previewClass: AppStorePreviewClass
+    package var previewClass: AppStorePreviewClass
     /// A video shorter than 15 s holds its last frame until 15 s instead of being refused.
-    public var holdsLast: Bool
+    package var holdsLast: Bool
     /// A video longer than 30 s keeps its first 30 s instead of being refused.
-    public var trims: Bool
+    package var trims: Bool
     /// The sound (any file FFmpeg reads with an audio stream), or nil for a silent track.
-    public var audio: URL?
+    package var audio: URL?
 
-    public init(previewClass: AppStorePreviewClass, holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil) {
+    package init(previewClass: AppStorePreviewClass, holdsLast: Bool = false, trims: Bool = false, audio: URL? = nil) {
         self.previewClass = previewClass
         self.holdsLast = holdsLast
         self.trims = trims
@@ -22,12 +22,12 @@ package struct AppStorePreviewOptions: Sendable {
 
 /// A preview written.
 package struct AppStorePreviewSummary: Sendable, Equatable {
-    public var url: URL
-    public var previewClass: AppStorePreviewClass
+    package var url: URL
+    package var previewClass: AppStorePreviewClass
     /// Seconds.
-    public var duration: Double
+    package var duration: Double
     /// How long the source was, in seconds (before holding or trimming).
-    public var sourceDuration: Double
+    package var sourceDuration: Double
 }
 
 /// Why a video cannot become an app preview: what it is, and what to do.
@@ -38,7 +38,7 @@ package enum AppStorePreviewError: Error, CustomStringConvertible, Equatable, Se
     case startsFlat(file: String, colour: String)
     case recorder(RecorderError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .wrongShape(file, width, height, previewClass):
             let off = previewClass.aspectDifference(width: width, height: height) * 100
@@ -79,7 +79,7 @@ package enum AppStorePreview {
     /// name until complete. Refuses a source whose shape is more than 1% off the class's, one
     /// outside 15-30 s (unless `holdsLast` or `trims`), and one that starts on a flat frame.
     @discardableResult
-    public static func make(
+    package static func make(
         from source: URL, to destination: URL, options: AppStorePreviewOptions,
         logger: Logger = Logger(label: "showreel.preview")
     ) throws(AppStorePreviewError) -> AppStorePreviewSummary {

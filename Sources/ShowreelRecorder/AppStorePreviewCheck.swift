@@ -3,13 +3,13 @@ import Foundation
 
 /// One App Store app preview rule a file breaks, in a sentence that says what the file has.
 package struct AppStorePreviewProblem: Sendable, Equatable, CustomStringConvertible {
-    public enum Rule: String, Sendable, CaseIterable {
+    package enum Rule: String, Sendable, CaseIterable {
         case container, size, codec, frameRate, bitRate, audio, duration, moovFirst, fileSize, firstFrame
     }
 
-    public var rule: Rule
-    public var message: String
-    public var description: String { message }
+    package var rule: Rule
+    package var message: String
+    package var description: String { message }
 }
 
 /// Checks any video file (not only Showreel's) against App Store Connect's app preview rules
@@ -19,7 +19,7 @@ package struct AppStorePreviewProblem: Sendable, Equatable, CustomStringConverti
 package enum AppStorePreviewCheck {
     /// The rules `url` breaks (empty when it meets them all). With `previewClass` the size must
     /// be that class's; without, any class's. A file FFmpeg cannot read is thrown.
-    public static func problems(of url: URL, previewClass: AppStorePreviewClass? = nil) throws(RecorderError) -> [AppStorePreviewProblem] {
+    package static func problems(of url: URL, previewClass: AppStorePreviewClass? = nil) throws(RecorderError) -> [AppStorePreviewProblem] {
         var found: [AppStorePreviewProblem] = []
         func add(_ rule: AppStorePreviewProblem.Rule, _ message: String) {
             found.append(AppStorePreviewProblem(rule: rule, message: message))

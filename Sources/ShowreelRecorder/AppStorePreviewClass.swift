@@ -10,7 +10,7 @@ package enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
     case ipad13 = "ipad-13"
 
     /// Width in pixels (portrait).
-    public var width: Int {
+    package var width: Int {
         switch self {
         case .iphone69: 886
         case .iphone55: 1080
@@ -19,7 +19,7 @@ package enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
     }
 
     /// Height in pixels (portrait).
-    public var height: Int {
+    package var height: Int {
         switch self {
         case .iphone69, .iphone55: 1920
         case .ipad13: 1600
@@ -27,50 +27,50 @@ package enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
     }
 
     /// Width over height.
-    public var aspect: Double { Double(width) / Double(height) }
+    package var aspect: Double { Double(width) / Double(height) }
 
     /// The size as "886x1920".
-    public var size: String { "\(width)x\(height)" }
+    package var size: String { "\(width)x\(height)" }
 
     /// How far `width` x `height` is from this class's shape, as a fraction (0.01 is 1%).
-    public func aspectDifference(width: Int, height: Int) -> Double {
+    package func aspectDifference(width: Int, height: Int) -> Double {
         guard width > 0, height > 0 else { return .infinity }
         return abs(Double(width) / Double(height) / aspect - 1)
     }
 
     /// Whether a `width` x `height` picture scales to this class without bars: within 1% of
     /// its shape.
-    public func fits(width: Int, height: Int) -> Bool {
+    package func fits(width: Int, height: Int) -> Bool {
         aspectDifference(width: width, height: height) <= AppStorePreviewRules.aspectTolerance
     }
 
     /// The class whose shape `width` x `height` is closest to.
-    public static func nearest(width: Int, height: Int) -> AppStorePreviewClass {
+    package static func nearest(width: Int, height: Int) -> AppStorePreviewClass {
         allCases.min { $0.aspectDifference(width: width, height: height) < $1.aspectDifference(width: width, height: height) }!
     }
 
     /// The names, as the CLI lists them: "iphone-6.9, iphone-5.5, ipad-13".
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// App Store Connect's app preview specification, as the encoder meets it and the checker
 /// tests it.
 package enum AppStorePreviewRules {
     /// Frames a second, constant.
-    public static let frameRate = 30
+    package static let frameRate = 30
     /// The video's bit rate, bits a second.
-    public static let bitRates = 10_000_000...12_000_000
+    package static let bitRates = 10_000_000...12_000_000
     /// What the encoder aims at: the middle of the range.
-    public static let targetBitRate = 11_000_000
+    package static let targetBitRate = 11_000_000
     /// Length in seconds.
-    public static let durations = 15.0...30.0
+    package static let durations = 15.0...30.0
     /// At most this many bytes.
-    public static let maximumBytes: Int64 = 500_000_000
+    package static let maximumBytes: Int64 = 500_000_000
     /// AAC audio, stereo, at this rate.
-    public static let audioSampleRate = 48_000
-    public static let audioChannels = 2
+    package static let audioSampleRate = 48_000
+    package static let audioChannels = 2
     /// A source this close to a class's shape is scaled to it; one further off is refused.
-    public static let aspectTolerance = 0.01
+    package static let aspectTolerance = 0.01
     /// A preview's length may be off by this much (a frame and a bit of audio priming).
-    public static let durationSlack = 0.05
+    package static let durationSlack = 0.05
 }

@@ -4,17 +4,17 @@ import ShowreelRender
 
 /// A decoded video frame as BGRA pixels.
 package struct DecodedFrame: Sendable {
-    public var pixels: PixelBuffer
+    package var pixels: PixelBuffer
     /// Presentation time in seconds.
-    public var time: Double
-    public var isKeyframe: Bool
+    package var time: Double
+    package var isKeyframe: Bool
 }
 
 /// Decodes the frames of a video (or image) file to BGRA pixel buffers.
 package enum FrameDecoder {
     /// Decodes the video frames of `url` in presentation order, up to `limit` frames.
     /// A truncated file gives the frames that could be decoded.
-    public static func decodeFrames(_ url: URL, limit: Int? = nil) throws(RecorderError) -> [DecodedFrame] {
+    package static func decodeFrames(_ url: URL, limit: Int? = nil) throws(RecorderError) -> [DecodedFrame] {
         var frames: [DecodedFrame] = []
         let maximum = limit ?? Int.max
         try forEachFrame(url) { frame in
@@ -26,7 +26,7 @@ package enum FrameDecoder {
 
     /// Decodes the video frames of `url` one at a time, in the decoder's (presentation) order,
     /// handing each to `body` until it returns false: a long video never sits in memory whole.
-    public static func forEachFrame(_ url: URL, _ body: (DecodedFrame) -> Bool) throws(RecorderError) {
+    package static func forEachFrame(_ url: URL, _ body: (DecodedFrame) -> Bool) throws(RecorderError) {
         let converter = PixelConverter(precise: true)
         try forEachDecoded(url) { frame, time in
             guard let pixels = converter.bgraBuffer(from: frame) else { return true }

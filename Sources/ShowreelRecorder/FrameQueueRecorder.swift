@@ -21,26 +21,26 @@ import ShowreelRender
 /// recorder's peak memory about the same at every screen size.
 package final class FrameQueueRecorder: Sendable {
     /// The default byte budget for queued frames.
-    public static let defaultMaxQueuedBytes = 32 << 20
+    package static let defaultMaxQueuedBytes = 32 << 20
 
-    public let url: URL
+    package let url: URL
     /// The most frames waiting for the encoder (the requested capacity, lowered to fit the byte budget).
-    public let capacity: Int
+    package let capacity: Int
 
     private let worker: EncoderWorker
 
     /// How the encoding thread keeps a fragmented file current, so `kill -9` loses little.
-    public struct KeepAlive: Sendable {
+    package struct KeepAlive: Sendable {
         /// The most wall time between two flushes of the file.
-        public var interval: Duration
+        package var interval: Duration
         /// The source's time now (device clock), which an idle screen's held frame is extended
         /// to; nil when the source's time moves only with its frames (a virtual clock), and
         /// then only what has been encoded is flushed.
-        public var now: (@Sendable () -> Duration?)?
+        package var now: (@Sendable () -> Duration?)?
 
         /// Flushes at least every 0.75 s: with the repeat stamped up to 50 ms behind the
         /// source's clock, a killed recorder loses under a second of wall time.
-        public init(interval: Duration = .milliseconds(750), now: (@Sendable () -> Duration?)? = nil) {
+        package init(interval: Duration = .milliseconds(750), now: (@Sendable () -> Duration?)? = nil) {
             self.interval = interval
             self.now = now
         }
@@ -53,7 +53,7 @@ package final class FrameQueueRecorder: Sendable {
     /// virtual-clock device), so the device keeps the cores it wants and loses nothing.
     /// `onFailure` is called once, on the encoding thread, when encoding or writing fails
     /// (later frames are discarded).
-    public init(
+    package init(
         recorder: VideoRecorder, capacity: Int = 8, frameBytes: Int? = nil,
         maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes,
         keepAlive: KeepAlive = KeepAlive(), encoderPriority: QualityOfService = .userInitiated,
@@ -74,7 +74,7 @@ package final class FrameQueueRecorder: Sendable {
     }
 
     /// How many frames of `frameBytes` the queue holds: `requested`, fewer to fit the byte budget, at least two.
-    public static func capacity(
+    package static func capacity(
         forFrameBytes frameBytes: Int, requested: Int = 8,
         maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes
     ) -> Int {
@@ -82,7 +82,7 @@ package final class FrameQueueRecorder: Sendable {
     }
 
     /// Opens a `VideoRecorder` (see its initialiser) behind a queue.
-    public convenience init(
+    package convenience init(
         url: URL, width: Int, height: Int, options: RecordingOptions = RecordingOptions(), mask: ScreenMask? = nil,
         masksCopies: Bool = false, capacity: Int = 8,
         maxQueuedBytes: Int = FrameQueueRecorder.defaultMaxQueuedBytes, keepAlive: KeepAlive = KeepAlive(),
@@ -106,7 +106,7 @@ package final class FrameQueueRecorder: Sendable {
     /// Queues `frame` for encoding without waiting. Returns false when a queued frame had to be
     /// dropped to make room, or when the recorder already failed or finished (frame discarded).
     @discardableResult
-    public func submit(_ frame: Frame) -> Bool {
+    package func submit(_ frame: Frame) -> Bool {
         worker.submit(frame, waitingForRoom: false)
     }
 
@@ -115,30 +115,30 @@ package final class FrameQueueRecorder: Sendable {
     /// up, and the same run must give the same video. Returns false only when the recorder
     /// already failed or finished (frame discarded).
     @discardableResult
-    public func submitWaiting(_ frame: Frame) -> Bool {
+    package func submitWaiting(_ frame: Frame) -> Bool {
         worker.submit(frame, waitingForRoom: true)
     }
 
     /// Frames waiting for the encoder right now.
-    public var queuedFrames: Int { worker.locked { $0.queue.count } }
+    package var queuedFrames: Int { worker.locked { $0.queue.count } }
 
     /// Frames dropped so far because the queue was full.
-    public var framesDropped: Int { worker.locked { $0.dropped } }
+    package var framesDropped: Int { worker.locked { $0.dropped } }
 
     /// The first error the encoder hit, if any; later frames are discarded and `finish` throws it.
-    public var failure: RecorderError? { worker.locked { $0.failure } }
+    package var failure: RecorderError? { worker.locked { $0.failure } }
 
     /// Encodes every queued frame, holds the last one until `stopTime`, finalises the file and
     /// returns the summary (its `framesDropped` includes frames dropped by the queue).
     @discardableResult
-    public func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
+    package func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
         try worker.finish(stopTime: stopTime)
     }
 
     /// Stops without finishing: queued frames are dropped, the frame being encoded is the
     /// last, and the file is closed and removed. For a video nobody will watch (a passing
     /// test's under `.retainOnFailure`), which need not wait for the encoder to catch up.
-    public func discard() {
+    package func discard() {
         worker.discard()
     }
 

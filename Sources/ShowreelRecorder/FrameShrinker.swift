@@ -8,10 +8,10 @@ import ShowreelRender
 /// session shrinks on the source's thread (`shrunk(_:)`, into a new buffer it hands on), and a
 /// `VideoRecorder` fed screen-sized frames shrinks into a buffer of its own (`shrink(_:into:)`).
 package struct FrameShrinker: Sendable {
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// The screen's shape at the video's size, painted black after shrinking.
-    public let mask: ScreenMask?
+    package let mask: ScreenMask?
     /// Whether the video is exactly half the screen, so that changed parts of a frame can be
     /// shrunk alone (`shrink(_:into:spans:)`).
     let shrinksInParts: Bool
@@ -20,7 +20,7 @@ package struct FrameShrinker: Sendable {
 
     /// A shrinker from `width` x `height` frames to `options`' video size, or nil when the video
     /// is not smaller by up to half (swscale's area filter scales those during conversion).
-    public init?(width: Int, height: Int, options: RecordingOptions, mask: ScreenMask?) {
+    package init?(width: Int, height: Int, options: RecordingOptions, mask: ScreenMask?) {
         let output = options.outputSize(width: width, height: height)
         guard FrameScaler.canShrink(fromWidth: width, height: height, toWidth: output.width, height: output.height) else { return nil }
         self.width = output.width
@@ -31,7 +31,7 @@ package struct FrameShrinker: Sendable {
     }
 
     /// Shrinks `pixels` into `destination` (of the video's size) and masks it.
-    public func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer) {
+    package func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer) {
         FrameScaler.shrink(pixels, into: destination)
         mask?.apply(to: destination)
     }
@@ -52,7 +52,7 @@ package struct FrameShrinker: Sendable {
     /// picture of the frame its source published just before, only what `frame` says changed
     /// since is shrunk, onto a copy of it: a copy costs a fraction of reading a whole screen.
     /// A frame that changed over half its bands, or does not say what changed, is shrunk whole.
-    public func shrunk(_ frame: Frame, after previous: PixelBuffer? = nil) -> Frame {
+    package func shrunk(_ frame: Frame, after previous: PixelBuffer? = nil) -> Frame {
         if let previous, shrinksInParts, isShrunk(previous), let areas = frame.changedAreas {
             let spans = BandSpans(areas: areas, factor: 2, layout: bands)
             if spans.changedBandCount * 2 <= bands.bandCount {

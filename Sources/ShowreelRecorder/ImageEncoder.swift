@@ -7,7 +7,7 @@ package enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg
 
     /// The format for a file name's extension: .png, .jpg or .jpeg (any case).
-    public init(fileURL: URL) throws(RecorderError) {
+    package init(fileURL: URL) throws(RecorderError) {
         switch fileURL.pathExtension.lowercased() {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
@@ -15,7 +15,7 @@ package enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .png: "png"
         case .jpeg: "jpg"
@@ -33,7 +33,7 @@ package enum ImageFormat: String, Sendable, CaseIterable {
 /// Encodes a BGRA pixel buffer as a PNG or JPEG file's bytes with libavcodec.
 package enum ImageEncoder {
     /// PNG keeps every pixel (and alpha); JPEG is lossy, high quality, no alpha.
-    public static func encode(_ pixels: PixelBuffer, as format: ImageFormat) throws(RecorderError) -> [UInt8] {
+    package static func encode(_ pixels: PixelBuffer, as format: ImageFormat) throws(RecorderError) -> [UInt8] {
         installFFmpegLogging()
         let name = format.rawValue.uppercased()
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
@@ -113,7 +113,7 @@ package enum ImageEncoder {
     }
 
     /// Encodes `pixels` in the format its extension names and writes the file.
-    public static func write(_ pixels: PixelBuffer, to url: URL) throws(RecorderError) {
+    package static func write(_ pixels: PixelBuffer, to url: URL) throws(RecorderError) {
         let format = try ImageFormat(fileURL: url)
         let bytes = try encode(pixels, as: format)
         do {

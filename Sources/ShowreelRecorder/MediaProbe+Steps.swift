@@ -3,26 +3,26 @@ import Foundation
 
 /// A subtitle: its text and when it shows, in seconds.
 package struct TimedText: Sendable, Equatable {
-    public var text: String
-    public var start: Double
-    public var end: Double
+    package var text: String
+    package var start: Double
+    package var end: Double
 }
 
 /// What a video says of its steps: chapters and the timed-text (`mov_text`) subtitle track.
 package struct StepTracksInfo: Sendable, Equatable {
-    public var chapters: [VideoChapter]
+    package var chapters: [VideoChapter]
     /// The subtitles' text as the packets hold it, in order; samples with no text (the gaps a
     /// muxer fills in) are left out.
-    public var subtitles: [TimedText]
+    package var subtitles: [TimedText]
     /// Whether the subtitle track is on by default (nil when there is none).
-    public var subtitlesShownByDefault: Bool?
+    package var subtitlesShownByDefault: Bool?
     /// The subtitle track's name (`handler_name`).
-    public var subtitleTrackName: String?
+    package var subtitleTrackName: String?
 }
 
 extension MediaProbe {
     /// Reads the chapters and the first `mov_text` track of `url`.
-    public static func stepTracks(_ url: URL) throws(RecorderError) -> StepTracksInfo {
+    package static func stepTracks(_ url: URL) throws(RecorderError) -> StepTracksInfo {
         let input = try MediaInput(url: url)
         let format = input.format
         var chapters: [VideoChapter] = []

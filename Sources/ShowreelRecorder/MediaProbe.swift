@@ -4,23 +4,23 @@ import Foundation
 /// What a video (or image) file holds, as libavformat reads it.
 package struct MediaInfo: Sendable, Equatable {
     /// The video codec's FFmpeg name: "h264", "hevc", "png", "mjpeg"...
-    public var codecName: String
-    public var width: Int
-    public var height: Int
+    package var codecName: String
+    package var width: Int
+    package var height: Int
     /// The container's duration in seconds (0 when the container does not know it).
-    public var duration: Double
+    package var duration: Double
     /// The video stream's own duration in seconds, when the container records one.
-    public var streamDuration: Double?
+    package var streamDuration: Double?
     /// Video packets (frames) actually present and readable.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Presentation times of those frames in seconds, in presentation order.
-    public var frameTimestamps: [Double]
+    package var frameTimestamps: [Double]
     /// Presentation times of the keyframes in seconds.
-    public var keyframeTimestamps: [Double]
+    package var keyframeTimestamps: [Double]
     /// The demuxer's name, e.g. "mov,mp4,m4a,3gp,3g2,mj2".
-    public var containerFormat: String
+    package var containerFormat: String
     /// False when reading stopped at damaged or missing data (a truncated file).
-    public var readToEnd: Bool
+    package var readToEnd: Bool
 }
 
 /// Reads a media file's streams and packets without decoding them.
@@ -28,7 +28,7 @@ package enum MediaProbe {
     /// Opens `url` with libavformat and reads every packet of its first video stream.
     /// Works on a truncated fragmented file (what a killed recorder leaves): it reports the
     /// frames that are present.
-    public static func probe(_ url: URL) throws(RecorderError) -> MediaInfo {
+    package static func probe(_ url: URL) throws(RecorderError) -> MediaInfo {
         let input = try MediaInput(url: url)
         let stream = input.stream
         let parameters = stream.pointee.codecpar.pointee

@@ -5,7 +5,7 @@ import Foundation
 package enum MovieAtoms {
     /// The four-character types of the file's top-level atoms, in file order; stops at the
     /// first header that does not fit the file.
-    public static func topLevel(of url: URL) throws -> [String] {
+    package static func topLevel(of url: URL) throws -> [String] {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let size = try handle.seekToEnd()

@@ -10,7 +10,7 @@ package enum PictureUniformity {
 
     /// The picture's colour in words ("black", "white", "a single colour") when it is flat,
     /// nil when something is drawn on it.
-    public static func flatColour(of pixels: PixelBuffer) -> String? {
+    package static func flatColour(of pixels: PixelBuffer) -> String? {
         var low = [255, 255, 255], high = [0, 0, 0]
         let flat = pixels.withUnsafeBytes { bytes -> Bool in
             for y in stride(from: 0, to: pixels.height, by: 2) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything that can go wrong while recording, probing or encoding images; each description
 /// says what was wrong and what to do, so it can be shown to a user as it is.
-public enum RecorderError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum RecorderError: Error, CustomStringConvertible, Equatable, Sendable {
     case unsupportedContainer(file: String, extension: String)
     case unsupportedImageFormat(file: String, extension: String)
     case invalidDimensions(width: Int, height: Int)
@@ -21,7 +21,7 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable, Sendable {
     case imageEncodingFailed(format: String, message: String)
     case outOfMemory(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unsupportedContainer(file, ext):
             let shown = ext.isEmpty ? "no extension" : "the extension '.\(ext)'"

@@ -5,7 +5,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     case h264, hevc
 
     /// The libavcodec encoder used for this codec.
-    public var encoderName: String {
+    package var encoderName: String {
         switch self {
         case .h264: "libx264"
         case .hevc: "libx265"
@@ -13,7 +13,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// The Debian package that provides the encoder library libavcodec links against.
-    public var debianPackage: String {
+    package var debianPackage: String {
         switch self {
         case .h264: "libx264-164"
         case .hevc: "libx265-199"
@@ -21,7 +21,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// A sensible constant-rate-factor default for the encoder.
-    public var defaultQuality: Int {
+    package var defaultQuality: Int {
         switch self {
         case .h264: 23
         case .hevc: 28
@@ -29,7 +29,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// The presets both x264 and x265 accept, fastest first.
-    public static let presets = [
+    package static let presets = [
         "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
     ]
 }
@@ -39,7 +39,7 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     case mov, mp4
 
     /// The container for a file name's extension (`.mov` or `.mp4`, any case).
-    public init(fileURL: URL) throws(RecorderError) {
+    package init(fileURL: URL) throws(RecorderError) {
         let ext = fileURL.pathExtension.lowercased()
         guard let container = VideoContainer(rawValue: ext) else {
             throw .unsupportedContainer(file: fileURL.path, extension: fileURL.pathExtension)
@@ -48,40 +48,40 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     }
 
     /// The libavformat muxer name.
-    public var muxerName: String { rawValue }
+    package var muxerName: String { rawValue }
 
-    public var fileExtension: String { rawValue }
+    package var fileExtension: String { rawValue }
 }
 
 /// How a recording is encoded.
-public struct RecordingOptions: Sendable, Equatable {
-    public var codec: VideoCodec
+package struct RecordingOptions: Sendable, Equatable {
+    package var codec: VideoCodec
     /// Fragmented MP4/MOV survives a killed recorder; `nil` picks the container's default
     /// (fragmented for `.mp4`, a classic single `moov` for `.mov`).
-    public var fragmented: Bool?
+    package var fragmented: Bool?
     /// Constant rate factor (0 = lossless ... 51 = worst); `nil` uses the codec's default.
-    public var quality: Int?
+    package var quality: Int?
     /// The x264/x265 speed preset (see `VideoCodec.presets`).
-    public var preset: String
+    package var preset: String
     /// Output size relative to the screen (0.5 halves width and height); sizes are rounded to even numbers.
-    public var scale: Double
+    package var scale: Double
     /// The longest time between keyframes; bounds what a killed recorder loses and how far a player seeks.
-    public var keyframeInterval: Duration
+    package var keyframeInterval: Duration
     /// A libavcodec encoder to use instead of the codec's default (`libx264`/`libx265`),
     /// e.g. `h264_vaapi` or `libopenh264`; nil uses the default.
-    public var encoder: String?
+    package var encoder: String?
     /// Threads the encoder and the colour conversion may use: 0 = one per core (lowest latency
     /// for one recording), 1 = all work on the recorder's own thread (for several recordings
     /// at once, as parallel tests make: each then leaves the other cores to the devices).
-    public var threads: Int
+    package var threads: Int
     /// At most this many frames a second, the newest of each refresh (1/rate) kept, as a
     /// display of that rate would show them; nil encodes every frame.
-    public var maximumFrameRate: Double?
+    package var maximumFrameRate: Double?
 
     /// The libavcodec encoder this recording uses.
-    public var encoderName: String { encoder ?? codec.encoderName }
+    package var encoderName: String { encoder ?? codec.encoderName }
 
-    public init(
+    package init(
         codec: VideoCodec = .h264,
         fragmented: Bool? = nil,
         quality: Int? = nil,
@@ -104,15 +104,15 @@ public struct RecordingOptions: Sendable, Equatable {
     }
 
     /// Whether output to `container` is fragmented once the default is applied.
-    public func isFragmented(in container: VideoContainer) -> Bool {
+    package func isFragmented(in container: VideoContainer) -> Bool {
         fragmented ?? (container == .mp4)
     }
 
     /// The CRF actually used.
-    public var effectiveQuality: Int { quality ?? codec.defaultQuality }
+    package var effectiveQuality: Int { quality ?? codec.defaultQuality }
 
     /// The encoded size for a screen of `width` x `height`: scaled, rounded to even numbers, at least 2x2.
-    public func outputSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func outputSize(width: Int, height: Int) -> (width: Int, height: Int) {
         func even(_ value: Int) -> Int {
             let scaled = (Double(value) * scale / 2).rounded()
             return max(2, Int(scaled) * 2)
@@ -121,7 +121,7 @@ public struct RecordingOptions: Sendable, Equatable {
     }
 
     /// Every option in range, or `RecorderError.invalidOption` saying which is not and what to use.
-    public func validate() throws(RecorderError) {
+    package func validate() throws(RecorderError) {
         guard scale.isFinite, scale > 0, scale <= 8 else {
             throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
         }
@@ -146,24 +146,24 @@ public struct RecordingOptions: Sendable, Equatable {
 
 /// What a finished recording contains.
 package struct RecordingSummary: Sendable, Equatable {
-    public var url: URL
-    public var codec: VideoCodec
-    public var container: VideoContainer
-    public var fragmented: Bool
-    public var width: Int
-    public var height: Int
+    package var url: URL
+    package var codec: VideoCodec
+    package var container: VideoContainer
+    package var fragmented: Bool
+    package var width: Int
+    package var height: Int
     /// Frames written to the file.
-    public var framesEncoded: Int
+    package var framesEncoded: Int
     /// Frames received but not written (queue overflow or timestamps that went backwards).
-    public var framesDropped: Int
+    package var framesDropped: Int
     /// Frames written twice: the held frame encoded again while the screen was idle, so a
     /// killed recorder's file reaches (almost) the moment it was killed.
-    public var framesRepeated: Int = 0
+    package var framesRepeated: Int = 0
     /// Frames not written because a newer one came within the same refresh (`maximumFrameRate`).
-    public var framesSuperseded: Int = 0
+    package var framesSuperseded: Int = 0
     /// From the first frame to the stop time.
-    public var duration: Duration
-    public var fileSize: Int64
+    package var duration: Duration
+    package var fileSize: Int64
     /// The animated preview beside the video, when finishing made one (see `RecordingSession.finish`).
-    public var preview: URL? = nil
+    package var preview: URL? = nil
 }

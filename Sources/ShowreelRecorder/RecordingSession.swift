@@ -22,7 +22,7 @@ import Synchronization
 /// the price of not encoding a video that will be thrown away.
 package final class RecordingSession: DisplayStreamSink {
     /// The video: complete here once `finish()` returns.
-    public let url: URL
+    package let url: URL
     /// Where the video is written until it is complete, when it is staged (see `StagedFile`).
     private let staging: StagedFile?
     private let encoder: Mutex<Encoder>
@@ -142,13 +142,13 @@ package final class RecordingSession: DisplayStreamSink {
     }
 
     /// Whether a frame has arrived: the recording has started.
-    public var hasStarted: Bool { state.withLock { $0.firstFrameTime != nil } }
+    package var hasStarted: Bool { state.withLock { $0.firstFrameTime != nil } }
     /// The device-clock time of the first frame, once there is one.
-    public var startTime: Duration? { state.withLock { $0.firstFrameTime } }
+    package var startTime: Duration? { state.withLock { $0.firstFrameTime } }
     /// Why the stream ended, once it has (nil while recording, or when the device vanished).
     package var endReason: DisplayStreamEndReason? { state.withLock { $0.endReason } }
     /// The first error the encoder hit, if any (the recording goes on to the end regardless).
-    public var failure: RecorderError? { encoder.withLock { $0.failure } }
+    package var failure: RecorderError? { encoder.withLock { $0.failure } }
 
     package func receive(_ event: DisplayStreamEvent) {
         switch event {
@@ -242,7 +242,7 @@ package final class RecordingSession: DisplayStreamSink {
     /// it failed) when it cannot be: a video longer than a preview plays at its own speed has
     /// one only from `AnimatedPreview.make`, which decodes it.
     @discardableResult
-    public func finish(steps: [StepMark] = [], preview makesPreview: Bool = false) throws(RecorderError) -> RecordingSummary {
+    package func finish(steps: [StepMark] = [], preview makesPreview: Bool = false) throws(RecorderError) -> RecordingSummary {
         let (started, stopTime) = state.withLock { ($0.firstFrameTime != nil, $0.lastTime) }
         let result = encoder.withLock { encoder in
             Result { () throws(RecorderError) -> RecordingSummary in try encoder.finish(stopTime: stopTime) }
@@ -288,7 +288,7 @@ package final class RecordingSession: DisplayStreamSink {
     /// Ends the recording without a video: queued frames are dropped and the file removed.
     /// Returns the device time the recording spanned (what the video would have lasted).
     @discardableResult
-    public func discard() -> Duration {
+    package func discard() -> Duration {
         encoder.withLock { $0.discard() }
         return state.withLock { state in state.firstFrameTime.map { state.lastTime - $0 } ?? .zero }
     }

@@ -5,11 +5,11 @@ import ShowreelRender
 
 /// One flow in a demo reel: its video and the title on its card.
 package struct ReelClip: Sendable, Equatable {
-    public var title: String
-    public var subtitle: String?
-    public var video: URL
+    package var title: String
+    package var subtitle: String?
+    package var video: URL
 
-    public init(title: String, subtitle: String? = nil, video: URL) {
+    package init(title: String, subtitle: String? = nil, video: URL) {
         self.title = title
         self.subtitle = subtitle
         self.video = video
@@ -18,14 +18,14 @@ package struct ReelClip: Sendable, Equatable {
 
 /// What a reel holds.
 package struct ReelSummary: Sendable, Equatable {
-    public typealias Chapter = VideoChapter
+    package typealias Chapter = VideoChapter
 
-    public var url: URL
-    public var chapters: [Chapter]
+    package var url: URL
+    package var chapters: [Chapter]
     /// True when the flows' frames were copied as they are (same codec, size and encoder
     /// settings); false when everything was encoded again in one pass.
-    public var streamCopied: Bool
-    public var duration: Double
+    package var streamCopied: Bool
+    package var duration: Double
 }
 
 /// Joins videos into one MP4 for a client: a title card (rendered with Cairo) before each
@@ -33,7 +33,7 @@ package struct ReelSummary: Sendable, Equatable {
 /// when every clip matches the first one's codec, size and encoder headers (the title cards
 /// are encoded to match); otherwise everything is decoded and encoded once.
 package enum Reel {
-    public static func write(
+    package static func write(
         _ clips: [ReelClip], to url: URL, options: RecordingOptions = RecordingOptions(),
         titleDuration: Duration = .milliseconds(1500),
         logger: Logger = Logger(label: "showreel.reel")

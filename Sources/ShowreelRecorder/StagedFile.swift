@@ -14,14 +14,14 @@ import Darwin
 /// The one way videos of runs and tests are written (see `RecordingSession`).
 package struct StagedFile: Sendable {
     /// Where the file ends up.
-    public let destination: URL
+    package let destination: URL
     /// Where it is written meanwhile: same folder (so the rename is atomic), hidden, with the
     /// destination's extension (which picks the container).
-    public let partial: URL
+    package let partial: URL
     /// The finished partial file remuxed with its steps (`StepTracks`), before it replaces it.
-    public let withSteps: URL
+    package let withSteps: URL
 
-    public init(_ destination: URL) {
+    package init(_ destination: URL) {
         self.destination = destination
         let name = destination.deletingPathExtension().lastPathComponent
         let ext = destination.pathExtension
@@ -31,12 +31,12 @@ package struct StagedFile: Sendable {
     }
 
     /// Moves the finished file to its real name, replacing what was there in one step.
-    public func commit() throws(RecorderError) {
+    package func commit() throws(RecorderError) {
         try Self.move(partial, to: destination, failure: "could not move the finished video from \(partial.lastPathComponent) into place")
     }
 
     /// Puts `file` (finished, in the same folder) in the partial file's place.
-    public func replacePartial(with file: URL) throws(RecorderError) {
+    package func replacePartial(with file: URL) throws(RecorderError) {
         try Self.move(file, to: partial, failure: "could not replace \(partial.lastPathComponent) with \(file.lastPathComponent)")
     }
 
@@ -47,7 +47,7 @@ package struct StagedFile: Sendable {
     }
 
     /// Removes the partial file, if there is one.
-    public func abandon() {
+    package func abandon() {
         try? FileManager.default.removeItem(at: partial)
     }
 }

@@ -12,12 +12,12 @@ import Foundation
 package enum StepTracks {
     /// The subtitle track's name (its `hdlr` box): how players list it, and how it is told apart
     /// from the chapter track QuickTime-style chapters add.
-    public static let subtitleTrackName = "Steps"
+    package static let subtitleTrackName = "Steps"
 
     /// Copies the video of `source` into `destination` (same container, by extension) with
     /// `steps` as chapters and subtitles; returns the chapters written.
     @discardableResult
-    public static func write(_ steps: [StepMark], from source: URL, to destination: URL) throws(RecorderError) -> [VideoChapter] {
+    package static func write(_ steps: [StepMark], from source: URL, to destination: URL) throws(RecorderError) -> [VideoChapter] {
         let input = try MediaInput(url: source)
         let path = destination.path
         let nopts = showreel_nopts_value()

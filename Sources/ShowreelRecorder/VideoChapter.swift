@@ -2,12 +2,12 @@ import CFFmpeg
 
 /// A titled span of a video, as a player's chapter menu lists it.
 package struct VideoChapter: Sendable, Equatable {
-    public var title: String
+    package var title: String
     /// Seconds into the video.
-    public var start: Double
-    public var end: Double
+    package var start: Double
+    package var end: Double
 
-    public init(title: String, start: Double, end: Double) {
+    package init(title: String, start: Double, end: Double) {
         self.title = title
         self.start = start
         self.end = end
@@ -16,10 +16,10 @@ package struct VideoChapter: Sendable, Equatable {
 
 /// A step of a flow or test: what it did and when it began, in seconds into the video.
 package struct StepMark: Sendable, Equatable {
-    public var title: String
-    public var time: Double
+    package var title: String
+    package var time: Double
 
-    public init(title: String, time: Double) {
+    package init(title: String, time: Double) {
         self.title = title
         self.time = time
     }
@@ -29,7 +29,7 @@ package struct StepMark: Sendable, Equatable {
     /// clock) share a chapter: a chapter of no length could not be picked, and a muxer needs
     /// strictly increasing times. Steps that begin as the video ends (a last assertion) join the
     /// chapter before, for the same reason. Titles are joined with `separator`.
-    public static func chapters(_ marks: [StepMark], videoEnd: Double, separator: String = " · ") -> [VideoChapter] {
+    package static func chapters(_ marks: [StepMark], videoEnd: Double, separator: String = " · ") -> [VideoChapter] {
         // Milliseconds: what the chapters and subtitles are timed in.
         func ms(_ time: Double) -> Double { (time * 1000).rounded() }
         var groups: [(time: Double, titles: [String])] = []

@@ -15,32 +15,32 @@ import ShowreelRender
 /// `FramePreparer` shrinks and masks frames and counts what changed, a `FrameSpool` keeps
 /// frames of a deferred recording, and `VideoEncoder` encodes and writes the file.
 package final class VideoRecorder {
-    public let url: URL
-    public let container: VideoContainer
-    public let options: RecordingOptions
-    public let fragmented: Bool
+    package let url: URL
+    package let container: VideoContainer
+    package let options: RecordingOptions
+    package let fragmented: Bool
     /// The screen size frames arrive at.
-    public let inputWidth: Int
-    public let inputHeight: Int
+    package let inputWidth: Int
+    package let inputHeight: Int
     /// The encoded size (scaled and rounded to even numbers).
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// Frames written to the file so far.
-    public var framesEncoded: Int { encoder?.packetsWritten ?? 0 }
+    package var framesEncoded: Int { encoder?.packetsWritten ?? 0 }
     /// Frames not encoded because their timestamp went backwards.
-    public private(set) var framesDropped = 0
+    package private(set) var framesDropped = 0
     /// Frames not encoded because a newer frame came within the same refresh (see
     /// `RecordingOptions.maximumFrameRate`).
-    public private(set) var framesSuperseded = 0
+    package private(set) var framesSuperseded = 0
     /// Frames encoded again while the screen was idle, to extend a fragmented file's timeline
     /// (see `keepCurrent(at:)`); they are included in `framesEncoded`.
-    public private(set) var framesRepeated = 0
+    package private(set) var framesRepeated = 0
     /// The first error that made the recording incomplete, if any.
-    public private(set) var failure: RecorderError?
+    package private(set) var failure: RecorderError?
     /// Whether frames are kept in memory, not encoded yet (see `spoolLimit` in `init`): no file
     /// has been written so far.
-    public var isDeferred: Bool { spool != nil }
+    package var isDeferred: Bool { spool != nil }
 
     private let logger: Logger
     private var timeline: FrameTimeline
@@ -72,7 +72,7 @@ package final class VideoRecorder {
     ///
     /// With `previews`, the pictures encoded are sampled for the video's animated preview as
     /// they go (`preview`), so that it is made without decoding the video again.
-    public init(
+    package init(
         url: URL,
         width: Int,
         height: Int,
@@ -148,7 +148,7 @@ package final class VideoRecorder {
     /// With `options.maximumFrameRate`, a frame is held until a frame of a later refresh
     /// arrives (or the file is kept current or finished): a newer frame in the same refresh
     /// replaces it, as a display shows only the newest (counted in `framesSuperseded`).
-    public func append(_ frame: Frame) throws(RecorderError) {
+    package func append(_ frame: Frame) throws(RecorderError) {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         if let failure { throw failure }
         do {
@@ -293,7 +293,7 @@ package final class VideoRecorder {
     /// the frame before it its duration up to `time`, so the file's timeline reaches `time`.
     /// Then everything muxed is written out as a fragment. Without `time` only the flush is
     /// done: the last frame stays in memory, since how long it lasts is not known yet.
-    public func keepCurrent(at time: Duration?) throws(RecorderError) {
+    package func keepCurrent(at time: Duration?) throws(RecorderError) {
         // A deferred recording has no file yet: nothing to keep current.
         guard fragmented, !finished, failure == nil, spool == nil else { return }
         do {
@@ -317,7 +317,7 @@ package final class VideoRecorder {
     ///
     /// After a write error it still writes the trailer for what fits, then throws that error.
     @discardableResult
-    public func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
+    package func finish(stopTime: Duration) throws(RecorderError) -> RecordingSummary {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         finished = true
         let path = url.path
@@ -357,7 +357,7 @@ package final class VideoRecorder {
     }
 
     /// Closes the file unfinished and removes it (see `FrameQueueRecorder.discard()`).
-    public func discard() {
+    package func discard() {
         guard !finished else { return }
         finished = true
         held = nil

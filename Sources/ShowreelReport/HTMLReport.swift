@@ -4,21 +4,21 @@ import Foundation
 /// scripts): a summary, filters for failed and passed, and per entry its status, duration,
 /// video, and steps; clicking a step seeks the video to it; a failure shows its step, error
 /// and screenshot.
-public struct HTMLReport: Sendable {
-    public var manifest: RunManifest
+package struct HTMLReport: Sendable {
+    package var manifest: RunManifest
     /// What `showreel diff` found against a baseline run, shown above the entries.
-    public var diff: RunDiff?
+    package var diff: RunDiff?
     /// Step traces by entry id (read from beside the videos by `write(to:)`), embedded whole.
-    public var traces: [String: RunTrace] = [:]
+    package var traces: [String: RunTrace] = [:]
 
-    public static let fileName = "report.html"
+    package static let fileName = "report.html"
 
-    public init(manifest: RunManifest, diff: RunDiff? = nil) {
+    package init(manifest: RunManifest, diff: RunDiff? = nil) {
         self.manifest = manifest
         self.diff = diff
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let e = Markup.escape
         let summary =
             "\(manifest.entries.count) \(manifest.entries.count == 1 ? "flow" : "flows"): "
@@ -128,7 +128,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// Writes the page, with the step traces found beside the entries' videos.
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         var report = self
         let folder = url.deletingLastPathComponent()
         for entry in manifest.entries where report.traces[entry.id] == nil {

@@ -3,20 +3,20 @@ import Foundation
 /// A run as JUnit XML, for CI test tabs: one testcase per entry, a failure with its message
 /// and `file:line:column`, and the video as an attachment line (`[[ATTACHMENT|path]]`, which
 /// Jenkins' JUnit attachments plugin and GitLab read).
-public struct JUnitReport: Sendable {
-    public var manifest: RunManifest
+package struct JUnitReport: Sendable {
+    package var manifest: RunManifest
     /// Put before each file path, so attachment paths resolve from where CI runs (for example
     /// "Recordings/"); empty keeps them relative to the manifest's folder.
-    public var pathPrefix: String
+    package var pathPrefix: String
 
-    public static let fileName = "junit.xml"
+    package static let fileName = "junit.xml"
 
-    public init(manifest: RunManifest, pathPrefix: String = "") {
+    package init(manifest: RunManifest, pathPrefix: String = "") {
         self.manifest = manifest
         self.pathPrefix = pathPrefix.isEmpty || pathPrefix.hasSuffix("/") ? pathPrefix : pathPrefix + "/"
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let e = Markup.escape
         let counts =
             "tests=\"\(manifest.entries.count)\" failures=\"\(manifest.count(.failed))\" errors=\"\(manifest.count(.interrupted))\" skipped=\"\(manifest.count(.skipped))\" time=\"\(Markup.seconds(manifest.duration))\""
@@ -54,7 +54,7 @@ public struct JUnitReport: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try Data(render().utf8).write(to: url, options: .atomic)
     }
 }

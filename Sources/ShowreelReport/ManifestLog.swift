@@ -10,14 +10,14 @@ import Glibc
 /// replaces its entry); the file is rewritten atomically under a lock file, so parallel tests,
 /// the XCTest and Swift Testing passes of one `swift test`, and parallel WebDriver sessions
 /// never lose an entry.
-public enum ManifestLog {
+package enum ManifestLog {
     private static let inProcess = Mutex(())
 
-    public struct LockFailure: Error, CustomStringConvertible {
-        public var description: String
+    package struct LockFailure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public static func add(_ entry: ManifestEntry, in folder: URL, title: String = "Showreel tests") throws {
+    package static func add(_ entry: ManifestEntry, in folder: URL, title: String = "Showreel tests") throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(RunManifest.fileName)
         try inProcess.withLock { _ in

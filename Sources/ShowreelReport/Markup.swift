@@ -1,13 +1,13 @@
 import Foundation
 
 /// Escaping for text placed in HTML or XML, in element content and in quoted attributes.
-public enum Markup {
+package enum Markup {
     /// `text` safe in element content and quoted attributes. Characters XML 1.0 forbids even as
     /// references (C0 controls but tab, newline and return; U+FFFE, U+FFFF) would make the whole
     /// document unreadable, so they are shown as `\u{1B}` instead: a flow name or a failure message
     /// with an escape sequence in it still gives valid JUnit. Tab, newline and return become
     /// references, so an attribute keeps them.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

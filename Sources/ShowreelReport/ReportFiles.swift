@@ -3,7 +3,7 @@ import Foundation
 extension RunManifest {
     /// Writes the run's files side by side into `folder`: manifest.json, junit.xml, report.html
     /// and summary.md (`pathPrefix` leads the videos' paths in JUnit; `summaryLinks` those in summary.md).
-    public func writeReport(to folder: URL, pathPrefix: String, summaryLinks: String = "") throws {
+    package func writeReport(to folder: URL, pathPrefix: String, summaryLinks: String = "") throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try write(to: folder.appendingPathComponent(RunManifest.fileName))
         try JUnitReport(manifest: self, pathPrefix: pathPrefix).write(to: folder.appendingPathComponent(JUnitReport.fileName))

@@ -3,38 +3,38 @@ import Foundation
 /// One combination of a matrix run (`showreel run --language --device --appearance`): the
 /// language, device profile and appearance a flow ran with. Its name, `de-phone-dark`, is the
 /// folder its videos go into, and what JUnit names and the report's filters show.
-public struct RunCell: Codable, Sendable, Hashable, CustomStringConvertible {
+package struct RunCell: Codable, Sendable, Hashable, CustomStringConvertible {
     /// A language code: `de`, `pt-BR`.
-    public var language: String
+    package var language: String
     /// A device profile's name: `phone`, `tablet-13`.
-    public var device: String
+    package var device: String
     /// `light` or `dark`.
-    public var appearance: String
+    package var appearance: String
 
-    public init(language: String, device: String, appearance: String) {
+    package init(language: String, device: String, appearance: String) {
         self.language = language
         self.device = device
         self.appearance = appearance
     }
 
     /// `<language>-<device>-<appearance>`: `de-phone-dark`.
-    public var name: String { "\(language)-\(device)-\(appearance)" }
-    public var description: String { name }
+    package var name: String { "\(language)-\(device)-\(appearance)" }
+    package var description: String { name }
 }
 
 extension ManifestEntry {
     /// The entry's id without its cell: the flow's path (or the test's name) it ran.
-    public var sourceID: String {
+    package var sourceID: String {
         guard let cell, id.hasSuffix(" [\(cell.name)]") else { return id }
         return String(id.dropLast(cell.name.count + 3))
     }
 
     /// The name with the cell after it, "Countries [de-phone-dark]", as JUnit and the terminal
     /// say it; the plain name outside a matrix.
-    public var nameInCell: String { cell.map { "\(name) [\($0.name)]" } ?? name }
+    package var nameInCell: String { cell.map { "\(name) [\($0.name)]" } ?? name }
 
     /// `id` for `sourceID` run in `cell`: unique across the cells of a run, stable across runs.
-    public static func id(_ sourceID: String, in cell: RunCell?) -> String {
+    package static func id(_ sourceID: String, in cell: RunCell?) -> String {
         cell.map { "\(sourceID) [\($0.name)]" } ?? sourceID
     }
 }

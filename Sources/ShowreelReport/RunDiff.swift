@@ -3,18 +3,18 @@ import Foundation
 /// What `showreel diff` found between two runs of the same flows or tests: per entry, whether
 /// its video is identical frame for frame, and if not, where it first differs. Written beside
 /// the current run as `diff/diff.json`; the report shows it as a section.
-public struct RunDiff: Codable, Sendable, Equatable {
+package struct RunDiff: Codable, Sendable, Equatable {
     /// The two run folders, as given.
-    public var baseline: String
-    public var current: String
+    package var baseline: String
+    package var current: String
     /// The largest channel difference (0-255) that still counts as the same pixel.
-    public var threshold: Int
-    public var entries: [Entry]
+    package var threshold: Int
+    package var entries: [Entry]
 
-    public static let folderName = "diff"
-    public static let fileName = "diff.json"
+    package static let folderName = "diff"
+    package static let fileName = "diff.json"
 
-    public init(baseline: String, current: String, threshold: Int, entries: [Entry]) {
+    package init(baseline: String, current: String, threshold: Int, entries: [Entry]) {
         self.baseline = baseline
         self.current = current
         self.threshold = threshold
@@ -22,8 +22,8 @@ public struct RunDiff: Codable, Sendable, Equatable {
     }
 
     /// One flow or test, matched by id.
-    public struct Entry: Codable, Sendable, Equatable {
-        public enum Outcome: String, Codable, Sendable {
+    package struct Entry: Codable, Sendable, Equatable {
+        package enum Outcome: String, Codable, Sendable {
             case identical
             case changed
             case onlyInBaseline = "only-in-baseline"
@@ -32,24 +32,24 @@ public struct RunDiff: Codable, Sendable, Equatable {
             case notCompared = "not-compared"
         }
 
-        public var id: String
-        public var name: String
-        public var outcome: Outcome
+        package var id: String
+        package var name: String
+        package var outcome: Outcome
         /// Seconds into the video where the frames first differ.
-        public var time: Double?
+        package var time: Double?
         /// The step running then, on each side: its position among the entry's steps and title.
-        public var stepIndex: Int?
-        public var step: String?
-        public var baselineStep: String?
+        package var stepIndex: Int?
+        package var step: String?
+        package var baselineStep: String?
         /// Where the first differing frames differ, in video pixels.
-        public var area: Area?
-        public var differingPixels: Int?
+        package var area: Area?
+        package var differingPixels: Int?
         /// Baseline, current and their difference side by side (PNG, relative to the current run).
-        public var image: String?
+        package var image: String?
         /// Anything else that differs, in words (durations, sizes, a missing file).
-        public var note: String?
+        package var note: String?
 
-        public init(
+        package init(
             id: String, name: String, outcome: Outcome, time: Double? = nil, stepIndex: Int? = nil, step: String? = nil,
             baselineStep: String? = nil, area: Area? = nil, differingPixels: Int? = nil, image: String? = nil,
             note: String? = nil
@@ -68,27 +68,27 @@ public struct RunDiff: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Area: Codable, Sendable, Equatable {
-        public var x: Int, y: Int, width: Int, height: Int
-        public init(x: Int, y: Int, width: Int, height: Int) {
+    package struct Area: Codable, Sendable, Equatable {
+        package var x: Int, y: Int, width: Int, height: Int
+        package init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x; self.y = y; self.width = width; self.height = height
         }
     }
 
     /// Whether anything changed, appeared or went away (what `showreel diff` exits 1 for).
-    public var hasChanges: Bool {
+    package var hasChanges: Bool {
         entries.contains { $0.outcome == .changed || $0.outcome == .onlyInBaseline || $0.outcome == .onlyInCurrent }
     }
 
-    public func count(_ outcome: Entry.Outcome) -> Int { entries.filter { $0.outcome == outcome }.count }
+    package func count(_ outcome: Entry.Outcome) -> Int { entries.filter { $0.outcome == outcome }.count }
 
     /// Reads a diff; the error names the file and what was wrong with it.
-    public static func load(from url: URL) throws -> RunDiff {
+    package static func load(from url: URL) throws -> RunDiff {
         try RunManifest.load(RunDiff.self, from: url, as: "a run diff")
     }
 
     /// Writes the diff atomically, in the manifest's JSON style.
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try RunManifest.encoder.encode(self).write(to: url, options: .atomic)
     }
 }

@@ -5,21 +5,21 @@ import Foundation
 /// Written as `manifest.json` beside the videos by `showreel run` and by Swift tests recorded
 /// with the recording trait, in the same format; the HTML report, JUnit and `showreel report
 /// merge` read it. JSON with ISO-8601 dates, sorted keys, pretty printed, so files diff well.
-public struct RunManifest: Codable, Sendable, Equatable {
-    public var title: String
-    public var createdAt: Date
-    public var entries: [ManifestEntry]
+package struct RunManifest: Codable, Sendable, Equatable {
+    package var title: String
+    package var createdAt: Date
+    package var entries: [ManifestEntry]
 
-    public static let fileName = "manifest.json"
+    package static let fileName = "manifest.json"
 
-    public init(title: String, createdAt: Date = Date(), entries: [ManifestEntry] = []) {
+    package init(title: String, createdAt: Date = Date(), entries: [ManifestEntry] = []) {
         self.title = title
         self.createdAt = createdAt
         self.entries = entries
     }
 
     /// Reads a manifest; the error names the file and what was wrong with it.
-    public static func load(from url: URL) throws -> RunManifest {
+    package static func load(from url: URL) throws -> RunManifest {
         try load(RunManifest.self, from: url, as: "a run manifest")
     }
 
@@ -35,7 +35,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
     }
 
     /// Writes the manifest atomically, so a reader never sees half of it.
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try Self.encoder.encode(self).write(to: url, options: .atomic)
     }
 
@@ -43,7 +43,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
     /// appearance, an entry whose id comes again replaced by the later one (a rerun), and the
     /// earliest creation date. Video paths are kept as they are: rebase them first when the
     /// manifests live in different folders (`ManifestEntry.rebased(onto:)`).
-    public func merged(_ others: [RunManifest]) -> RunManifest {
+    package func merged(_ others: [RunManifest]) -> RunManifest {
         var order: [String] = []
         var byID: [String: ManifestEntry] = [:]
         for entry in ([self] + others).flatMap(\.entries) {
@@ -54,11 +54,11 @@ public struct RunManifest: Codable, Sendable, Equatable {
         return RunManifest(title: title, createdAt: earliest, entries: order.compactMap { byID[$0] })
     }
 
-    public func count(_ status: ManifestEntry.Status) -> Int { entries.filter { $0.status == status }.count }
+    package func count(_ status: ManifestEntry.Status) -> Int { entries.filter { $0.status == status }.count }
 
     /// "3 passed, 1 failed", with ", 1 interrupted" and ", 2 skipped" when there are any: the
     /// one wording of a run's outcome for the terminal and the report.
-    public var outcome: String {
+    package var outcome: String {
         var parts = ["\(count(.passed)) passed", "\(count(.failed)) failed"]
         for status in [ManifestEntry.Status.interrupted, .skipped] where count(status) > 0 {
             parts.append("\(count(status)) \(status.rawValue)")
@@ -67,7 +67,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
     }
 
     /// Total duration of every entry, in seconds.
-    public var duration: Double { entries.reduce(0) { $0 + $1.duration } }
+    package var duration: Double { entries.reduce(0) { $0 + $1.duration } }
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -84,22 +84,22 @@ public struct RunManifest: Codable, Sendable, Equatable {
 }
 
 /// One flow or test in a run.
-public struct ManifestEntry: Codable, Sendable, Equatable {
-    public enum Status: String, Codable, Sendable, CaseIterable {
+package struct ManifestEntry: Codable, Sendable, Equatable {
+    package enum Status: String, Codable, Sendable, CaseIterable {
         /// `interrupted`: stopped by Ctrl-C or SIGTERM while it ran, neither passed nor failed;
         /// `skipped`: not run at all.
         case passed, failed, interrupted, skipped
     }
 
     /// Why an entry failed, where, and when in its video.
-    public struct Failure: Codable, Sendable, Equatable {
-        public var message: String
+    package struct Failure: Codable, Sendable, Equatable {
+        package var message: String
         /// `file:line:column` of the failing step or expectation.
-        public var location: String?
+        package var location: String?
         /// Seconds into the video when it failed.
-        public var deviceTime: Double?
+        package var deviceTime: Double?
 
-        public init(message: String, location: String? = nil, deviceTime: Double? = nil) {
+        package init(message: String, location: String? = nil, deviceTime: Double? = nil) {
             self.message = message
             self.location = location
             self.deviceTime = deviceTime
@@ -116,15 +116,15 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         return max(0, (seconds * 1000).rounded() / 1000)
     }
 
-    public struct Step: Codable, Sendable, Equatable {
-        public var title: String
+    package struct Step: Codable, Sendable, Equatable {
+        package var title: String
         /// Seconds into the video.
-        public var time: Double
+        package var time: Double
         /// `file:line:column` of the step.
-        public var location: String?
-        public var status: Status
+        package var location: String?
+        package var status: Status
 
-        public init(title: String, time: Double, location: String? = nil, status: Status) {
+        package init(title: String, time: Double, location: String? = nil, status: Status) {
             self.title = title
             self.time = time
             self.location = location
@@ -133,39 +133,39 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     }
 
     /// Stable across runs: the flow's path, or "Suite/test()".
-    public var id: String
-    public var name: String
-    public var suite: String?
-    public var status: Status
+    package var id: String
+    package var name: String
+    package var suite: String?
+    package var status: Status
     /// Seconds.
-    public var duration: Double
+    package var duration: Double
     /// The video, relative to the manifest's folder.
-    public var video: String?
+    package var video: String?
     /// A screenshot (of the failure), relative to the manifest's folder.
-    public var screenshot: String?
-    public var failures: [Failure]
-    public var steps: [Step]
+    package var screenshot: String?
+    package var failures: [Failure]
+    package var steps: [Step]
     /// Further files, relative to the manifest's folder.
-    public var attachments: [String]
+    package var attachments: [String]
     /// A small animated picture of the video (WebP), relative to the manifest's folder.
-    public var preview: String?
+    package var preview: String?
     /// The combination (language, device, appearance) it ran in, in a matrix run.
-    public var cell: RunCell?
+    package var cell: RunCell?
     /// Strings an app showed in its source language for want of a translation; nil when none.
-    public var missingTranslations: [MissingTranslation]?
+    package var missingTranslations: [MissingTranslation]?
 
     /// A key an app's string catalog has no translation for in the language it ran in.
-    public struct MissingTranslation: Codable, Sendable, Equatable {
-        public var app: String
-        public var language: String
-        public var key: String
+    package struct MissingTranslation: Codable, Sendable, Equatable {
+        package var app: String
+        package var language: String
+        package var key: String
 
-        public init(app: String, language: String, key: String) {
+        package init(app: String, language: String, key: String) {
             self.app = app; self.language = language; self.key = key
         }
     }
 
-    public init(
+    package init(
         id: String, name: String, suite: String? = nil, status: Status, duration: Double, video: String? = nil,
         screenshot: String? = nil, failures: [Failure] = [], steps: [Step] = [], attachments: [String] = [],
         preview: String? = nil, cell: RunCell? = nil
@@ -185,7 +185,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     }
 
     // Lists may be left out of a hand-written manifest: absent means empty.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
         name = try c.decode(String.self, forKey: .name)
@@ -204,7 +204,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
 
     /// The entry with its file paths prefixed by `folder` (a relative path such as
     /// "shard-1"), for a manifest that lives one folder up from the files.
-    public func rebased(onto folder: String) -> ManifestEntry {
+    package func rebased(onto folder: String) -> ManifestEntry {
         guard !folder.isEmpty, folder != "." else { return self }
         func prefixed(_ path: String) -> String {
             path.hasPrefix("/") ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
@@ -219,11 +219,11 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
 }
 
 /// A manifest file that cannot be used, and why.
-public struct ManifestError: Error, CustomStringConvertible, Equatable {
-    public let url: URL
-    public let problem: String
+package struct ManifestError: Error, CustomStringConvertible, Equatable {
+    package let url: URL
+    package let problem: String
 
-    public var description: String { "\(url.path) \(problem)" }
+    package var description: String { "\(url.path) \(problem)" }
 }
 
 extension DecodingError {

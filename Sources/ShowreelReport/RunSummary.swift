@@ -3,22 +3,22 @@ import Foundation
 /// A run as a Markdown table, for a CI job's summary page (`$GITHUB_STEP_SUMMARY`) or a pull
 /// request's comment: each flow or test with its status, duration, animated preview and links
 /// to its video and the report.
-public struct RunSummary: Sendable {
-    public var manifest: RunManifest
+package struct RunSummary: Sendable {
+    package var manifest: RunManifest
     /// Put before each file path, so links resolve where the Markdown is shown (an artifact
     /// server's URL, say); empty keeps them relative to the manifest's folder.
-    public var linkBase: String
+    package var linkBase: String
 
-    public static let fileName = "summary.md"
+    package static let fileName = "summary.md"
     /// How wide previews show in the table, in pixels (a phone's preview is 390 wide).
     static let previewWidth = 160
 
-    public init(manifest: RunManifest, linkBase: String = "") {
+    package init(manifest: RunManifest, linkBase: String = "") {
         self.manifest = manifest
         self.linkBase = linkBase.isEmpty || linkBase.hasSuffix("/") ? linkBase : linkBase + "/"
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let kind = manifest.entries.contains { $0.suite != nil } ? "Test" : "Flow"
         var lines = [
             "## \(Self.cell(manifest.title))",
@@ -49,7 +49,7 @@ public struct RunSummary: Sendable {
         return (lines + [""]).joined(separator: "\n")
     }
 
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try Data(render().utf8).write(to: url, options: .atomic)
     }
 

@@ -4,53 +4,53 @@ import Foundation
 /// step ran, the screen before and after it (small JPEG pictures), the element tree it acted on,
 /// the element it acted on, and what it looked for when it failed. One format for every front
 /// end (flows, Swift tests); it lives beside the video as `<video name>.trace.json`.
-public struct RunTrace: Codable, Sendable, Equatable {
+package struct RunTrace: Codable, Sendable, Equatable {
     /// The screen in points: what step targets and tree frames are measured in.
-    public var screen: Size
-    public var steps: [Step]
+    package var screen: Size
+    package var steps: [Step]
     /// The screens steps show, each once (a step's "after" is mostly the next one's "before"),
     /// as `data:image/jpeg;base64,...`: the report stays one file.
-    public var pictures: [String]
+    package var pictures: [String]
 
-    public static let fileSuffix = ".trace.json"
+    package static let fileSuffix = ".trace.json"
 
-    public init(screen: Size, steps: [Step], pictures: [String]) {
+    package init(screen: Size, steps: [Step], pictures: [String]) {
         self.screen = screen
         self.steps = steps
         self.pictures = pictures
     }
 
-    public struct Size: Codable, Sendable, Equatable {
-        public var width: Double, height: Double
-        public init(width: Double, height: Double) { self.width = width; self.height = height }
+    package struct Size: Codable, Sendable, Equatable {
+        package var width: Double, height: Double
+        package init(width: Double, height: Double) { self.width = width; self.height = height }
     }
 
-    public struct Rect: Codable, Sendable, Equatable {
-        public var x: Double, y: Double, width: Double, height: Double
-        public init(x: Double, y: Double, width: Double, height: Double) {
+    package struct Rect: Codable, Sendable, Equatable {
+        package var x: Double, y: Double, width: Double, height: Double
+        package init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x; self.y = y; self.width = width; self.height = height
         }
     }
 
-    public struct Step: Codable, Sendable, Equatable {
-        public var title: String
+    package struct Step: Codable, Sendable, Equatable {
+        package var title: String
         /// Seconds into the video when the step started and ended.
-        public var start: Double
-        public var end: Double
-        public var status: ManifestEntry.Status
+        package var start: Double
+        package var end: Double
+        package var status: ManifestEntry.Status
         /// What the step looked for (`buttons["Sign in"]`), when it acted on an element.
-        public var query: String?
+        package var query: String?
         /// The element it acted on, in screen points (drawn over the video while the step runs).
-        public var target: Rect?
+        package var target: Rect?
         /// The screen before and after: indexes into `pictures`.
-        public var before: Int?
-        public var after: Int?
+        package var before: Int?
+        package var after: Int?
         /// The element tree when the step started.
-        public var tree: [Element]
+        package var tree: [Element]
         /// Why it failed: what it looked for and what the screen had instead.
-        public var error: String?
+        package var error: String?
 
-        public init(
+        package init(
             title: String, start: Double, end: Double, status: ManifestEntry.Status, query: String? = nil,
             target: Rect? = nil, before: Int? = nil, after: Int? = nil, tree: [Element] = [], error: String? = nil
         ) {
@@ -68,17 +68,17 @@ public struct RunTrace: Codable, Sendable, Equatable {
     }
 
     /// One element of the accessibility tree, as the trace keeps it.
-    public struct Element: Codable, Sendable, Equatable {
-        public var type: String
-        public var identifier: String
-        public var label: String
-        public var value: String?
-        public var frame: Rect
-        public var enabled: Bool
-        public var hittable: Bool
-        public var children: [Element]
+    package struct Element: Codable, Sendable, Equatable {
+        package var type: String
+        package var identifier: String
+        package var label: String
+        package var value: String?
+        package var frame: Rect
+        package var enabled: Bool
+        package var hittable: Bool
+        package var children: [Element]
 
-        public init(
+        package init(
             type: String, identifier: String, label: String, value: String?, frame: Rect, enabled: Bool, hittable: Bool,
             children: [Element]
         ) {
@@ -95,7 +95,7 @@ public struct RunTrace: Codable, Sendable, Equatable {
 
     /// This trace with each failure that has a time (a failed expectation) as a failed step at
     /// that time, among the others: a test's entry then reads like a flow's.
-    public func adding(failures: [ManifestEntry.Failure]) -> RunTrace {
+    package func adding(failures: [ManifestEntry.Failure]) -> RunTrace {
         var trace = self
         for failure in failures {
             guard let time = failure.deviceTime else { continue }
@@ -111,17 +111,17 @@ public struct RunTrace: Codable, Sendable, Equatable {
     }
 
     /// The trace of `video` (a path relative to the run's folder, or absolute).
-    public static func path(forVideo video: String) -> String {
+    package static func path(forVideo video: String) -> String {
         (video as NSString).deletingPathExtension + fileSuffix
     }
 
     /// Reads a trace; the error names the file and what was wrong with it.
-    public static func load(from url: URL) throws -> RunTrace {
+    package static func load(from url: URL) throws -> RunTrace {
         try RunManifest.load(RunTrace.self, from: url, as: "a step trace")
     }
 
     /// Writes the trace atomically, compact (it holds pictures).
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try Self.encoder.encode(self).write(to: url, options: .atomic)
     }
 

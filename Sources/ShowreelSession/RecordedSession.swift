@@ -12,22 +12,22 @@ import ShowreelWire
 /// Swift test and a flow each are. Started with the device booted; finished into the video
 /// (the steps as chapters and subtitles), its step trace and its animated preview, or
 /// discarded without encoding.
-public final class RecordedSession: Sendable {
-    public let video: URL
-    public let device: Device
+package final class RecordedSession: Sendable {
+    package let video: URL
+    package let device: Device
     private let session: RecordingSession
     private let subscription: DisplaySubscription
     private let actions: ActionTrace?
     private let logger: Logger
 
     /// What finishing wrote.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Seconds of video.
-        public var duration: Double
+        package var duration: Double
         /// The animated preview beside the video, when one was made.
-        public var preview: URL?
+        package var preview: URL?
 
-        public init(duration: Double, preview: URL?) {
+        package init(duration: Double, preview: URL?) {
             self.duration = duration
             self.preview = preview
         }
@@ -54,12 +54,12 @@ public final class RecordedSession: Sendable {
     }
 
     /// The device time of the video's first frame: step times count from there.
-    public var videoStart: Duration { session.startTime ?? device.clock.now }
+    package var videoStart: Duration { session.startTime ?? device.clock.now }
 
     /// Stops tracing and returns the trace so far: whole when it will be `kept` (written beside
     /// the video), else its steps alone (no pictures, no element trees), which is all a
     /// discarded video's manifest entry needs.
-    public func endTrace(kept: Bool) async -> RunTrace? {
+    package func endTrace(kept: Bool) async -> RunTrace? {
         guard let actions else { return nil }
         await device.setActionTrace(nil)
         return TraceExport.trace(
@@ -81,7 +81,7 @@ public final class RecordedSession: Sendable {
     }
 
     /// Ends the recording without encoding what waits; returns the seconds it spanned.
-    public func discard() async -> Double {
+    package func discard() async -> Double {
         subscription.stop()
         let session = self.session
         return (try? await Blocking.run { session.discard().seconds }) ?? 0

@@ -9,7 +9,7 @@ import ShowreelReport
 /// Turns what a device traced during a recording into the report's step trace (`RunTrace`):
 /// times in the video's seconds, pictures as small inline JPEGs, the element tree in the
 /// report's terms. Flows and recorded Swift tests both write their traces through it.
-public enum TraceExport {
+package enum TraceExport {
     /// The trace of `entries`, with times counted from `videoStart` (the device time of the
     /// video's first frame). Without `pictures` none are encoded, and without `trees` no element
     /// tree is converted: for a recording that is not kept, only its steps are needed, and JPEG
@@ -49,7 +49,7 @@ public enum TraceExport {
 
     /// Writes `trace` beside `video` (`<name>.trace.json`) and returns its path.
     @discardableResult
-    public static func write(_ trace: RunTrace, besideVideo video: URL) throws -> URL {
+    package static func write(_ trace: RunTrace, besideVideo video: URL) throws -> URL {
         let url = URL(fileURLWithPath: RunTrace.path(forVideo: video.path))
         try trace.write(to: url)
         return url

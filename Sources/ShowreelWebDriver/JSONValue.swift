@@ -3,7 +3,7 @@ import Foundation
 /// A WebDriver body as it arrives: loose JSON. Clients repeat path parameters in bodies and send
 /// keys of their own (Selenium's `id`, Appium's `sessionId`), so commands read the keys they know
 /// and ignore the rest, as the W3C spec asks.
-public enum JSONValue: Sendable, Equatable, Codable {
+package enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +11,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -41,20 +41,20 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case let .object(object) = self { return object[key] }
         return nil
     }
 
-    public var string: String? { if case let .string(value) = self { value } else { nil } }
-    public var number: Double? { if case let .number(value) = self { value } else { nil } }
-    public var bool: Bool? { if case let .bool(value) = self { value } else { nil } }
-    public var array: [JSONValue]? { if case let .array(value) = self { value } else { nil } }
-    public var object: [String: JSONValue]? { if case let .object(value) = self { value } else { nil } }
-    public var isNull: Bool { self == .null }
+    package var string: String? { if case let .string(value) = self { value } else { nil } }
+    package var number: Double? { if case let .number(value) = self { value } else { nil } }
+    package var bool: Bool? { if case let .bool(value) = self { value } else { nil } }
+    package var array: [JSONValue]? { if case let .array(value) = self { value } else { nil } }
+    package var object: [String: JSONValue]? { if case let .object(value) = self { value } else { nil } }
+    package var isNull: Bool { self == .null }
 
     /// What kind of value this is, for error messages ("a string", "a number").
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .null: "null"
         case .bool: "true or false"
@@ -78,13 +78,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(elements) { $1 }) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(elements) { $1 }) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {

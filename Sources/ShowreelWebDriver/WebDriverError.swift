@@ -2,8 +2,8 @@ import HTTPTypes
 
 /// A W3C WebDriver error: its code (the spec's "error" string), the HTTP status the spec gives
 /// it, and a sentence that says what went wrong and what the screen had instead.
-public struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+package struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Code: String, Sendable, CaseIterable {
         case invalidSessionID = "invalid session id"
         case noSuchElement = "no such element"
         case staleElementReference = "stale element reference"
@@ -21,7 +21,7 @@ public struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertibl
         case unknownError = "unknown error"
 
         /// The status the spec's error table gives the code.
-        public var status: HTTPResponse.Status {
+        package var status: HTTPResponse.Status {
             switch self {
             case .invalidSessionID, .noSuchElement, .staleElementReference, .unknownCommand: .notFound
             case .invalidSelector, .invalidArgument, .elementNotInteractable, .invalidElementState: .badRequest
@@ -32,15 +32,15 @@ public struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// `{"value": {"error": ..., "message": ..., "stacktrace": ""}}`.
     var body: JSONValue {

@@ -11,22 +11,22 @@ import ShowreelWire
 import Synchronization
 
 /// What a WebDriver server serves and where it writes.
-public struct WebDriverConfiguration: Sendable {
-    public var host: String
-    public var port: Int
+package struct WebDriverConfiguration: Sendable {
+    package var host: String
+    package var port: Int
     /// The apps a session's device has installed (`appium:bundleId` names one of them).
-    public var apps: [AppDefinition]
+    package var apps: [AppDefinition]
     /// Where `showreel:record` writes videos, manifest.json and the report.
-    public var output: URL
+    package var output: URL
     /// How `output` is written in reports' links (as the user gave it).
-    public var outputPathPrefix: String
+    package var outputPathPrefix: String
     /// Where `appium:udid` devices are looked up.
-    public var registry: DeviceRegistry
+    package var registry: DeviceRegistry
     /// Answers web pages with CORS headers (`--allow-cors`, for Appium Inspector); refused otherwise.
-    public var allowsCORS: Bool
-    public var logger: Logger
+    package var allowsCORS: Bool
+    package var logger: Logger
 
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 4723, apps: [AppDefinition], output: URL,
         outputPathPrefix: String? = nil, registry: DeviceRegistry = DeviceRegistry(), allowsCORS: Bool = false,
         logger: Logger = Logger(label: "showreel.webdriver", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -45,26 +45,26 @@ public struct WebDriverConfiguration: Sendable {
 /// An Appium-compatible WebDriver server (W3C WebDriver with Appium's extensions, at `/` and at
 /// `/wd/hub`): each session drives a device of its own, booted in this process, or one booted
 /// with `showreel device boot` (`appium:udid`). Requests become the device's actions.
-public final class WebDriverServer: Sendable {
-    public let configuration: WebDriverConfiguration
+package final class WebDriverServer: Sendable {
+    package let configuration: WebDriverConfiguration
     let sessions = SessionTable()
     /// The registry of the devices sessions boot: private to this server, removed when it stops.
     let home: URL
     private let reportLock = Mutex(())
 
-    public init(configuration: WebDriverConfiguration) {
+    package init(configuration: WebDriverConfiguration) {
         self.configuration = configuration
         home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("showreel-wd-\(UUID().uuidString.prefix(8))")
     }
 
     /// Why the server could not start.
-    public struct StartError: Error, CustomStringConvertible {
-        public var description: String
+    package struct StartError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Serves until the task is cancelled, then ends every session (their devices shut down,
     /// their recordings finished). `onListening` gets the bound port (useful with port 0).
-    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
         router.add(
             middleware: WebDriverGuard(
@@ -112,13 +112,13 @@ public final class WebDriverServer: Sendable {
     }
 
     /// Ends every session: what the server does when it stops.
-    public func shutdown() async {
+    package func shutdown() async {
         for session in await sessions.removeAll() { await finish(session) }
         try? FileManager.default.removeItem(at: home)
     }
 
     /// The number of sessions running now.
-    public var sessionCount: Int { get async { await sessions.count } }
+    package var sessionCount: Int { get async { await sessions.count } }
 
     /// Ends `session` and files its recording in the manifest and the report.
     func finish(_ session: WebDriverSession) async {

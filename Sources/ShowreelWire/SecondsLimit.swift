@@ -2,22 +2,22 @@
 /// against one of these before it becomes a `Duration`, whose initialiser traps on infinity, NaN
 /// or more seconds than an Int64 holds, and so would take the whole server down with it.
 package struct SecondsLimit: Sendable, Equatable {
-    public var max: Double
-    public var allowsZero: Bool
+    package var max: Double
+    package var allowsZero: Bool
 
-    public init(max: Double, allowsZero: Bool = true) {
+    package init(max: Double, allowsZero: Bool = true) {
         self.max = max
         self.allowsZero = allowsZero
     }
 
     /// What is wrong with `value`, as a phrase to follow the field's name; nil when it is fine.
-    public func problem(with value: Double) -> String? {
+    package func problem(with value: Double) -> String? {
         guard value.isFinite, allowsZero ? value >= 0 : value > 0, value <= max else { return expectation(got: "\(value)") }
         return nil
     }
 
     /// What is wrong with a number sent as text (a query parameter); nil when it is fine.
-    public func problem(withText text: String) -> String? {
+    package func problem(withText text: String) -> String? {
         guard let value = Double(text) else { return expectation(got: "'\(text)'") }
         return problem(with: value)
     }

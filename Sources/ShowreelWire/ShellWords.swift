@@ -9,15 +9,15 @@ import Foundation
 /// would do something other than what the caller meant. The host splits with it; clients
 /// of the legacy protocol join argv with it, so both sides agree on every quote.
 package enum ShellWords {
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     private static let noShell =
         "The tunnel host runs programs directly, without a shell: the command line is split into arguments like a POSIX shell (quotes and backslashes) but nothing is expanded."
 
-    public static func split(_ line: String) throws(ParseError) -> [String] {
+    package static func split(_ line: String) throws(ParseError) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false
@@ -152,11 +152,11 @@ package enum ShellWords {
     }
 
     /// Quotes argv back into a command line that `split` turns into the same argv.
-    public static func join(_ argv: [String]) -> String {
+    package static func join(_ argv: [String]) -> String {
         argv.map(quote).joined(separator: " ")
     }
 
-    public static func quote(_ word: String) -> String {
+    package static func quote(_ word: String) -> String {
         if word.isEmpty { return "''" }
         let safe = word.allSatisfy { c in
             c.isASCII && (c.isLetter || c.isNumber || "-_./:=,+@%^".contains(c))

@@ -3,7 +3,7 @@
 package enum Spelling {
     /// The candidate closest to `word` by edit distance (case ignored), if it is close enough
     /// to be a plausible typo: at most a third of the word's length, and at least 2 edits.
-    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased())
         var best: (String, Int)?
         for candidate in candidates {
@@ -15,12 +15,12 @@ package enum Spelling {
     }
 
     /// "; did you mean 'x'?" or nothing.
-    public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+    package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance: insertions, deletions and substitutions each cost one.
-    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

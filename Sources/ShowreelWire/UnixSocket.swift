@@ -9,7 +9,7 @@ import Darwin
 /// The display stream moves several megabytes per frame between processes on one machine;
 /// a Unix socket with plain `send`/`recv` does that at memory speed without an HTTP stack.
 package final class UnixSocket: @unchecked Sendable {
-    public let descriptor: Int32
+    package let descriptor: Int32
     private var isClosed = false
 
     init(descriptor: Int32) { self.descriptor = descriptor }
@@ -17,7 +17,7 @@ package final class UnixSocket: @unchecked Sendable {
     deinit { close() }
 
     /// Listens at `path`, replacing a stale socket file left by a crashed process.
-    public static func listen(at path: String, backlog: Int32 = 16) throws -> UnixSocket {
+    package static func listen(at path: String, backlog: Int32 = 16) throws -> UnixSocket {
         let socket = try make()
         unlink(path)
         var address = try socketAddress(path)
@@ -31,7 +31,7 @@ package final class UnixSocket: @unchecked Sendable {
         return socket
     }
 
-    public static func connect(to path: String) throws -> UnixSocket {
+    package static func connect(to path: String) throws -> UnixSocket {
         let socket = try make()
         var address = try socketAddress(path)
         let result = withUnsafePointer(to: &address) {
@@ -44,7 +44,7 @@ package final class UnixSocket: @unchecked Sendable {
     }
 
     /// Waits for the next client; nil once the socket was closed (server shutting down).
-    public func accept() -> UnixSocket? {
+    package func accept() -> UnixSocket? {
         while true {
             let client = Glibc.accept(descriptor, nil, nil)
             if client >= 0 {
@@ -57,7 +57,7 @@ package final class UnixSocket: @unchecked Sendable {
         }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
@@ -69,12 +69,12 @@ package final class UnixSocket: @unchecked Sendable {
         }
     }
 
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in try write(buffer) }
     }
 
     /// Fills `buffer` completely; false when the peer closed before the first byte.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Bool {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Bool {
         var offset = 0
         while offset < buffer.count {
             let received = recv(descriptor, buffer.baseAddress! + offset, buffer.count - offset, 0)
@@ -91,7 +91,7 @@ package final class UnixSocket: @unchecked Sendable {
         return true
     }
 
-    public func read(count: Int) throws -> [UInt8]? {
+    package func read(count: Int) throws -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         let complete = try bytes.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             try read(into: buffer)
@@ -100,12 +100,12 @@ package final class UnixSocket: @unchecked Sendable {
     }
 
     /// Wakes a thread blocked in `accept` or `recv` on this socket, then closes it.
-    public func shutdownAndClose() {
+    package func shutdownAndClose() {
         Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         close()
     }
 
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         Glibc.close(descriptor)

@@ -18,12 +18,12 @@ import Glibc
 /// motion, and motion for a warp): a still pointer costs nothing. Busy screens are taken at most
 /// `maximumFrameRate` times a second: damage and moves that arrive sooner wait, merged, for the
 /// next frame.
-public final class X11DisplaySource: @unchecked Sendable {
+package final class X11DisplaySource: @unchecked Sendable {
     /// The display name, as `DISPLAY` writes it (`:99`).
-    public let display: String
+    package let display: String
     /// What a display stream's hello would say: the screen's size, a real clock.
     package let info: DisplayInfo
-    public let maximumFrameRate: Double
+    package let maximumFrameRate: Double
     private let x: X11Connection
     private let image: SharedImage
     private let origin = ContinuousClock.now
@@ -32,7 +32,7 @@ public final class X11DisplaySource: @unchecked Sendable {
     private let captured = Atomic<Int>(0)
 
     /// How a capture loop ended.
-    public enum End: Sendable, Equatable {
+    package enum End: Sendable, Equatable {
         /// `stop()` was called.
         case stopped
         /// The X server went away (it exited, or closed the connection).
@@ -40,7 +40,7 @@ public final class X11DisplaySource: @unchecked Sendable {
     }
 
     /// Connects to `display` and checks what capture needs, or throws a sentence saying what is wrong.
-    public init(display: String, maximumFrameRate: Double = 30) throws(X11Error) {
+    package init(display: String, maximumFrameRate: Double = 30) throws(X11Error) {
         self.display = display
         self.maximumFrameRate = maximumFrameRate
         x = try X11Connection(display: display)
@@ -62,18 +62,18 @@ public final class X11DisplaySource: @unchecked Sendable {
     }
 
     /// Frames taken so far (each one a damage report answered, or the first frame).
-    public var framesCaptured: Int { captured.load(ordering: .relaxed) }
+    package var framesCaptured: Int { captured.load(ordering: .relaxed) }
 
     /// The time since this source connected: the stream's clock.
-    public var now: Duration { ContinuousClock.now - origin }
+    package var now: Duration { ContinuousClock.now - origin }
 
     /// The screen now, without the pointer (a screenshot); nil when the connection broke.
-    public func screenshot() -> PixelBuffer? { image.grab() }
+    package func screenshot() -> PixelBuffer? { image.grab() }
 
     /// Ends `run` soon, from any thread (a signal handler's queue): it sends the end event with
     /// the stop time and returns `.stopped`. Calling it before `run` makes `run` stop at once,
     /// after the first frame.
-    public func stop() {
+    package func stop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         var byte: UInt8 = 0x53
         _ = write(wake.write, &byte, 1)
@@ -150,7 +150,7 @@ public final class X11DisplaySource: @unchecked Sendable {
 
     /// One frame now: the screen with the pointer drawn, stamped on this source's clock; nil
     /// when the connection broke. What `run` does for each damage (and the benchmark times).
-    public func captureFrame() -> Frame? {
+    package func captureFrame() -> Frame? {
         guard let pixels = image.grab() else { return nil }
         PointerImage.current(x)?.draw(on: pixels)
         captured.add(1, ordering: .relaxed)

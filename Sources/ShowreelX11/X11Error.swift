@@ -1,5 +1,5 @@
 /// Why an X display could not be captured, worded with what to do instead.
-public enum X11Error: Error, CustomStringConvertible, Equatable, Sendable {
+package enum X11Error: Error, CustomStringConvertible, Equatable, Sendable {
     /// No X server answers at that display name.
     case cannotOpen(display: String)
     /// The server lacks an extension the capture needs (or has it in too old a version).
@@ -11,7 +11,7 @@ public enum X11Error: Error, CustomStringConvertible, Equatable, Sendable {
     /// The process is out of a resource it needs to wait for the display (a pipe).
     case resources(display: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(display):
             return "Cannot open X display \(display): no X server answers there, or it refused this client. "

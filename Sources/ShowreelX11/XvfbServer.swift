@@ -13,25 +13,25 @@ import Glibc
 /// time. `showreel display start`, the tests and the benchmarks all start displays this way.
 public struct XvfbServer: Sendable, Equatable {
     /// The display as `DISPLAY` writes it, e.g. `:99`.
-    public let display: String
+    package let display: String
     /// The X server's process (its session and process group leader).
-    public let pid: Int32
+    package let pid: Int32
 
     /// A server started before (by another process): what the registry recorded.
-    public init(display: String, pid: Int32) {
+    package init(display: String, pid: Int32) {
         self.display = display
         self.pid = pid
     }
 
     /// Why Xvfb could not be started, worded with what to do instead.
-    public enum StartError: Error, CustomStringConvertible, Sendable {
+    package enum StartError: Error, CustomStringConvertible, Sendable {
         case notInstalled
         case badScreen(String)
         case failedToStart(String)
         /// The display number asked for has an X server already.
         case displayInUse(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notInstalled:
                 return "Xvfb is not installed. Install Debian's xvfb package (sudo apt-get install xvfb, or scripts/install-deps)."
@@ -47,7 +47,7 @@ public struct XvfbServer: Sendable, Equatable {
     /// Starts Xvfb with one screen of `width`x`height` at `depth` bits (24 or 32) on display
     /// `number` (nil: the first free one) and returns once it accepts connections. Its stderr
     /// goes to `log` (nil: discarded).
-    public static func start(
+    package static func start(
         width: Int = 1280, height: Int = 800, depth: Int = 24, number: Int? = nil, log: URL? = nil,
         timeout: Duration = .seconds(30)
     ) throws(StartError) -> XvfbServer {
@@ -114,7 +114,7 @@ public struct XvfbServer: Sendable, Equatable {
     /// Ends the server's process group (SIGTERM, then SIGKILL after `grace`) and waits for the
     /// server to be gone. Returns false if it was already gone.
     @discardableResult
-    public func stop(grace: Duration = .seconds(5)) -> Bool {
+    package func stop(grace: Duration = .seconds(5)) -> Bool {
         guard Self.isRunning(pid) else { return false }
         kill(-pid, SIGTERM)
         let deadline = ContinuousClock.now + grace
@@ -125,7 +125,7 @@ public struct XvfbServer: Sendable, Equatable {
     }
 
     /// Whether `pid` still runs (a zombie child of ours is reaped here; anyone's counts as gone).
-    public static func isRunning(_ pid: pid_t) -> Bool {
+    package static func isRunning(_ pid: pid_t) -> Bool {
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid { return false }
         return DeviceRegistry.isAlive(pid: pid, startTime: nil)
