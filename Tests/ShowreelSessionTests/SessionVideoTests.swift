@@ -37,7 +37,14 @@ struct SessionVideoTests {
             client = DeviceClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
         }
 
-        var displaySocket: String { get throws { try workspace.registry.resolve(device.udid).displaySocket } }
+        /// A recording of this device through its display stream and automation API, into `out/<name>.mov`.
+        func streamed(_ name: String) async throws -> (StreamedSession, video: URL) {
+            let video = workspace.file("out/\(name).mov")
+            let socket = try workspace.registry.resolve(device.udid).displaySocket
+            let session = try await StreamedSession(
+                displaySocket: socket, client: client, video: video, options: RecordingOptions(scale: 0.5))
+            return (session, video)
+        }
 
         func close() async {
             server.cancel()
@@ -69,9 +76,7 @@ struct SessionVideoTests {
     @Test("a device in another process: its display stream into the video, its trace from its automation API, chapters and a preview")
     func streamedSessionFinishes() async throws {
         let booted = try await BootedDevice()
-        let video = booted.workspace.file("out/streamed.mov")
-        let session = try await StreamedSession(
-            displaySocket: try booted.displaySocket, client: booted.client, video: video, options: RecordingOptions(scale: 0.5))
+        let (session, video) = try await booted.streamed("streamed")
         await session.beginStep("open Canada")
         try await Self.openCanada(booted.client)
         await session.endStep(error: nil)
@@ -87,9 +92,7 @@ struct SessionVideoTests {
     @Test("a streamed session discarded leaves no file, and says how long it spanned")
     func streamedSessionDiscards() async throws {
         let booted = try await BootedDevice()
-        let video = booted.workspace.file("out/discarded.mov")
-        let session = try await StreamedSession(
-            displaySocket: try booted.displaySocket, client: booted.client, video: video, options: RecordingOptions(scale: 0.5))
+        let (session, video) = try await booted.streamed("discarded")
         try await Self.openCanada(booted.client)
         _ = await session.endTrace(kept: false)
         let seconds = await session.discard()
