@@ -186,7 +186,7 @@ let package = Package(
             name: "ShowreelTestSupport",
             dependencies: [
                 "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility", "ShowreelRender", "ShowreelUI", "ShowreelHost", "ShowreelX11",
-                "CXCB",
+                "ShowreelRecorder", "CXCB",
                 .product(name: "Logging", package: "swift-log"),
             ], path: "Tests/ShowreelTestSupport"),
         // One test target per library module, holding that module's tests.
@@ -240,7 +240,7 @@ let package = Package(
             name: "ShowreelFlowsTests",
             dependencies: [
                 "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
-                "ShowreelAccessibility", "ShowreelUI",
+                "ShowreelAccessibility", "ShowreelUI", "ShowreelTestSupport",
             ]),
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.

@@ -106,7 +106,7 @@ struct BrowserSuiteTests {
             #expect(!pytest.stdout.contains("ShowreelWarning"), "\(pytest.stdout)")
             for test in Self.tests {
                 let video = output.appendingPathComponent("test_page/\(test).mp4")
-                let frames = try FrameDecoder.decodeFrames(video)
+                let frames = try await decodedFrames(video)
                 #expect(!frames.isEmpty, "\(test): no frames")
                 let last = try #require(frames.last).pixels
                 let page = try PixelBuffer(pngData: Array(Data(contentsOf: output.appendingPathComponent("test_page/\(test).page.png"))))
@@ -137,7 +137,7 @@ struct BrowserSuiteTests {
             let videos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("test_page").path)
                 .filter { $0.hasSuffix(".mp4") }
             #expect(videos == ["test_fails_on_purpose.mp4"])
-            #expect(try !FrameDecoder.decodeFrames(output.appendingPathComponent("test_page/test_fails_on_purpose.mp4")).isEmpty)
+            #expect(try await !decodedFrames(output.appendingPathComponent("test_page/test_fails_on_purpose.mp4")).isEmpty)
             let entries = try Self.entries(output)
             #expect(entries.map { $0["video"] as? String } == [nil, nil, "test_page/test_fails_on_purpose.mp4"])
             // The Swift side reads the manifest: report.html and junit.xml list both outcomes.

@@ -24,13 +24,13 @@ struct FlowHardeningTests {
             directory: Self.repository)
     }
 
-    /// Waits until the run has been recording into `folder` for a while: its video has some frames
-    /// (over 50 KB), or 3 s passed since it appeared. On a loaded machine the encoder may fall
-    /// behind and write little while the flow runs on (the frames wait in its spool), so the size
-    /// alone can say "recording" only as the flow ends.
-    func waitUntilRecording(into folder: URL, since start: Date) async throws {
+    /// Sends `signal` to `run` once it has been recording into `folder` for a while: its video has
+    /// some frames (over 50 KB), or 3 s passed since it appeared. On a loaded machine the encoder
+    /// may fall behind and write little while the flow runs on (the frames wait in its spool), so
+    /// the size alone can say "recording" only as the flow ends.
+    func send(_ signal: Int32, to run: ChildProcess, onceRecordingInto folder: URL, since start: Date) async throws {
         var appeared: Date?
-        try await eventually("the run to be recording", timeout: .seconds(120)) {
+        try await run.send(signal, when: "recording into \(folder.path)") {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             let sizes = names.filter { $0.hasSuffix(".mov") }.compactMap { name -> Int? in
                 let attributes = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)) ?? [:]
@@ -77,8 +77,7 @@ struct FlowHardeningTests {
         let output = workspace.file("out")
         let started = Date()
         let run = try start(["run", flow.path, "--output", output.path], in: workspace, name: "taps")
-        try await waitUntilRecording(into: output, since: started)
-        run.signal(SIGINT)
+        try await send(SIGINT, to: run, onceRecordingInto: output, since: started)
         #expect(try await run.waitForExit(timeout: .seconds(60)) == 130, "stderr: \(run.stderr)")
         let manifest = try RunManifestFile(output)
         #expect(manifest.statuses == ["interrupted"], "\(run.stderr)")
@@ -111,8 +110,7 @@ struct FlowHardeningTests {
         let started = Date()
         let killed = try start(
             ["run", second.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "second")
-        try await waitUntilRecording(into: output, since: started)
-        killed.signal(SIGKILL)
+        try await send(SIGKILL, to: killed, onceRecordingInto: output, since: started)
         _ = try await killed.waitForExit(timeout: .seconds(60))
 
         // What the earlier manifest names is still the earlier, complete video.

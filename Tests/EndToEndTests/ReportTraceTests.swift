@@ -50,7 +50,7 @@ struct ReportTraceTests {
         // What a person sees: the outline's colour around the tapped row, over the video.
         let picture = workspace.file("report.png")
         try await HeadlessChromium.screenshot(report, script: Self.clickScript, width: 1100, height: 900, to: picture, in: workspace)
-        let pixels = try #require(try FrameDecoder.decodeFrames(picture).first?.pixels)
+        let pixels = try #require(try await decodedFrames(picture).first?.pixels)
         let left = Int(box["x"]!) + 1, top = Int(box["y"]!) + 1, middle = Int(box["y"]! + box["height"]! / 2)
         for (x, y) in [(left, middle), (Int(box["x"]! + box["width"]! / 2), top)] {
             let pixel = pixels.pixel(x: x, y: y)

@@ -65,7 +65,7 @@ struct X11RecordingTests {
         #expect(info.width == 320 && info.height == 240)
         // The true duration: at least the span seen from here, at most the recorder's whole life.
         #expect(info.duration >= span - 0.3 && info.duration <= lifetime, "\(info.duration) s for \(span) s (recorder ran \(lifetime) s)")
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         #expect(frames.count == info.frameCount)
         #expect(pixel(try #require(frames.first).pixels, isNear: 30, 30, 200, x: 5, y: 5))
         #expect(pixel(try #require(frames.last).pixels, isNear: 230, 200, 20, x: 5, y: 5))
@@ -103,7 +103,7 @@ struct X11RecordingTests {
         // No signal: the write error alone ends the recording.
         #expect(try await recorder.waitForExit(timeout: .seconds(30)) == 7, "stderr: \(recorder.stderr)")
         #expect(recorder.stderr.contains("incomplete"))
-        #expect(try FrameDecoder.decodeFrames(video).count >= 2, "what was flushed before the failure decodes")
+        #expect(try await decodedFrames(video).count >= 2, "what was flushed before the failure decodes")
     }
 
     @Test("a display that does not exist is a clear error, with no file and no hang")
@@ -128,7 +128,7 @@ struct X11RecordingTests {
         display.server.stop()
         #expect(try await recorder.waitForExit() == 8, "stderr: \(recorder.stderr)")
         #expect(recorder.stderr.contains("X display \(display.name) closed during the recording"))
-        let frames = try FrameDecoder.decodeFrames(video)  // a .mov is readable only once finalised
+        let frames = try await decodedFrames(video)  // a .mov is readable only once finalised
         #expect(pixel(try #require(frames.first).pixels, isNear: 10, 150, 10, x: 5, y: 5))
         withExtendedLifetime(workspace) {}
     }
@@ -218,7 +218,7 @@ struct X11RecordingTests {
             throw TestFailure("the recorder was still running when /interrupt answered")
         }
         #expect(exitStatus == 0, "recorder stderr: \(stderr)")
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         #expect(pixel(try #require(frames.first).pixels, isNear: 200, 100, 0, x: 5, y: 5))
         #expect(pixel(try #require(frames.last).pixels, isNear: 0, 100, 200, x: 5, y: 5))
 

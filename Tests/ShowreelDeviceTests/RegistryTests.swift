@@ -35,13 +35,13 @@ struct RegistryTests {
     }
 
     @Test("a crashed device's entry is detected by its pid and cleaned, never trusted")
-    func staleEntry() throws {
+    func staleEntry() async throws {
         let home = try Workspace()
         // A process that has exited: its pid is free (or someone else's, with another start time).
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
-        child.waitUntilExit()
+        _ = try await child.exitStatus()
         let record = DeviceRecord(
             udid: "STALE-0000", name: "Crashed", profile: "phone", state: .booted, clock: .virtual,
             pid: child.processIdentifier, processStartTime: 1, displaySocket: home.url.path + "/gone.sock",

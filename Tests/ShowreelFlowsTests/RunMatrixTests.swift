@@ -4,6 +4,7 @@ import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelTestSupport
 import ShowreelUI
 import Testing
 
@@ -103,7 +104,7 @@ struct RunMatrixTests {
 
         // The first frame is the app's first drawn screen, not the black boot screen.
         let video = output.appendingPathComponent(try #require(entries[0].video))
-        let first = try #require(try FrameDecoder.decodeFrames(video, limit: 1).first)
+        let first = try #require(try await decodedFrames(video, limit: 1).first)
         #expect(PictureUniformity.flatColour(of: first.pixels) == nil)
         #expect(first.time == 0)
         // The top half of a light screen: light, not black.

@@ -74,7 +74,7 @@ struct HostHardeningRoundTwoTests {
         _ = try await client.terminate(sleeper.id, wait: true)
         #expect(await eventually { lines().isEmpty }, "ledger after the last command ended: \(lines())")
         kill(host.process.processIdentifier, SIGTERM)
-        host.process.waitUntilExit()
+        _ = try await host.process.exitStatus()
     }
 
     @Test("a killed host's ledger is read with one pass over /proc however long it is, and a zombie host counts as gone")

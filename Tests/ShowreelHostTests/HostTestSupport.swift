@@ -281,10 +281,10 @@ struct HostProcess {
     }
 }
 
-/// Runs blocking I/O on a Dispatch thread: blocking a cooperative thread (there are as many as
-/// cores) would starve the in-process host the test talks to.
+/// Runs blocking I/O on a thread of its own (`offPool`, as every blocking helper of the tests):
+/// blocking a cooperative thread (there are as many as cores) would starve the in-process host
+/// the test talks to, and a thread of Dispatch's global queues is one other work waits for.
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
-    }
+    // A body that cannot throw: the only error offPool could pass on is the body's.
+    try! await offPool { body() }
 }

@@ -108,11 +108,13 @@ struct ExternalDeviceTraceTests {
         let host = try ChildProcess(
             try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
             in: workspace, name: "host")
-        defer { host.stop() }
         let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let folder = RecordingTraitTests.Folder()
-        try await Self.recorded(
-            on: udid, registry: workspace.registry, RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url), Self.tapCanada)
+        try await host.stopping {
+            try await Self.recorded(
+                on: udid, registry: workspace.registry, RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url),
+                Self.tapCanada)
+        }
         let entry = try #require(try folder.manifest().entries.first)
         #expect(entry.status == .passed)
         let trace = try Self.checkTrace(entry, folder: folder.url)

@@ -15,16 +15,17 @@ struct TunnelHostRecordingTests {
         let host = try ChildProcess(
             try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
             in: workspace, name: "host")
-        defer { host.stop() }
         let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let test = try #require(Test.current)
         let configuration = RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url)
-        try await DeviceTrait.device().provideScope(for: test, testCase: nil) {
-            try await RecordingTrait.recorded(configuration).provideScope(for: test, testCase: nil) {
-                let app = Application("dev.showreel.hello")
-                try await app.launch()
-                for _ in 0..<3 { try await app.buttons["tapButton"].tap() }
-                #expect(try await app.staticTexts["tapCount"].label == "Tapped 3 times")
+        try await host.stopping {
+            try await DeviceTrait.device().provideScope(for: test, testCase: nil) {
+                try await RecordingTrait.recorded(configuration).provideScope(for: test, testCase: nil) {
+                    let app = Application("dev.showreel.hello")
+                    try await app.launch()
+                    for _ in 0..<3 { try await app.buttons["tapButton"].tap() }
+                    #expect(try await app.staticTexts["tapCount"].label == "Tapped 3 times")
+                }
             }
         }
         let entry = try #require(try folder.manifest().entries.first)
