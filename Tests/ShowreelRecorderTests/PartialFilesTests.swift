@@ -34,7 +34,7 @@ struct PartialFilesTests {
         // Held by another process (util-linux's flock), which is then killed with SIGKILL.
         let other = touch(".other.partial.mp4")
         let holder = try ChildProcess(
-            URL(fileURLWithPath: "/usr/bin/flock"), ["--shared", other.path, "sleep", "300"], environment: [:],
+            URL(fileURLWithPath: "/usr/bin/flock"), ["--shared", "--no-fork", other.path, "/bin/sleep", "300"], environment: workspace.environment,
             in: workspace, name: "holder")
         defer { holder.stop() }
         try await eventually("the other process's lock") { Self.isHeld(other) }
