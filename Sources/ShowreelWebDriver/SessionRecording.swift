@@ -192,7 +192,9 @@ final class SessionRecording: Sendable {
                 let preview = try? await Blocking.run { AnimatedPreview.make(for: summary.url) }
                 outcome = RecordedSession.Outcome(duration: summary.duration.seconds, preview: preview ?? nil)
             }
-            entry.video = "\(name).mov"
+            // The file's own name, as the preview's is: a name with a character no file name
+            // can hold (a NUL) is written percent-encoded, and the link must lead there.
+            entry.video = folder.appendingPathComponent("\(name).mov").lastPathComponent
             entry.duration = outcome.duration
             entry.preview = outcome.preview.map(\.lastPathComponent)
         } catch {
