@@ -173,7 +173,9 @@ struct BrowserSuiteTests {
         }
     }
 
-    @Test("ids that read the same as file names (a/b, a_b) get videos of their own; retain-on-failure keeps the failing one's; a 300-character id warns about its name")
+    @Test(
+        "ids that read the same as file names (a/b, a_b) get videos of their own; retain-on-failure keeps the failing one's; a 300-character id warns about its name"
+    )
     func clashingAndLongNames() async throws {
         try await Rig.with { rig in
             let retained = rig.workspace.file("retain")
