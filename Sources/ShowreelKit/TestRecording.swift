@@ -71,9 +71,10 @@ final class TestRecording: Sendable {
         }
     }
 
-    /// Starts tracing the test's device (in this process or its own): the recording goes on
-    /// without a trace when it cannot (another recording traces that device, or it is a device
-    /// whose automation API has no trace routes), and says so in the log.
+    /// Starts this recording's trace of the test's device (in this process or its own; other
+    /// recordings of the device get theirs): the recording goes on without a trace when it
+    /// cannot (a recording that owns the device traces it, or it is a device whose automation
+    /// API has no trace routes), and says so in the log.
     private static func startTrace(_ testDevice: TestDevice) async -> DeviceTrace? {
         do {
             if let device = testDevice.device { return try await DeviceTrace.start(device) }

@@ -109,7 +109,7 @@ final class SessionRecording: Sendable {
 
     private enum Video: Sendable {
         case traced(RecordedSession)
-        /// Nil trace: the attached device could not trace (another recording traces it).
+        /// Nil trace: the attached device could not trace (a recording in its own process traces it).
         case stream(DeviceVideo, DeviceTrace?)
     }
 
