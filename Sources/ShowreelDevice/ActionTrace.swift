@@ -40,13 +40,8 @@ package final class ActionTrace: @unchecked Sendable {
     /// The entry being traced: actions inside it add to it instead of making their own.
     private var open: Int?
 
-    /// Whether a newer trace may take this one's place: one a client in another process started
-    /// through the automation API, which may have died (a killed test run) without collecting it.
-    public let isReplaceable: Bool
-
-    public init(thumbnailWidth: Int = 195, isReplaceable: Bool = false) {
+    public init(thumbnailWidth: Int = 195) {
         self.thumbnailWidth = thumbnailWidth
-        self.isReplaceable = isReplaceable
     }
 
     /// Everything traced so far, in order.

@@ -30,6 +30,10 @@ public actor Device {
     let actionQueue = ActionQueue()
     /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
     var actionTrace: ActionTrace?
+    /// The recordings tracing the device through `attachTrace` (see there), by id: each from
+    /// which entry of `actionTrace` on.
+    var traceClaims: [String: TraceClaim] = [:]
+    var nextTraceOrder = 0
     /// Light or dark, for every app and the system screens (`simctl ui appearance`).
     public private(set) var interfaceStyle: InterfaceStyle
     /// The languages apps get when their launch does not name any (`-AppleLanguages`), most

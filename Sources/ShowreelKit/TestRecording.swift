@@ -22,9 +22,10 @@ final class TestRecording: Sendable {
         /// An external device's display stream; its actions traced in its own process.
         case stream(StreamFeed, RecordingSession, DeviceTrace?)
         /// The recorder in the host's process writes in place, so it is given the partial name
-        /// and the video takes its own name here once the recorder finished it. The device
-        /// traces its actions wherever it runs.
-        case host(HostRecording, StagedFile, DeviceTrace?)
+        /// and the video takes its own name here once the recorder finished it (this process
+        /// claims the partial file meanwhile, so that no cleaning takes it for a killed
+        /// writer's once the recorder has exited). The device traces its actions wherever it runs.
+        case host(HostRecording, StagedFile, WriterLock?, DeviceTrace?)
     }
 
     private static let logger = Logger(label: "showreel.kit.recording")
@@ -65,13 +66,15 @@ final class TestRecording: Sendable {
             let recording = try await HostRecording.start(
                 host: host, argv: argv,
                 environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
-            return TestRecording(video: video, stopper: .host(recording, staging, await startTrace(testDevice)))
+            let claim = WriterLock(staging.partial, creating: false)
+            return TestRecording(video: video, stopper: .host(recording, staging, claim, await startTrace(testDevice)))
         }
     }
 
-    /// Starts tracing the test's device (in this process or its own): the recording goes on
-    /// without a trace when it cannot (another recording traces that device, or it is a device
-    /// whose automation API has no trace routes), and says so in the log.
+    /// Starts this recording's trace of the test's device (in this process or its own; other
+    /// recordings of the device get theirs): the recording goes on without a trace when it
+    /// cannot (a recording that owns the device traces it, or it is a device whose automation
+    /// API has no trace routes), and says so in the log.
     private static func startTrace(_ testDevice: TestDevice) async -> DeviceTrace? {
         do {
             if let device = testDevice.device { return try await DeviceTrace.start(device) }
@@ -94,7 +97,7 @@ final class TestRecording: Sendable {
         case let .stream(_, session, deviceTrace):
             // The device time of the first frame the stream delivered: exact.
             (trace, videoStart) = (deviceTrace, session.startTime)
-        case let .host(_, _, deviceTrace):
+        case let .host(_, _, _, deviceTrace):
             // The host's recorder writes the file (which keeps only times from its own start),
             // so the video's first frame is known from the device: the first frame its display
             // stream sent to the recorder that connected last, when tracing started just after
@@ -125,8 +128,11 @@ final class TestRecording: Sendable {
                     feed.stop()
                     return session.discard().seconds
                 }) ?? 0
-        case let .host(recording, staging, _):
-            defer { staging.abandon() }
+        case let .host(recording, staging, claim, _):
+            defer {
+                staging.abandon()
+                claim?.release()
+            }
             try? await recording.stop()
             return (try? MediaProbe.probe(staging.partial).duration) ?? 0
         }
@@ -153,9 +159,10 @@ final class TestRecording: Sendable {
                 feed.stop()
                 return try session.finish(steps: steps).duration.seconds
             }
-        case let .host(recording, staging, _):
+        case let .host(recording, staging, claim, _):
             try await recording.stop()
             try staging.commit()
+            claim?.release()
             return try MediaProbe.probe(video).duration
         }
     }

@@ -109,7 +109,7 @@ final class SessionRecording: Sendable {
 
     private enum Video: Sendable {
         case traced(RecordedSession)
-        /// Nil trace: the attached device could not trace (another recording traces it).
+        /// Nil trace: the attached device could not trace (a recording in its own process traces it).
         case stream(DeviceVideo, DeviceTrace?)
     }
 
@@ -192,7 +192,9 @@ final class SessionRecording: Sendable {
                 let preview = try? await Blocking.run { AnimatedPreview.make(for: summary.url) }
                 outcome = RecordedSession.Outcome(duration: summary.duration.seconds, preview: preview ?? nil)
             }
-            entry.video = "\(name).mov"
+            // The file's own name, as the preview's is: a name with a character no file name
+            // can hold (a NUL) is written percent-encoded, and the link must lead there.
+            entry.video = folder.appendingPathComponent("\(name).mov").lastPathComponent
             entry.duration = outcome.duration
             entry.preview = outcome.preview.map(\.lastPathComponent)
         } catch {

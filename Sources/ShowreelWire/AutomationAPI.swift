@@ -163,7 +163,13 @@ public enum AutomationAPI {
         /// connected last and is still recording, if any: a recorder in another process that just
         /// reported its first frame started its video there.
         public var recordingStart: Double?
-        public init(time: Double, recordingStart: Double? = nil) { self.time = time; self.recordingStart = recordingStart }
+        /// This trace's id, for `/v1/trace/end`: several recordings may trace one device.
+        public var id: String?
+        public init(time: Double, recordingStart: Double? = nil, id: String? = nil) {
+            self.time = time
+            self.recordingStart = recordingStart
+            self.id = id
+        }
     }
 
     /// `POST /v1/trace/end`: stop tracing and answer the trace (the report's `RunTrace`).
@@ -174,7 +180,13 @@ public enum AutomationAPI {
         /// Whether the trace carries its pictures (small JPEGs); false for a video that is not
         /// kept, where encoding them would be wasted. Default true.
         public var pictures: Bool?
-        public init(videoStart: Double, pictures: Bool? = nil) { self.videoStart = videoStart; self.pictures = pictures }
+        /// Which trace ends: the id `/v1/trace` answered; may be left out while only one runs.
+        public var id: String?
+        public init(videoStart: Double, pictures: Bool? = nil, id: String? = nil) {
+            self.videoStart = videoStart
+            self.pictures = pictures
+            self.id = id
+        }
 
         public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
             guard videoStart.isFinite, videoStart >= 0 else {

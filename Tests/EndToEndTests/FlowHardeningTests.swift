@@ -92,7 +92,7 @@ struct FlowHardeningTests {
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("taps.webp").path))
     }
 
-    @Test("kill -9 of a run into an earlier run's folder leaves that run's videos whole: its report tells no lie")
+    @Test("kill -9 of a run into an earlier run's folder leaves that run's videos whole, and the next run removes its partial file")
     func killedRunKeepsEarlierVideos() async throws {
         let workspace = try Workspace()
         let output = workspace.file("out")
@@ -119,6 +119,18 @@ struct FlowHardeningTests {
         let after = try MediaProbe.probe(video)
         #expect(after.readToEnd)
         #expect(after.duration == before.duration)
+
+        // The killed run's partial file outlives it, until the next run into the folder (of
+        // another flow, which would not overwrite it) sees that no live process writes it.
+        let partial = output.appendingPathComponent(".flow.partial.mov")
+        #expect(FileManager.default.fileExists(atPath: partial.path))
+        try Data(Self.tapping(1).utf8).write(to: first.appendingPathComponent("other.yaml"))
+        let next = try start(
+            ["run", first.appendingPathComponent("other.yaml").path, "--output", output.path], in: workspace, name: "next")
+        #expect(try await next.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(next.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: partial.path), "the killed run's partial file is removed")
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("other.mov").path))
+
         let reel = try start(["reel", output.path], in: workspace, name: "reel")
         #expect(try await reel.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(reel.stderr)")
     }

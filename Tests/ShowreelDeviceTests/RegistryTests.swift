@@ -55,6 +55,36 @@ struct RegistryTests {
         #expect(String(decoding: data, as: UTF8.self).contains("Shutdown"))
     }
 
+    @Test("a dead X display's entry is reaped; a name several devices share is an error naming that name, not 'booted'")
+    func deadDisplayAndSharedName() async throws {
+        let home = try Workspace()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let me = getpid()
+        func display(_ udid: String, pid: Int32, start: UInt64?) -> DeviceRecord {
+            DeviceRecord(
+                udid: udid, name: ":0", profile: "display 320x200x24", state: .booted, clock: .real, pid: pid,
+                processStartTime: start, displaySocket: "", automationURL: nil, bootedAt: Date(), x11Display: ":0")
+        }
+        // A display whose Xvfb was killed, and a new one on the same number (this process stands in for its Xvfb).
+        try home.registry.save(display("DEAD-0000", pid: child.processIdentifier, start: 1))
+        try home.registry.save(display("LIVE-0000", pid: me, start: ProcessStat.read(me)?.startTicks))
+        #expect(try home.registry.resolve(":0").udid == "LIVE-0000")
+        #expect(home.registry.records().map(\.udid) == ["LIVE-0000"])
+        #expect(!FileManager.default.fileExists(atPath: home.registry.directory(for: "DEAD-0000").path))
+
+        let a = try Device(name: "Twin", apps: [], registry: home.registry)
+        let b = try Device(name: "Twin", apps: [], registry: home.registry)
+        let error = #expect(throws: DeviceLookupError.self) { try home.registry.resolve("Twin") }
+        #expect(error?.description.contains("Several devices are named 'Twin'") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("'booted'") == false)
+        await b.shutdown()
+        #expect(try home.registry.resolve("Twin").udid == a.udid, "the booted one of a shared name")
+        await a.shutdown()
+    }
+
     @Test("a reused pid with another start time is not the device")
     func reusedPid() throws {
         let home = try Workspace()

@@ -40,6 +40,22 @@ struct RunMatrixTests {
         #expect(RunMatrixError.appearance("dim").description.contains("light, dark"))
     }
 
+    @Test("A value given twice on an axis counts once, where it first appears: no cell runs twice into one folder")
+    func repeatedValuesCollapse() throws {
+        let matrix = try RunMatrix(
+            languages: ["de", "pt_BR", "de", "pt-BR"], devices: ["phone", "tablet-13", "phone"], appearances: ["dark", "light", "dark"])
+        #expect(matrix.languages == ["de", "pt-BR"])
+        #expect(matrix.devices.map(\.name) == ["phone", "tablet-13"])
+        #expect(matrix.appearances == [.dark, .light])
+        let folder = try FlowFolder()
+        let file = try folder.write("echo.yaml", "appId: \(LaunchEchoApp.bundleIdentifier)\n---\n- launchApp\n")
+        let flow = try FlowParser(knownApps: [LaunchEchoApp.bundleIdentifier]).parse(fileAt: file, id: "echo.yaml")
+        let jobs = try RunMatrix(appearances: ["dark", "dark"]).jobs(for: [flow])
+        #expect(jobs.map(\.id) == ["echo.yaml [en-phone-dark]"])
+        let all = matrix.jobs(for: [flow])
+        #expect(all.count == 8 && Set(all.map(\.id)).count == 8 && Set(all.map(\.folder)).count == 8)
+    }
+
     @Test("Each language launches with -AppleLanguages and -AppleLocale, in its usual region")
     func launchArguments() {
         #expect(LanguageCode.launchArguments(for: "de") == ["-AppleLanguages", "(de)", "-AppleLocale", "de_DE"])
