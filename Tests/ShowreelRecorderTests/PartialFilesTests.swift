@@ -36,7 +36,7 @@ struct PartialFilesTests {
         let holder = try ChildProcess(
             URL(fileURLWithPath: "/usr/bin/flock"), ["--shared", "--no-fork", other.path, "/bin/sleep", "300"],
             environment: workspace.environment, in: workspace, name: "holder")
-        defer { holder.stop() }
+        // Killed below; on an early exit the ChildProcess's deinit kills it.
         try await eventually("the other process's lock") { Self.isHeld(other) }
 
         let removed = PartialFiles.removeStale(in: folder, logger: Self.logger)
