@@ -61,7 +61,7 @@ struct RegistryTests {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
-        child.waitUntilExit()
+        _ = try await child.exitStatus()
         let me = getpid()
         func display(_ udid: String, pid: Int32, start: UInt64?) -> DeviceRecord {
             DeviceRecord(
