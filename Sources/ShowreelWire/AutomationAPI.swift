@@ -177,8 +177,9 @@ public enum AutomationAPI {
         public init(videoStart: Double, pictures: Bool? = nil) { self.videoStart = videoStart; self.pictures = pictures }
 
         public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-            guard videoStart.isFinite, videoStart >= 0 else {
-                throw .outOfRange(field: "videoStart", message: "must be device seconds since boot, 0 or more, got \(videoStart)")
+            // Beyond an Int64 of seconds a Duration traps (1e21 took the device down).
+            if let problem = AutomationLimits.deviceTime.problem(with: videoStart) {
+                throw .outOfRange(field: "videoStart", message: "is device seconds since boot: \(problem)")
             }
         }
     }
@@ -236,6 +237,8 @@ public struct AutomationLimits: Sendable {
     public static let maxGestureSeconds: Double = 60
     /// Seconds of one wait or timeout.
     public static let maxWaitSeconds: Double = 3600
+    /// Seconds a device may have been running: what a time on the device clock may be.
+    public static let maxDeviceSeconds: Double = 1e9
 
     public init(screen: Size) { self.screen = screen }
 

@@ -7,6 +7,8 @@ extension AutomationLimits {
     package static let swipe = SecondsLimit(max: maxGestureSeconds, allowsZero: false)
     /// A wait or a timeout.
     package static let wait = SecondsLimit(max: maxWaitSeconds)
+    /// A time on the device clock (seconds since boot).
+    package static let deviceTime = SecondsLimit(max: maxDeviceSeconds)
 
     /// `seconds` as a `Duration` once it is within `limit` (a `Duration` traps on NaN or
     /// infinity); the error names `field`.
