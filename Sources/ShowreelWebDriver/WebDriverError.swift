@@ -54,13 +54,11 @@ public struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertibl
 
     static func invalidArgument(_ message: String) -> WebDriverError { WebDriverError(.invalidArgument, message) }
 
-    /// A body larger than its route takes (`length` when its Content-Length said so): 413.
-    static func bodyTooLarge(_ length: Int?, limit: Int) -> WebDriverError {
-        let most = "at most \(limit) bytes (\(limit >> 10) KiB)"
+    /// A body of `length` bytes, larger than its route takes: 413.
+    static func bodyTooLarge(_ length: Int, limit: Int) -> WebDriverError {
         var error = WebDriverError(
             .invalidArgument,
-            length.map { "The body is \($0) bytes; this command takes \(most). Send a smaller body." }
-                ?? "The body is larger than this command takes (\(most)), or could not be read. Send a smaller body.")
+            "The body is \(length) bytes; this command takes at most \(limit) bytes (\(limit >> 10) KiB). Send a smaller body.")
         error.statusOverride = .contentTooLarge
         return error
     }

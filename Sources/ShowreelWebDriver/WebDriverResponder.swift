@@ -30,18 +30,25 @@ struct WebDriverResponder: RouterMiddleware {
         let method = request.method.rawValue
         let candidates = WebDriverRoute.all.compactMap { route in route.match(path).map { (route, $0) } }
         guard !candidates.isEmpty else {
+            await Self.discardBody(of: request)
             throw WebDriverError(
                 .unknownCommand,
                 "\(method) /\(path.joined(separator: "/")) is no command of this server (Appium's W3C WebDriver endpoints, at / and /wd/hub)."
             )
         }
         guard let (route, parameters) = candidates.first(where: { $0.0.method.rawValue == method }) else {
+            await Self.discardBody(of: request)
             let allowed = Set(candidates.map(\.0.method.rawValue)).sorted().joined(separator: ", ")
             throw WebDriverError(.unknownMethod, "/\(path.joined(separator: "/")) takes \(allowed), not \(method).")
         }
-        // The session first: a body sent to a session that does not exist is never read.
+        // The session first: a body sent to a session that does not exist is never kept or parsed.
         var session: WebDriverSession?
-        if route.needsSession { session = try await server.sessions.session(parameters["sid"] ?? "") }
+        if route.needsSession {
+            do throws(WebDriverError) { session = try await server.sessions.session(parameters["sid"] ?? "") } catch {
+                await Self.discardBody(of: request)
+                throw error
+            }
+        }
         let data = try await Self.body(of: request, limit: route.bodyLimit)
         let body: JSONValue
         do { body = try JSONValue.parse(data) } catch {
@@ -69,15 +76,37 @@ struct WebDriverResponder: RouterMiddleware {
         }
     }
 
-    /// The request's body, refused (413, before it is read when its Content-Length says so)
-    /// when it is larger than `limit`.
+    /// Bytes of a body read and thrown away past its route's limit, so a client still sending
+    /// gets the answer (a server that stops reading leaves it blocked in its send); past this the
+    /// server stops reading.
+    static let discardLimit = 256 << 20
+
+    /// The request's body when it is at most `limit` bytes; past that, what follows is read and
+    /// thrown away (see `discardLimit`), nothing kept, and the answer is 413.
     static func body(of request: Request, limit: Int) async throws(WebDriverError) -> Data {
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-            throw .bodyTooLarge(length, limit: limit)
+        var kept = ByteBuffer()
+        var total = 0
+        do {
+            for try await chunk in request.body {
+                total += chunk.readableBytes
+                if total <= limit {
+                    kept.writeImmutableBuffer(chunk)
+                } else if total > discardLimit {
+                    break
+                }
+            }
+        } catch {
+            throw .invalidArgument("The body could not be read: \(error).")
         }
-        do { return Data((try await request.body.collect(upTo: limit)).readableBytesView) } catch {
-            throw .bodyTooLarge(nil, limit: limit)
+        guard total <= limit else {
+            throw .bodyTooLarge(request.headers[.contentLength].flatMap { Int($0) } ?? total, limit: limit)
         }
+        return Data(kept.readableBytesView)
+    }
+
+    /// Reads a body that will not be used (a request refused before its body), keeping none of it.
+    static func discardBody(of request: Request) async {
+        _ = try? await body(of: request, limit: 0)
     }
 
     static func render(_ value: JSONValue, status: HTTPResponse.Status) -> Response {
