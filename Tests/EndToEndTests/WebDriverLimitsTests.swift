@@ -62,6 +62,13 @@ struct WebDriverLimitsTests {
             try await server.call("POST", "/session/\(first)/element", ["using": "-ios predicate string", "value": "label MATCHES '(abc'"]))
         #expect(status == 400 && code == "invalid selector" && message.contains("never closed"), "\(status) \(code) \(message)")
 
+        // A number too large for an Int crashed the server (a trap converting it).
+        (status, code, message) = Self.error(
+            try await server.call(
+                "POST", "/session/\(first)/execute/sync",
+                ["script": "mobile: keys", "args": [["keys": [["key": "d", "modifierFlags": 1e300]]]]]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("modifierFlags"), "\(status) \(code) \(message)")
+
         // Two regular expressions that spun a core each for good, while the server answers others.
         let freeze = ["using": "-ios predicate string", "value": "label MATCHES '((((.*)*)*)*)*x'"]
         async let a = server.call("POST", "/session/\(first)/elements", freeze)

@@ -129,6 +129,16 @@ struct LocatorLimitsTests {
         #expect(try Locator(using: "xpath", value: "//*[.//*[@name='leaf']]").select(in: deep, from: deep.root).count == 201)
     }
 
+    @Test("a number too large for an Int (or infinite) is written as a Double, not converted (1e30 took the server down)")
+    func hugeNumbers() throws {
+        for xpath in [
+            "//*[contains(@name, 1\(String(repeating: "0", count: 30)))]", "//*[string(\(String(repeating: "9", count: 400))) = 'x']",
+            "//*[starts-with(@name, -\(String(repeating: "9", count: 400)))]",
+        ] {
+            #expect(try Locator(using: "xpath", value: xpath).select(in: Self.tree, from: Self.tree.root).isEmpty, "\(xpath.prefix(40))")
+        }
+    }
+
     @Test("MATCHES ((((.*)*)*)*)*x and LIKE ************x end at once (they froze the server)")
     func catastrophicPatterns() async throws {
         let tree = Self.wideTree(200, label: String(repeating: "a", count: 60))
