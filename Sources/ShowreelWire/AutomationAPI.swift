@@ -142,6 +142,8 @@ public enum AutomationAPI {
     package struct Query: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         public init(query: ElementQuery) { self.query = query }
+
+        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) { try limits.check(query, "query") }
     }
 
     package struct QueryResult: Codable, Equatable, Sendable {
@@ -239,6 +241,8 @@ public struct AutomationLimits: Sendable {
     public static let maxWaitSeconds: Double = 3600
     /// Seconds a device may have been running: what a time on the device clock may be.
     public static let maxDeviceSeconds: Double = 1e9
+    /// Steps of one element query (`app.tables.cells["Canada"]` has two).
+    public static let maxQuerySteps = 64
 
     public init(screen: Size) { self.screen = screen }
 
