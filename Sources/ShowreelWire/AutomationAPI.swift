@@ -241,8 +241,9 @@ public struct AutomationLimits: Sendable {
     public static let maxWaitSeconds: Double = 3600
     /// Seconds a device may have been running: what a time on the device clock may be.
     public static let maxDeviceSeconds: Double = 1e9
-    /// Steps of one element query (`app.tables.cells["Canada"]` has two).
-    public static let maxQuerySteps = 64
+    /// Steps of one element query (`app.tables.cells["Canada"]` has two; a WebDriver element
+    /// without a name is found by its path, a step per level of the tree).
+    public static let maxQuerySteps = 256
 
     public init(screen: Size) { self.screen = screen }
 

@@ -89,7 +89,7 @@ struct AutomationRequestTests {
         }
     }
 
-    @Test("an element query of more than 64 steps is a 400 naming it, on the query routes and in actions (each step walks the tree)")
+    @Test("an element query of more than 256 steps is a 400 naming it, on the query routes and in actions (each step walks the tree)")
     func longQuery() async throws {
         try await Harness.with { h in
             let steps = Array(repeating: #"{"axis": "descendants"}"#, count: 20_000).joined(separator: ",")
@@ -100,7 +100,7 @@ struct AutomationRequestTests {
             ] {
                 let (status, text) = try await post(h, path, body)
                 #expect(
-                    status == 400 && text.contains("'query' must have at most 64 steps, got 20000"),
+                    status == 400 && text.contains("'query' must have at most 256 steps, got 20000"),
                     "\(path): \(status) \(text.prefix(200))")
             }
             let (status, _) = try await post(h, "v1/query", #"{"query": {"steps": [{"axis": "descendants"}]}}"#)
