@@ -29,7 +29,7 @@ public struct WebDriverConfiguration: Sendable {
     public var logger: Logger
 
     /// The default `maxSessions`: each session is a device (and, recorded, an encoder), about
-    /// 6 MB and a thread or two while idle and up to a core while busy, so a few per core.
+    /// 8 MB and a thread while idle and up to a core while busy, so a few per core (2 cores here).
     public static let defaultMaxSessions = 8
 
     public init(
