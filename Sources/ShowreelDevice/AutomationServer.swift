@@ -89,12 +89,16 @@ package struct AutomationServer: Sendable {
         router.on(Routes.tree) { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
         router.on(Routes.query) { request, _ in
             await respond(request, as: AutomationAPI.Query.self) { body in
+                do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
                 let found = await device.elements(body.query)
                 return AutomationAPI.QueryResult(count: found.count, elements: found)
             }
         }
         router.on(Routes.element) { request, _ in
-            await respond(request, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
+            await respond(request, as: AutomationAPI.Query.self) { body in
+                do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
+                return try await device.element(body.query)
+            }
         }
         router.on(Routes.state) { _, context in
             await respond { await device.status(of: try Self.bundle(context)) }

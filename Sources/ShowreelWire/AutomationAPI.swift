@@ -142,6 +142,8 @@ public enum AutomationAPI {
     package struct Query: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         public init(query: ElementQuery) { self.query = query }
+
+        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) { try limits.check(query, "query") }
     }
 
     package struct QueryResult: Codable, Equatable, Sendable {
@@ -189,8 +191,9 @@ public enum AutomationAPI {
         }
 
         public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-            guard videoStart.isFinite, videoStart >= 0 else {
-                throw .outOfRange(field: "videoStart", message: "must be device seconds since boot, 0 or more, got \(videoStart)")
+            // Beyond an Int64 of seconds a Duration traps (1e21 took the device down).
+            if let problem = AutomationLimits.deviceTime.problem(with: videoStart) {
+                throw .outOfRange(field: "videoStart", message: "is device seconds since boot: \(problem)")
             }
         }
     }
@@ -248,6 +251,11 @@ public struct AutomationLimits: Sendable {
     public static let maxGestureSeconds: Double = 60
     /// Seconds of one wait or timeout.
     public static let maxWaitSeconds: Double = 3600
+    /// Seconds a device may have been running: what a time on the device clock may be.
+    public static let maxDeviceSeconds: Double = 1e9
+    /// Steps of one element query (`app.tables.cells["Canada"]` has two; a WebDriver element
+    /// without a name is found by its path, a step per level of the tree).
+    public static let maxQuerySteps = 256
 
     public init(screen: Size) { self.screen = screen }
 

@@ -111,6 +111,43 @@ struct AutomationTraceTests {
         }
     }
 
+    @Test("videoStart 1e300 or 1e21 is a 400 naming it, not a crash of the device (a Duration traps past Int64 seconds)")
+    func hugeVideoStart() async throws {
+        try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
+            var (status, error) = try await Self.send(h, Routes.traceStart)
+            #expect(status == 200)
+            for value in ["1e300", "1e21", "1000000001", "1.7976931348623157e308"] {
+                (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": \#(value)}"#)
+                #expect(status == 400 && error.contains("'videoStart'") && error.contains("1000000000"), "\(value): \(status) \(error)")
+            }
+            let trace = try await h.client.endTrace(nil, videoStart: .zero, pictures: false, as: RunTrace.self)
+            #expect(trace.steps.isEmpty, "the refused ends left the trace running; it ends once")
+        }
+    }
+
+    @Test("a trace never collected is capped: past its bytes no pictures or trees are kept, past its entries no actions are traced")
+    func traceCap() async throws {
+        try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
+            let app = Application("dev.showreel.hello", device: h.client)
+            try await app.launch()
+            let capped = ActionTrace(maxBytes: 1, maxEntries: 4)
+            await h.device.setActionTrace(capped)
+            for _ in 0..<6 { try await app.buttons["tapButton"].tap() }
+            await h.device.setActionTrace(nil)
+            #expect(capped.entries.count == 4 && capped.dropped == 2, "\(capped.entries.count) entries, \(capped.dropped) dropped")
+            #expect(capped.entries.allSatisfy { $0.before == nil && $0.after == nil }, "the first tree filled the byte cap")
+            #expect(!capped.entries[0].tree.isEmpty && capped.entries.dropFirst().allSatisfy(\.tree.isEmpty))
+
+            let whole = ActionTrace()
+            await h.device.setActionTrace(whole)
+            for _ in 0..<6 { try await app.buttons["tapButton"].tap() }
+            await h.device.setActionTrace(nil)
+            #expect(whole.entries.count == 6 && whole.dropped == 0)
+            #expect(
+                whole.entries.allSatisfy { $0.before != nil && $0.after != nil && !$0.tree.isEmpty }, "below the caps everything is kept")
+        }
+    }
+
     @Test("a traced step over HTTP has the target of the tap inside it, the screens before and after, and its error")
     func tracedStep() async throws {
         try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
