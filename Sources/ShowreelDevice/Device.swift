@@ -319,6 +319,10 @@ public actor Device {
         while !scene.isIdle, clock.now < deadline {
             try await advance(by: Self.frameInterval)
         }
+        // On the real clock a loaded machine may reach the end of the animation before settling
+        // starts (the sync above): the settled screen is rendered here, not left to the display
+        // link after the action returned.
+        renderIfNeeded()
     }
 
     public func overrideStatusBar(_ values: StatusBarValues) {
