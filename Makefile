@@ -15,11 +15,16 @@ demo: deps
 ## tests run in parallel, it is a quick check inside the suite. The browser suite's test runs
 ## pytest, Selenium and the pytest plugin from .build/venv (scripts/browser-venv); the WebDriver
 ## suite's test runs Tests/WebDriverSuite with Appium's Python client from there too.
+## Swift Testing 6.3 runs at most twice as many test cases at once as there are cores (4 here):
+## most of ours wait on child processes, videos and devices, so a few long ones (the README's
+## 16-cell matrix) would hold every slot while the rest queue. 32 keeps them moving.
+TEST_WIDTH ?= 32
+
 test: deps
 	scripts/browser-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --target ShowcaseApps --scratch-path .build-release-check -Xswiftc -Onone
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
 build: deps
 	$(SWIFT) build

@@ -89,7 +89,7 @@ struct WebDriverLimitsTests {
         // A stop signal still stops the server within its bound, the recording finished.
         try await server.stop()
         let video = server.output.appendingPathComponent("hostile.mov")
-        let frames = try await offPool { try FrameDecoder.decodeFrames(video).count }
+        let frames = try await decodedFrames(video).count
         #expect(frames >= 1)
     }
 
@@ -204,10 +204,8 @@ struct WebDriverLimitsTests {
         _ = try await server.process.waitForExit()
         let partial = server.output.appendingPathComponent(".killed.partial.mov")
         #expect(FileManager.default.fileExists(atPath: partial.path), "the killed session's video is under its partial name")
-        let (seconds, frames) = try await offPool {
-            let report = try ffprobe(partial)
-            return (report.duration, report.frames)
-        }
+        let report = try await ffprobe(partial)
+        let (seconds, frames) = (report.duration, report.frames)
         let duration = try #require(seconds, "ffprobe reads the killed file (it had no moov atom)")
         #expect(duration >= recorded - 1, "\(duration) s of video for more than \(recorded) s recorded")
         #expect((frames ?? 0) >= 2, "its frames decode: \(frames ?? 0)")

@@ -23,8 +23,14 @@ public final class ChildProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let output = try FileHandle(forWritingTo: stdoutURL), errors = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = output
+        process.standardError = errors
+        defer {
+            // The child has its own copies: this process's stay open for good otherwise.
+            try? output.close()
+            try? errors.close()
+        }
         try process.run()
     }
 
