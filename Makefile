@@ -14,17 +14,16 @@ demo: deps
 ## build of the sample apps is what the release-symbol test inspects; built here, before the
 ## tests run in parallel, it is a quick check inside the suite. The browser suite's test runs
 ## pytest, Selenium and the pytest plugin from .build/venv (scripts/browser-venv); the WebDriver
-## suite's test runs Tests/WebDriverSuite with Appium's Python client from there too.
-## Swift Testing 6.3 runs at most twice as many test cases at once as there are cores (4 here):
-## most of ours wait on child processes, videos and devices, so a few long ones (the README's
-## 16-cell matrix) would hold every slot while the rest queue. 32 keeps them moving.
-TEST_WIDTH ?= 32
-
+## suite's test runs Tests/WebDriverSuite with Appium's Python client from there too. Last, the
+## README's matrix example as written: every flow of Fixtures/Flows in all 16 cells (a run of its
+## own: inside the Swift suite it held one of Swift Testing's few test slots for minutes).
 test: deps
 	scripts/browser-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --target ShowcaseApps --scratch-path .build-release-check -Xswiftc -Onone
-	$(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
+	$(SWIFT) test --skip-build
+	rm -rf .build/readme-matrix
+	$(BIN) run Fixtures/Flows --language en,de,ja,ar --device phone,tablet-13 --appearance light,dark --output .build/readme-matrix
 
 build: deps
 	$(SWIFT) build

@@ -15,26 +15,6 @@ struct MatrixRunTests {
         try #require(try FlowRunTests().json(folder.appendingPathComponent("manifest.json"))["entries"] as? [[String: Any]])
     }
 
-    @Test("The README's matrix: every fixture flow passes in every cell of 4 languages x 2 devices x 2 appearances")
-    func readmeMatrix() async throws {
-        let workspace = try Workspace()
-        let output = workspace.file("Recordings")
-        var environment = workspace.environment
-        environment["CI"] = "true"
-        // The README's command as written, into a folder of the test's own.
-        let run = try ChildProcess(
-            try BuildProducts.showreel,
-            [
-                "run", "Fixtures/Flows", "--language", "en,de,ja,ar", "--device", "phone,tablet-13", "--appearance", "light,dark",
-                "--output", output.path,
-            ], environment: environment, in: workspace, name: "matrix", directory: FlowRunTests.repository)
-        #expect(try await run.waitForExit(timeout: .seconds(1200)) == 0, "stderr: \(run.stderr.suffix(4000))")
-        let entries = try manifestEntries(output)
-        #expect(entries.count == FlowRunTests.flows.count * 16)
-        let failed = entries.filter { $0["status"] as? String != "passed" }.compactMap { $0["id"] as? String }
-        #expect(failed.isEmpty, "\(failed)")
-    }
-
     @Test("Every cell gets its folder, its manifest cell and JUnit name; shards split the cells; the report filters each axis in Chromium")
     func smallMatrix() async throws {
         let workspace = try Workspace()
