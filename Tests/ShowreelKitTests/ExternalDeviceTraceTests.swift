@@ -145,7 +145,10 @@ struct ExternalDeviceTraceTests {
         private var opened: Set<String> = []
         func open(_ name: String) { opened.insert(name) }
         func isOpen(_ name: String) -> Bool { opened.contains(name) }
-        nonisolated func wait(_ name: String) async throws { try await eventually(name) { await self.isOpen(name) } }
+        /// Bounded for a hang: in a full suite on a busy machine the other test's launch takes minutes.
+        nonisolated func wait(_ name: String) async throws {
+            try await eventually(name, timeout: .seconds(600)) { await self.isOpen(name) }
+        }
     }
 
     @Test("a test recorded through a tunnel host, its device another process, gets steps and a trace")
