@@ -12,7 +12,7 @@ import Glibc
 
 /// The fixes from an adversarial pass (issue 12): who may connect, what the real iOS client
 /// sends, and children that never outlive their request or the host.
-@Suite("Tunnel host hardening", .timeLimit(.minutes(2)))
+@Suite("Tunnel host hardening", .timeLimit(.minutes(10)))
 struct HostHardeningTests {
     /// A fresh path that a refused command would have created.
     private func marker() -> String {
