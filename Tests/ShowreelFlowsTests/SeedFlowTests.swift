@@ -1,7 +1,5 @@
 import Foundation
-import ShowcaseApps
 import ShowreelFlows
-import ShowreelRecorder
 import ShowreelReport
 import Testing
 
@@ -14,12 +12,7 @@ struct SeedFlowTests {
         let folder = try FlowFolder()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let file = root.appendingPathComponent("Fixtures/Seed/countries.yaml")
-        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "countries.yaml")
-        let runner = FlowRunner(
-            options: FlowRunOptions(
-                output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
-                recording: RecordingOptions(scale: 0.25)))
-        let entry = await runner.run(flow, videoName: "seed-countries")
+        let entry = try await FlowRunnerTests.run(file, id: "countries.yaml", into: folder, videoName: "seed-countries")
         #expect(entry.status == .passed, "\(entry.failures)")
         #expect(entry.steps.count == 6, "\(entry.steps.map(\.title))")
     }
