@@ -45,8 +45,10 @@ struct WebDriverLimitsTests {
     func hostileLocators() async throws {
         let workspace = try Workspace()
         let server = try await Server.start(workspace)
-        let first = try await Self.newSession(server, ["showreel:record": true, "showreel:name": "hostile"])
-        let second = try await Self.newSession(server)
+        // No idle timeout: on a busy machine the hostile requests below can take longer than Appium's 60 s.
+        let first = try await Self.newSession(
+            server, ["showreel:record": true, "showreel:name": "hostile", "appium:newCommandTimeout": 0])
+        let second = try await Self.newSession(server, ["appium:newCommandTimeout": 0])
 
         // 2000 nested parentheses: a SIGSEGV that ended every session.
         let deep = String(repeating: "(", count: 2000) + "//*" + String(repeating: ")", count: 2000)
