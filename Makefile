@@ -16,12 +16,21 @@ demo: deps
 ## build of the sample apps is what the release-symbol test inspects; built here, before the
 ## tests run in parallel, it is a quick check inside the suite. The browser suite's test runs
 ## pytest, Selenium and the pytest plugin from .build/venv (scripts/browser-venv); the WebDriver
-## suite's test runs Tests/WebDriverSuite with Appium's Python client from there too.
+## suite's test runs Tests/WebDriverSuite with Appium's Python client from there too. Last, the
+## README's matrix example as written: every flow of Fixtures/Flows in all 16 cells (a run of its
+## own: inside the Swift suite it held one of Swift Testing's few test slots for minutes). Then
+## the `showreel init` proof, also a run of its own for the same reason: a package generated
+## against this checkout, built once (a second build of Showreel, in .build/init-proof), its
+## flows, tests and an Appium session run.
+INIT_PROOF := generatedPackageRuns
 test: deps
 	scripts/browser-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --target ShowcaseApps --scratch-path .build-release-check -Xswiftc -Onone
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip $(INIT_PROOF)
+	rm -rf .build/readme-matrix
+	$(BIN) run Fixtures/Flows --language en,de,ja,ar --device phone,tablet-13 --appearance light,dark --output .build/readme-matrix
+	$(SWIFT) test --skip-build --filter $(INIT_PROOF)
 
 build: deps
 	$(SWIFT) build

@@ -195,7 +195,7 @@ let package = Package(
             name: "ShowreelTestSupport",
             dependencies: [
                 "ShowreelGraphics", "ShowreelWire", "ShowreelAccessibility", "ShowreelRender", "ShowreelUI", "ShowreelHost", "ShowreelX11",
-                "CXCB",
+                "ShowreelRecorder", "CXCB",
                 .product(name: "Logging", package: "swift-log"),
             ], path: "Tests/ShowreelTestSupport"),
         // One test target per library module, holding that module's tests.
@@ -249,7 +249,7 @@ let package = Package(
             name: "ShowreelFlowsTests",
             dependencies: [
                 "ShowreelFlows", "ShowreelReport", "ShowreelWire", "ShowreelRecorder", "ShowreelDevice", "ShowreelRender", "ShowcaseApps",
-                "ShowreelAccessibility", "ShowreelUI",
+                "ShowreelAccessibility", "ShowreelUI", "ShowreelTestSupport",
             ]),
         .testTarget(
             name: "ShowreelSessionTests",

@@ -49,7 +49,7 @@ struct MatrixOptions: ParsableArguments {
                     message: "Unknown App Store preview class '\(name)'. Choose from: \(AppStorePreviewClass.names).",
                     exitCode: CLIFailure.Code.usage)
             }
-            classes.append(previewClass)
+            if !classes.contains(previewClass) { classes.append(previewClass) }  // twice would write one file twice
         }
         let plan = AppStorePreviewPlan(
             classes: classes, holdsLast: fitting.holdLast, trims: fitting.trim, audio: try fitting.audioFile(),

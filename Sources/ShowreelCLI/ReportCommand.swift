@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShowreelReport
+import ShowreelWire
 
 /// `showreel report merge`: shards' manifests joined into one manifest, report and JUnit.
 struct ReportCommand: AsyncParsableCommand {
@@ -44,7 +45,13 @@ struct ReportCommand: AsyncParsableCommand {
                 }
                 var merged = manifests[0].merged(Array(manifests.dropFirst()))
                 if let title { merged.title = title }
-                try ReportFiles.write(merged, to: destination, pathPrefix: output, summaryLinks: summaryLinks)
+                do { try merged.writeReport(to: destination, pathPrefix: output, summaryLinks: summaryLinks) } catch {
+                    // As `run` says of an --output it cannot write: 73 (sysexits' EX_CANTCREAT).
+                    throw CLIFailure(
+                        message: "Could not write the merged report into \(destination.path): \(ErrorSentence.describe(error)). "
+                            + "Choose an --output folder you can write.",
+                        exitCode: CLIFailure.Code.cannotCreateOutput)
+                }
                 Console.out(
                     "\(merged.entries.count) entries from \(folders.count) \(folders.count == 1 ? "run" : "runs"): "
                         + "\(merged.outcome); report: \(output)/\(HTMLReport.fileName)")

@@ -31,12 +31,20 @@ struct WebDriverCommand: AsyncParsableCommand {
         help: "Answer web pages (Appium Inspector) with CORS headers; without it requests that carry an Origin are refused.")
     var allowCORS = false
 
+    @Option(
+        name: .customLong("max-sessions"),
+        help: "Sessions that may run at once (1 to 1000); a new session past it is refused with 'session not created'.")
+    var maxSessions = WebDriverConfiguration.defaultMaxSessions
+
     @Flag(name: .shortAndLong, help: "Log sessions and requests to stderr.")
     var verbose = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty; the default is 127.0.0.1") }
+        guard (1...1000).contains(maxSessions) else {
+            throw ValidationError("--max-sessions must be between 1 and 1000, got \(maxSessions)")
+        }
     }
 
     func run() async throws {
@@ -48,7 +56,7 @@ struct WebDriverCommand: AsyncParsableCommand {
             let server = WebDriverServer(
                 configuration: WebDriverConfiguration(
                     host: host, port: port, apps: ShowreelConfiguration.current.apps, output: folder, outputPathPrefix: output,
-                    allowsCORS: allowCORS, logger: logger))
+                    allowsCORS: allowCORS, maxSessions: maxSessions, logger: logger))
             let display = host.contains(":") ? "[\(host)]" : host
             let serving = Task {
                 try await server.run { bound in

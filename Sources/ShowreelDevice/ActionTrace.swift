@@ -37,16 +37,27 @@ package final class ActionTrace: @unchecked Sendable {
     package let thumbnailWidth: Int
     private let lock = NSLock()
     private var recorded: [Entry] = []
+
+    /// The most a trace keeps, so one that is never collected (a client in another process
+    /// started it and died, and the device runs on) does not grow for good: past `maxBytes` of
+    /// pictures and element trees, entries keep their titles, times and targets only; past
+    /// `maxEntries`, actions are not traced at all. A recording's trace is far below both
+    /// (a 30-minute session of a command a second: 1800 entries, mostly sharing pictures).
+    package let maxBytes: Int
+    package let maxEntries: Int
+    /// What the pictures and trees kept so far take, about.
+    private var bytes = 0
+    /// Actions not traced because the trace was full.
+    package private(set) var dropped = 0
+    /// Whether the trace has its fill of pictures and trees.
+    private var isFull: Bool { lock.withLock { bytes >= maxBytes } }
     /// The entry being traced: actions inside it add to it instead of making their own.
     private var open: Int?
 
-    /// Whether a newer trace may take this one's place: one a client in another process started
-    /// through the automation API, which may have died (a killed test run) without collecting it.
-    package let isReplaceable: Bool
-
-    package init(thumbnailWidth: Int = 195, isReplaceable: Bool = false) {
+    package init(thumbnailWidth: Int = 195, maxBytes: Int = 256 << 20, maxEntries: Int = 100_000) {
         self.thumbnailWidth = thumbnailWidth
-        self.isReplaceable = isReplaceable
+        self.maxBytes = maxBytes
+        self.maxEntries = maxEntries
     }
 
     /// Everything traced so far, in order.
@@ -66,8 +77,12 @@ package final class ActionTrace: @unchecked Sendable {
     /// while that frame was on screen.
     func tree(on frame: Frame, _ take: () -> [ElementSnapshot]) -> [ElementSnapshot] {
         if let lastTree = lock.withLock({ lastTree }), lastTree.time == frame.presentationTime { return lastTree.tree }
+        guard !isFull else { return [] }
         let tree = take()
-        lock.withLock { lastTree = (frame.presentationTime, tree) }
+        lock.withLock {
+            lastTree = (frame.presentationTime, tree)
+            bytes += Self.size(of: tree)
+        }
         return tree
     }
 
@@ -94,6 +109,10 @@ package final class ActionTrace: @unchecked Sendable {
             return true
         }
         if absorbed { return nil }
+        guard lock.withLock({ recorded.count < maxEntries }) else {
+            lock.withLock { dropped += 1 }
+            return nil
+        }
         let entry = Entry(
             title: title, start: time, end: time, query: query?.description, target: target,
             before: picture(of: screen()), after: nil, tree: tree(), error: nil)
@@ -118,11 +137,22 @@ package final class ActionTrace: @unchecked Sendable {
         }
     }
 
-    private func picture(of frame: Frame) -> PixelBuffer {
+    /// A thumbnail of `frame`: the last one made while that frame is on screen, none once the
+    /// trace is full.
+    private func picture(of frame: Frame) -> PixelBuffer? {
         if let lastPicture = lock.withLock({ lastPicture }), lastPicture.time == frame.presentationTime { return lastPicture.pixels }
+        guard !isFull else { return nil }
         let pixels = thumbnail(frame.pixels)
-        lock.withLock { lastPicture = (frame.presentationTime, pixels) }
+        lock.withLock {
+            lastPicture = (frame.presentationTime, pixels)
+            bytes += pixels.height * pixels.bytesPerRow
+        }
         return pixels
+    }
+
+    /// About what an element tree takes in memory.
+    private static func size(of tree: [ElementSnapshot]) -> Int {
+        tree.reduce(0) { $0 + 256 + size(of: $1.children) }
     }
 
     private func thumbnail(_ screen: PixelBuffer) -> PixelBuffer {

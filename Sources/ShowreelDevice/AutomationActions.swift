@@ -32,29 +32,7 @@ package actor ActionQueue {
 
 /// The request context of the automation API: Hummingbird's, plus the connection, so an action
 /// can be cancelled when its client goes away.
-package struct AutomationRequestContext: RequestContext {
-    package var coreContext: CoreRequestContextStorage
-    let channel: any Channel
-
-    package init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        channel = source.channel
-    }
-}
-
-/// Closes a connection whose client has stopped sending (it closed its end). Hummingbird keeps
-/// half-closed connections open and does not cancel a running handler, so without this an action
-/// would run to its end for nobody (a 1000-key `type` typed on for minutes).
-final class ClosesOnHangUp: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event {
-            context.close(promise: nil)
-        }
-        context.fireUserInboundEventTriggered(event)
-    }
-}
+package typealias AutomationRequestContext = ConnectionRequestContext
 
 /// Every request that acts on the device (anything but a read: GET, `/v1/query`,
 /// `/v1/element`) is cancelled when its client's connection closes, whether it is waiting its
@@ -69,21 +47,10 @@ struct ActionMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard request.method != .get, !Self.reads.contains(request.uri.path) else { return try await next(request, context) }
-        let channel = context.channel
-        return try await withoutActuallyEscaping(next) { next in
-            // Safe to send: the group below ends before this closure returns.
-            nonisolated(unsafe) let next = next
-            return try await withThrowingTaskGroup(of: Response?.self) { group in
-                group.addTask { try await next(request, context) }
-                group.addTask {
-                    await hangUp(channel); return nil
-                }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                if let first { return first }
-                _ = try? await group.next()  // the action notices the cancellation and stops
-                return APIError(.badRequest, "the client went away; the action was cancelled").response
-            }
+        return try await untilHangUp(context.channel) {
+            try await next(request, context)
+        } onHangUp: {
+            APIError(.badRequest, "the client went away; the action was cancelled").response
         }
     }
 }
@@ -101,11 +68,4 @@ struct DeviceTimeMiddleware: RouterMiddleware {
         if let name = HTTPField.Name(AutomationAPI.deviceTimeHeader) { response.headers[name] = "\(clock.now.seconds)" }
         return response
     }
-}
-
-/// Returns when the connection closes, or when the calling task is cancelled.
-private func hangUp(_ channel: any Channel) async {
-    let (closed, continuation) = AsyncStream<Void>.makeStream()
-    channel.closeFuture.whenComplete { _ in continuation.finish() }
-    for await _ in closed {}
 }

@@ -89,12 +89,16 @@ package struct AutomationServer: Sendable {
         router.on(Routes.tree) { _, _ in await respond { AutomationAPI.Tree(elements: await device.tree()) } }
         router.on(Routes.query) { request, _ in
             await respond(request, as: AutomationAPI.Query.self) { body in
+                do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
                 let found = await device.elements(body.query)
                 return AutomationAPI.QueryResult(count: found.count, elements: found)
             }
         }
         router.on(Routes.element) { request, _ in
-            await respond(request, as: AutomationAPI.Query.self) { body in try await device.element(body.query) }
+            await respond(request, as: AutomationAPI.Query.self) { body in
+                do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
+                return try await device.element(body.query)
+            }
         }
         router.on(Routes.state) { _, context in
             await respond { await device.status(of: try Self.bundle(context)) }
@@ -155,16 +159,17 @@ package struct AutomationServer: Sendable {
         router.on(Routes.traceStart) { _, _ in
             await respond {
                 _ = try checkedExporter()
-                let started = try await device.attachTrace(ActionTrace(isReplaceable: true))
-                return AutomationAPI.TraceStarted(time: started.time.seconds, recordingStart: started.recordingStart?.seconds)
+                let started = try await device.attachTrace(replaceable: true)
+                return AutomationAPI.TraceStarted(
+                    time: started.time.seconds, recordingStart: started.recordingStart?.seconds, id: started.id)
             }
         }
         router.on(Routes.traceEnd) { request, _ in
             await respond(request, as: AutomationAPI.TraceEnd.self) { body in
                 do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
                 let exporter = try checkedExporter()
-                let trace = try await device.detachTrace()
-                return exporter(trace.entries, device.profile.pointSize, .seconds(body.videoStart), body.pictures ?? true)
+                let entries = try await device.detachTrace(body.id)
+                return exporter(entries, device.profile.pointSize, .seconds(body.videoStart), body.pictures ?? true)
             }
         }
         router.on(Routes.traceStep) { request, _ in

@@ -9,33 +9,62 @@ extension Device {
         actionTrace = trace
     }
 
-    // MARK: Tracing for another process (the automation API's /v1/trace routes)
+    // MARK: Tracing for recordings (a device in another process, or one no session owns)
 
-    /// Attaches `trace` for a client in another process; refused while a trace is attached (a
-    /// recording traced by another client), unless that one is replaceable: a trace another
-    /// process started and never collected is discarded (its client was killed, or gave up), so
-    /// that one crashed test run does not leave the device untraceable. Returns the device time it starts at, and the
+    /// Starts a recording's trace and returns its id, the device time it starts at, and the
     /// device time of the first frame sent to the display-stream recorder that connected last
     /// and is still recording (nil without one): a recorder in yet another process (a tunnel
     /// host's), started just before, whose video's first frame that is.
-    package func attachTrace(_ trace: ActionTrace) throws(TraceConflict) -> (time: Duration, recordingStart: Duration?) {
-        if let current = actionTrace {
-            guard current.isReplaceable else { throw .running }
+    ///
+    /// Traces are per recording: several recordings of one device (two recorded tests sharing
+    /// an external device) each get theirs, with everything the device did while it ran. They
+    /// share one record of the device's actions, kept while any of them runs. Refused while a
+    /// recording in the device's own process that traces the device alone (a flow's
+    /// `RecordedSession`) runs. A trace another process started and never collected (its
+    /// client was killed) is given up once `maximumTraces` are running, the oldest first, so
+    /// that crashed test runs do not leave the device untraceable.
+    package func attachTrace(replaceable: Bool) throws(TraceConflict) -> (id: String, time: Duration, recordingStart: Duration?) {
+        if actionTrace != nil, traceClaims.isEmpty { throw .running }
+        if traceClaims.count >= Self.maximumTraces,
+            let oldest = traceClaims.filter({ $0.value.replaceable }).min(by: { $0.value.order < $1.value.order })?.key
+        {
+            traceClaims[oldest] = nil
             logger.warning(
-                "a trace started through the automation API was never collected; it is discarded for a new one",
-                metadata: ["actions": "\(current.entries.count)"])
+                "a trace started through the automation API was never collected; it is given up for a new one",
+                metadata: ["trace": "\(oldest)"])
         }
+        guard traceClaims.count < Self.maximumTraces else { throw .tooMany(Self.maximumTraces) }
+        let trace = actionTrace ?? ActionTrace()
         actionTrace = trace
+        nextTraceOrder += 1
+        let id = "T\(nextTraceOrder)"
+        traceClaims[id] = TraceClaim(first: trace.entries.count, replaceable: replaceable, order: nextTraceOrder)
         let recording = display.sessions.last { $0.startTime != nil && $0.stopTime == nil }
-        return (clock.now, recording?.startTime)
+        return (id, clock.now, recording?.startTime)
     }
 
-    /// Stops tracing and returns the trace that was attached (a step left open ends now).
-    package func detachTrace() throws(TraceConflict) -> ActionTrace {
-        guard let trace = actionTrace else { throw .notRunning }
-        if let open = trace.openEntry { endTracedStep(open, error: nil) }
-        actionTrace = nil
-        return trace
+    /// How many recordings may trace the device at once.
+    package static let maximumTraces = 16
+
+    /// Stops the trace `id` (nil: the one running, when only one is) and returns what the
+    /// device did while it ran. The last trace to stop ends a step left open, and the record.
+    package func detachTrace(_ id: String?) throws(TraceConflict) -> [ActionTrace.Entry] {
+        guard let trace = actionTrace, !traceClaims.isEmpty else { throw .notRunning }
+        let key: String
+        if let id {
+            guard traceClaims[id] != nil else { throw .unknownTrace(id) }
+            key = id
+        } else {
+            guard traceClaims.count == 1, let only = traceClaims.keys.first else { throw .whichTrace(traceClaims.count) }
+            key = only
+        }
+        let claim = traceClaims.removeValue(forKey: key)!
+        if traceClaims.isEmpty {
+            if let open = trace.openEntry { endTracedStep(open, error: nil) }
+            actionTrace = nil
+        }
+        let entries = trace.entries
+        return Array(entries[min(claim.first, entries.count)...])
     }
 
     /// Opens a step for a client in another process (a WebDriver command): one at a time.
@@ -104,6 +133,9 @@ package enum TraceConflict: Error, CustomStringConvertible, Equatable, HTTPStatu
     case notRunning
     case stepOpen(String)
     case noStepOpen
+    case unknownTrace(String)
+    case whichTrace(Int)
+    case tooMany(Int)
 
     package var description: String {
         switch self {
@@ -112,8 +144,22 @@ package enum TraceConflict: Error, CustomStringConvertible, Equatable, HTTPStatu
         case .notRunning: "no trace is running: start one with POST /v1/trace before the actions to trace"
         case let .stepOpen(title): "the step '\(title)' is still open: end it with POST /v1/trace/steps/end before opening another"
         case .noStepOpen: "no step is open: open one with POST /v1/trace/steps {\"title\": ...} first"
+        case let .unknownTrace(id): "no trace '\(id)' is running: give the id POST /v1/trace answered"
+        case let .whichTrace(count):
+            "\(count) recordings trace this device: say which trace ends with the id POST /v1/trace answered ({\"id\": ...})"
+        case let .tooMany(count): "\(count) recordings trace this device already: end one with POST /v1/trace/end first"
         }
     }
 
     package var httpStatus: Int { 409 }
+}
+
+/// A recording's trace: where in the device's record of actions it starts.
+struct TraceClaim {
+    /// The index of its first entry in `Device.actionTrace`.
+    var first: Int
+    /// Started through the automation API: given up when its client never collects it.
+    var replaceable: Bool
+    /// When it started, among the device's traces.
+    var order: Int
 }

@@ -30,6 +30,10 @@ package actor Device {
     let actionQueue = ActionQueue()
     /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
     var actionTrace: ActionTrace?
+    /// The recordings tracing the device through `attachTrace` (see there), by id: each from
+    /// which entry of `actionTrace` on.
+    var traceClaims: [String: TraceClaim] = [:]
+    var nextTraceOrder = 0
     /// Light or dark, for every app and the system screens (`simctl ui appearance`).
     package private(set) var interfaceStyle: InterfaceStyle
     /// The languages apps get when their launch does not name any (`-AppleLanguages`), most
@@ -315,6 +319,10 @@ package actor Device {
         while !scene.isIdle, clock.now < deadline {
             try await advance(by: Self.frameInterval)
         }
+        // On the real clock a loaded machine may reach the end of the animation before settling
+        // starts (the sync above): the settled screen is rendered here, not left to the display
+        // link after the action returned.
+        renderIfNeeded()
     }
 
     package func overrideStatusBar(_ values: StatusBarValues) {

@@ -14,20 +14,31 @@ package struct RunMatrix: Sendable, Equatable {
     package var appearances: [InterfaceStyle]
 
     /// The matrix of the values given on the command line; throws a sentence naming the bad
-    /// value and the valid choices.
+    /// value and the valid choices. A value given twice (`dark,dark`, or `pt_BR,pt-BR`, which
+    /// are one language) counts once, where it first appears: a cell never runs twice into one
+    /// folder.
     package init(languages: [String] = [], devices: [String] = [], appearances: [String] = []) throws(RunMatrixError) {
-        self.languages = try languages.map { code throws(RunMatrixError) in
-            guard let normalised = LanguageCode.normalised(code) else { throw .language(code) }
-            return normalised
-        }
-        self.devices = try devices.map { name throws(RunMatrixError) in
-            guard let profile = DeviceProfile.named(name) else { throw .device(name) }
-            return profile
-        }
-        self.appearances = try appearances.map { name throws(RunMatrixError) in
-            guard let style = InterfaceStyle(rawValue: name) else { throw .appearance(name) }
-            return style
-        }
+        self.languages = Self.once(
+            try languages.map { code throws(RunMatrixError) in
+                guard let normalised = LanguageCode.normalised(code) else { throw .language(code) }
+                return normalised
+            }, by: \.self)
+        self.devices = Self.once(
+            try devices.map { name throws(RunMatrixError) in
+                guard let profile = DeviceProfile.named(name) else { throw .device(name) }
+                return profile
+            }, by: \.name)
+        self.appearances = Self.once(
+            try appearances.map { name throws(RunMatrixError) in
+                guard let style = InterfaceStyle(rawValue: name) else { throw .appearance(name) }
+                return style
+            }, by: \.rawValue)
+    }
+
+    /// `values` with each key's first value only, in their order.
+    private static func once<Value>(_ values: [Value], by key: (Value) -> String) -> [Value] {
+        var seen = Set<String>()
+        return values.filter { seen.insert(key($0)).inserted }
     }
 
     /// No axis given: the run keeps today's layout (no cells, no folders per cell).

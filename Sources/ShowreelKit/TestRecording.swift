@@ -21,9 +21,10 @@ final class TestRecording: Sendable {
         /// external device's display stream, its actions traced in its own process (`StreamedSession`).
         case session(any SessionVideo)
         /// The recorder in the host's process writes in place, so it is given the partial name
-        /// and the video takes its own name here once the recorder finished it. The device
-        /// traces its actions wherever it runs.
-        case host(HostRecording, StagedFile, DeviceTrace?)
+        /// and the video takes its own name here once the recorder finished it (this process
+        /// claims the partial file meanwhile, so that no cleaning takes it for a killed
+        /// writer's once the recorder has exited). The device traces its actions wherever it runs.
+        case host(HostRecording, StagedFile, WriterLock?, DeviceTrace?)
     }
 
     private static let logger = Logger(label: "showreel.kit.recording")
@@ -61,13 +62,15 @@ final class TestRecording: Sendable {
             let recording = try await HostRecording.start(
                 host: host, argv: argv,
                 environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
-            return TestRecording(video: video, stopper: .host(recording, staging, await startTrace(testDevice)))
+            let claim = WriterLock(staging.partial, creating: false)
+            return TestRecording(video: video, stopper: .host(recording, staging, claim, await startTrace(testDevice)))
         }
     }
 
-    /// Starts tracing the test's device (in this process or its own): the recording goes on
-    /// without a trace when it cannot (another recording traces that device, or it is a device
-    /// whose automation API has no trace routes), and says so in the log.
+    /// Starts this recording's trace of the test's device (in this process or its own; other
+    /// recordings of the device get theirs): the recording goes on without a trace when it
+    /// cannot (a recording that owns the device traces it, or it is a device whose automation
+    /// API has no trace routes), and says so in the log.
     private static func startTrace(_ testDevice: TestDevice) async -> DeviceTrace? {
         do {
             if let device = testDevice.device { return try await DeviceTrace.start(device) }
@@ -86,7 +89,7 @@ final class TestRecording: Sendable {
         switch stopper {
         // Times from the device time of the video's first frame: exact.
         case let .session(session): return await session.endTrace(kept: kept)
-        case let .host(_, _, deviceTrace):
+        case let .host(_, _, _, deviceTrace):
             // The host's recorder writes the file (which keeps only times from its own start),
             // so the video's first frame is known from the device: the first frame its display
             // stream sent to the recorder that connected last, when tracing started just after
@@ -110,8 +113,11 @@ final class TestRecording: Sendable {
         switch stopper {
         case let .session(session):
             return await session.discard()
-        case let .host(recording, staging, _):
-            defer { staging.abandon() }
+        case let .host(recording, staging, claim, _):
+            defer {
+                staging.abandon()
+                claim?.release()
+            }
             try? await recording.stop()
             return (try? MediaProbe.probe(staging.partial).duration) ?? 0
         }
@@ -123,10 +129,11 @@ final class TestRecording: Sendable {
     func stop(steps: [StepMark] = [], trace: RunTrace?, preview: Bool) async throws -> RecordedSession.Outcome {
         switch stopper {
         case let .session(session): return try await session.finish(steps: steps, trace: trace, preview: preview)
-        case let .host(recording, staging, _):
+        case let .host(recording, staging, claim, _):
             // The host's recorder wrote the file: its duration is read back from it.
             try await recording.stop()
             try staging.commit()
+            claim?.release()
             let video = self.video
             let duration = try MediaProbe.probe(video).duration
             if let trace { TraceExport.write(trace, besideVideo: video, logger: Self.logger) }

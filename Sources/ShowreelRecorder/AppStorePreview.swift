@@ -111,6 +111,8 @@ package enum AppStorePreview {
         } catch {
             throw .recorder(.cannotCreateFile(file: destination.path, message: error.localizedDescription))
         }
+        let claim = staging.claim(logger: logger)
+        defer { claim?.release() }
         do {
             if let colour = try write(
                 source, to: staging.partial, options: options, totalTicks: totalTicks, checksFirstFrame: checksFirstFrame)

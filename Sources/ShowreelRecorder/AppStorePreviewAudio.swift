@@ -23,11 +23,9 @@ final class AppStorePreviewAudio {
         guard let file else { return }
         installFFmpegLogging()
         let path = file.path
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        var result = avformat_open_input(&context, path, nil, nil)
-        guard result >= 0, let context else { throw .cannotOpenMedia(file: path, message: ffmpegErrorMessage(result)) }
+        let context = try MediaInput.open(path)
         input = context
-        result = avformat_find_stream_info(context, nil)
+        var result = avformat_find_stream_info(context, nil)
         guard result >= 0 else { throw .cannotOpenMedia(file: path, message: ffmpegErrorMessage(result)) }
         streamIndex = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard streamIndex >= 0, let stream = context.pointee.streams[Int(streamIndex)] else {

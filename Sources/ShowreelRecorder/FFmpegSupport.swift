@@ -19,7 +19,11 @@ func ffmpegErrorMessage(_ code: Int32) -> String {
 // MARK: - Routing FFmpeg's own log lines to swift-log
 
 /// FFmpeg (and x264, which logs through it) would print to stderr; libraries here never print,
-/// so its messages go to this logger instead. Bootstrap swift-log to see them.
+/// so its messages go to this logger instead, at `debug` (its errors and warnings) and `trace`
+/// (the rest): a failure FFmpeg reports reaches the caller as a `RecorderError`, one sentence,
+/// and its own lines (`[mov,mp4,m4a,3gp,3g2,mj2 @ 0x...] moov atom not found`) are detail for
+/// whoever debugs, not for that sentence's reader. swift-log's default handler shows `info`
+/// and above, so they stay out of a command's output; bootstrap swift-log at `debug` to see them.
 let ffmpegLogger = Logger(label: "showreel.ffmpeg")
 
 private func ffmpegLogCallback(
@@ -27,10 +31,7 @@ private func ffmpegLogCallback(
 ) {
     let mapped: Logger.Level
     switch level {
-    case ...AV_LOG_FATAL: mapped = .error
-    case ...AV_LOG_ERROR: mapped = .error
-    case ...AV_LOG_WARNING: mapped = .warning
-    case ...AV_LOG_INFO: mapped = .debug
+    case ...AV_LOG_WARNING: mapped = .debug
     case ...AV_LOG_VERBOSE: mapped = .trace
     default: return
     }

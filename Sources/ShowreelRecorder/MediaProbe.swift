@@ -1,6 +1,12 @@
 import CFFmpeg
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a video (or image) file holds, as libavformat reads it.
 package struct MediaInfo: Sendable, Equatable {
     /// The video codec's FFmpeg name: "h264", "hevc", "png", "mjpeg"...
@@ -97,13 +103,9 @@ final class MediaInput {
         installFFmpegLogging()
         self.url = url
         let path = url.path
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        var result = avformat_open_input(&context, path, nil, nil)
-        guard result >= 0, let context else {
-            throw .cannotOpenMedia(file: path, message: ffmpegErrorMessage(result))
-        }
+        let context = try Self.open(path)
         format = context
-        result = avformat_find_stream_info(context, nil)
+        let result = avformat_find_stream_info(context, nil)
         if result < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)
@@ -121,5 +123,30 @@ final class MediaInput {
     deinit {
         var owned: UnsafeMutablePointer<AVFormatContext>? = format
         avformat_close_input(&owned)
+    }
+
+    /// Opens `path` for reading with libavformat, once it is known to be a regular file (symbolic
+    /// links followed): FFmpeg opens whatever it is given, and a FIFO with no writer would block
+    /// the open, and the command, forever. A missing file is left to FFmpeg's own error.
+    static func open(_ path: String) throws(RecorderError) -> UnsafeMutablePointer<AVFormatContext> {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw .notARegularFile(file: path, kind: Self.kind(of: info.st_mode))
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let result = avformat_open_input(&context, path, nil, nil)
+        guard result >= 0, let context else { throw .cannotOpenMedia(file: path, message: ffmpegErrorMessage(result)) }
+        return context
+    }
+
+    /// What a file that is not a regular one is, in words.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFDIR: "a folder"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
     }
 }

@@ -16,6 +16,8 @@ package enum RecorderError: Error, CustomStringConvertible, Equatable, Sendable 
     case alreadyFinished(file: String)
     case noFrames(file: String)
     case cannotOpenMedia(file: String, message: String)
+    /// A FIFO, a folder, a socket or a device where a media file was to be read.
+    case notARegularFile(file: String, kind: String)
     case noVideoStream(file: String)
     case decoderUnavailable(file: String, codec: String)
     case imageEncodingFailed(format: String, message: String)
@@ -56,6 +58,8 @@ package enum RecorderError: Error, CustomStringConvertible, Equatable, Sendable 
                 + "Check that the display stream is sending frames before stopping the recorder."
         case let .cannotOpenMedia(file, message):
             return "Cannot open \(file) as a media file: \(message). Check the path and that the file is a video or image."
+        case let .notARegularFile(file, kind):
+            return "\(file) is \(kind), not a regular file: name a video or sound file (reading from a pipe is not supported)."
         case let .noVideoStream(file):
             return "\(file) has no video stream to read."
         case let .decoderUnavailable(file, codec):

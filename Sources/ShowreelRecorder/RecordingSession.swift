@@ -4,6 +4,12 @@ import ShowreelRender
 import ShowreelWire
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One recording of a display stream into a video file: events in, a finished file out.
 ///
 /// The record loop that every recorder shares: `showreel io … recordVideo` feeds it the events
@@ -25,6 +31,8 @@ package final class RecordingSession: DisplayStreamSink {
     package let url: URL
     /// Where the video is written until it is complete, when it is staged (see `StagedFile`).
     private let staging: StagedFile?
+    /// This writer's claim on the file it writes (see `WriterLock`), until the video is done.
+    private let claim: WriterLock?
     private let encoder: Mutex<Encoder>
     /// Puts a recorder behind a queue with an encoding thread of its own.
     private let queue: @Sendable (VideoRecorder) -> FrameQueueRecorder
@@ -109,6 +117,16 @@ package final class RecordingSession: DisplayStreamSink {
         self.logger = logger
         let staging = staged ? StagedFile(url) : nil
         self.staging = staging
+        // Partial files killed writers left in the folder go first (a staged one claims its
+        // own), and the file is claimed before the encoder opens it.
+        let claim: WriterLock?
+        if let staging {
+            claim = staging.claim(logger: logger)
+        } else {
+            PartialFiles.removeStale(in: url.deletingLastPathComponent(), logger: logger)
+            claim = WriterLock(url, creating: true)
+        }
+        self.claim = claim
         let profile = info.profile
         let clock = SourceClock()
         sourceClock = clock
@@ -129,10 +147,18 @@ package final class RecordingSession: DisplayStreamSink {
                 keepAlive: keepAlive, encoderPriority: priority, onFailure: onFailure, logger: logger)
         }
         self.onFailure = onFailure
-        let recorder = try VideoRecorder(
-            url: staging?.partial ?? url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
-            mask: mask, masksCopies: framesAreShared,
-            spoolLimit: waitsForEncoder ? spoolLimit : nil, previews: previews, logger: logger)
+        let recorder: VideoRecorder
+        do throws(RecorderError) {
+            recorder = try VideoRecorder(
+                url: staging?.partial ?? url, width: profile.pixelWidth, height: profile.pixelHeight, options: options,
+                mask: mask, masksCopies: framesAreShared,
+                spoolLimit: waitsForEncoder ? spoolLimit : nil, previews: previews, logger: logger)
+        } catch {
+            // No file is left behind that the claim created, nor a partial one.
+            if let claim, staged || claim.created { unlink(claim.url.path) }
+            claim?.release()
+            throw error
+        }
         preview = recorder.preview
         if recorder.isDeferred {
             encoder = Mutex(.deferred(recorder))
@@ -249,14 +275,19 @@ package final class RecordingSession: DisplayStreamSink {
         }
         guard started else {
             try? FileManager.default.removeItem(at: staging?.partial ?? url)
+            claim?.release()
             throw .noFrames(file: url.path)
         }
+        // A video that failed keeps its claim while this session lives (a partial one is there
+        // for a look); the next recording into the folder after this process removes it.
         var summary = try result.get()
         if let staging {
-            if !steps.isEmpty { addSteps(steps, to: staging) }
+            let stepsClaim = steps.isEmpty ? nil : addSteps(steps, to: staging)
+            defer { stepsClaim?.release() }
             try staging.commit()
             summary.url = url
         }
+        claim?.release()
         if makesPreview, let preview {
             let file = AnimatedPreview.url(for: url), duration = summary.duration
             summary.preview = AnimatedPreview.make(at: file, logger: logger) { () throws(RecorderError) in
@@ -266,22 +297,24 @@ package final class RecordingSession: DisplayStreamSink {
         return summary
     }
 
-    /// Replaces the staged video with a copy that has `steps` in it; leaves it as it was when
-    /// that cannot be done.
-    private func addSteps(_ steps: [StepMark], to staging: StagedFile) {
+    /// Replaces the staged video with a copy that has `steps` in it, and returns the claim on
+    /// that copy; leaves the video as it was when that cannot be done.
+    private func addSteps(_ steps: [StepMark], to staging: StagedFile) -> WriterLock? {
         let started = ContinuousClock.now
         do throws(RecorderError) {
             try StepTracks.write(steps, from: staging.partial, to: staging.withSteps)
-            try staging.replacePartial(with: staging.withSteps)
+            let claim = try staging.replacePartial(with: staging.withSteps)
             logger.debug(
                 "steps added",
                 metadata: [
                     "file": "\(url.path)", "steps": "\(steps.count)",
                     "time": "\(ContinuousClock.now - started)",
                 ])
+            return claim
         } catch {
             try? FileManager.default.removeItem(at: staging.withSteps)
             logger.warning("the video keeps no chapters or subtitles: \(error)", metadata: ["file": "\(url.path)"])
+            return nil
         }
     }
 
@@ -289,6 +322,7 @@ package final class RecordingSession: DisplayStreamSink {
     /// Returns the device time the recording spanned (what the video would have lasted).
     @discardableResult
     package func discard() -> Duration {
+        defer { claim?.release() }
         encoder.withLock { $0.discard() }
         return state.withLock { state in state.firstFrameTime.map { state.lastTime - $0 } ?? .zero }
     }

@@ -66,7 +66,13 @@ package enum Reel {
         }
 
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial.mp4")
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        // Claimed while written (see `WriterLock`): only a killed reel's is removed by others.
+        PartialFiles.removeStale(in: url.deletingLastPathComponent(), logger: logger)
+        var claim = WriterLock(temporary, creating: true)
+        defer {
+            try? FileManager.default.removeItem(at: temporary)
+            claim?.release()
+        }
         let spans: [Double]
         let copied = try Self.streamsMatch(segments)
         if copied {
@@ -90,6 +96,8 @@ package enum Reel {
         do { try FileManager.default.moveItem(at: temporary, to: source) } catch {
             throw .writeFailed(file: url.path, message: error.localizedDescription)
         }
+        claim?.release()
+        claim = WriterLock(temporary, creating: true)
         _ = try Self.remux([source], chapters: chapters, to: temporary)
         do {
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }

@@ -14,10 +14,13 @@ extension HTMLReport {
         }
     }
 
-    /// A trace as JSON that can sit inside a `<script>` element (no `</script>` can end it early).
+    /// A trace as JSON that can sit inside a `<script>` element: every `<` is written `\u003c`,
+    /// which JSON reads as the same character and HTML never takes for a tag, so neither
+    /// `</script>` nor `<!--` (which switches the parser into a mode a later `<script` can trap it
+    /// in) can end or change the element. (`<\!` would not do: JSON has no such escape.)
     static func scriptJSON(_ trace: RunTrace) -> String {
         let json = (try? RunTrace.encoder.encode(trace)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return json.replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\!--")
+        return json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     static let traceStyle = """

@@ -62,7 +62,11 @@ package struct HTMLReport: Sendable {
         // Starting a hair after 0 shows the launched app rather than the boot frame before it.
         let trace = traces[entry.id]
         // The poster is the first screen the app drew (the boot frame before it is black).
-        let poster = trace.flatMap { trace in trace.steps.lazy.compactMap(\.after).first.map { " poster=\"\(trace.pictures[$0])\"" } } ?? ""
+        // (A trace read from disk may point past its pictures: then there is no poster.)
+        let poster =
+            trace.flatMap { trace in
+                trace.steps.lazy.compactMap(\.after).first.flatMap { trace.pictures.indices.contains($0) ? trace.pictures[$0] : nil }
+            }.map { " poster=\"\(e($0))\"" } ?? ""
         let video =
             entry.video.map {
                 "<video id=\"video-\(index)\" controls muted playsinline preload=\"auto\"\(poster) src=\"\(e(Self.href($0)))#t=0.05\"></video>"

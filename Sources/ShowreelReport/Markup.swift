@@ -18,12 +18,20 @@ package enum Markup {
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
             case "\t", "\n", "\r": result += "&#\(scalar.value);"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: result.unicodeScalars.append(scalar)
+            default: result += shown(scalar)
             }
         }
         return result
+    }
+
+    /// `scalar` as text, or as `\u{1B}` when it is one that XML 1.0 forbids even as a reference
+    /// (C0 controls but tab, newline and return; U+FFFE, U+FFFF): what the report, JUnit and
+    /// summary.md show for a NUL or an escape sequence in a name or a message.
+    static func shown(_ scalar: Unicode.Scalar) -> String {
+        guard (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0xFFFE || scalar.value == 0xFFFF else {
+            return String(scalar)
+        }
+        return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     }
 
     /// Seconds with three decimals, the way JUnit and the report show durations.

@@ -70,11 +70,13 @@ package struct RunSummary: Sendable {
     }
 
     /// Text that stays in its table cell: pipes escaped (a table splits on them even inside
-    /// HTML), line breaks as spaces, HTML inert.
+    /// HTML), line breaks as spaces, HTML inert, control characters (a NUL) shown as the
+    /// report and JUnit show them (`\u{0}`).
     static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let inert = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "|", with: "\\|")
             .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        return inert.unicodeScalars.map(Markup.shown).joined()
     }
 
     /// Text for an HTML attribute inside a table cell.

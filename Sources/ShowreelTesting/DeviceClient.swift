@@ -172,12 +172,13 @@ public struct DeviceClient: DeviceDriver {
     // uses for its step trace: the device traces its own actions while a trace is started. Only
     // over HTTP: a device in this process is traced directly (`RecordedSession`).
 
-    /// Starts the device's step trace; returns the device time it started at and the first
-    /// frame's of the display-stream recording running last (see `AutomationAPI.TraceStarted`).
-    /// Refused (409) while another client traces the device.
-    package func startTrace() async throws -> (time: Duration, recordingStart: Duration?) {
+    /// Starts a step trace of the device for one recording; returns the trace's id (nil from a
+    /// device that predates ids), the device time it started at and the first frame's of the
+    /// display-stream recording running last (see `AutomationAPI.TraceStarted`). Refused (409)
+    /// while a recording in the device's own process traces it.
+    package func startTrace() async throws -> (id: String?, time: Duration, recordingStart: Duration?) {
         let started: AutomationAPI.TraceStarted = try await call(Routes.traceStart)
-        return (.seconds(started.time), started.recordingStart.map { .seconds($0) })
+        return (started.id, .seconds(started.time), started.recordingStart.map { .seconds($0) })
     }
 
     /// Opens a step (a WebDriver command): the device's actions until `endTraceStep` are part
@@ -191,11 +192,13 @@ public struct DeviceClient: DeviceDriver {
         let _: AutomationAPI.OK = try await call(Routes.traceStepEnd, body: AutomationAPI.TraceStepEnd(error: error))
     }
 
-    /// Stops the trace and returns it as `Trace` (the report's `RunTrace`, which this module
+    /// Stops the trace `id` (nil: the only one running) and returns it as `Trace` (the report's `RunTrace`, which this module
     /// does not know), its times counted from `videoStart` (device time of the video's first
     /// frame), with pictures only when `pictures` (a video that is kept).
-    package func endTrace<Trace: Decodable>(videoStart: Duration, pictures: Bool, as type: Trace.Type) async throws -> Trace {
-        try await call(Routes.traceEnd, body: AutomationAPI.TraceEnd(videoStart: videoStart.seconds, pictures: pictures))
+    package func endTrace<Trace: Decodable>(
+        _ id: String? = nil, videoStart: Duration, pictures: Bool, as type: Trace.Type
+    ) async throws -> Trace {
+        try await call(Routes.traceEnd, body: AutomationAPI.TraceEnd(videoStart: videoStart.seconds, pictures: pictures, id: id))
     }
 
     // MARK: Transport

@@ -17,21 +17,26 @@ package struct DeviceTrace: Sendable {
     }
 
     private let place: Place
+    /// This recording's trace among the device's (nil from a device that predates ids).
+    private let id: String?
     /// The device time tracing started at.
     package let started: Duration
     /// The device time of the first frame the device's display stream sent to the recorder
     /// that connected last and still records, when tracing started (nil without one).
     package let recordingStart: Duration?
 
-    private init(place: Place, started: (time: Duration, recordingStart: Duration?)) {
+    private init(place: Place, started: (id: String?, time: Duration, recordingStart: Duration?)) {
         self.place = place
+        id = started.id
         self.started = started.time
         recordingStart = started.recordingStart
     }
 
-    /// Starts tracing `device` in this process; refused while something else traces it.
+    /// Starts tracing `device` in this process for one recording (others may trace it too);
+    /// refused while a recording that owns the device traces it.
     package static func start(_ device: Device) async throws -> DeviceTrace {
-        DeviceTrace(place: .local(device), started: try await device.attachTrace(ActionTrace()))
+        let started = try await device.attachTrace(replaceable: false)
+        return DeviceTrace(place: .local(device), started: (started.id, started.time, started.recordingStart))
     }
 
     /// Starts tracing the device `client` drives, in its own process.
@@ -60,10 +65,10 @@ package struct DeviceTrace: Sendable {
     package func end(videoStart: Duration, pictures: Bool) async throws -> RunTrace {
         switch place {
         case let .local(device):
-            let trace = try await device.detachTrace()
-            return TraceExport.trace(of: trace.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: pictures)
+            let entries = try await device.detachTrace(id)
+            return TraceExport.trace(of: entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: pictures)
         case let .remote(client):
-            return try await client.endTrace(videoStart: videoStart, pictures: pictures, as: RunTrace.self)
+            return try await client.endTrace(id, videoStart: videoStart, pictures: pictures, as: RunTrace.self)
         }
     }
 }

@@ -16,8 +16,10 @@ struct IOSClassChain: Sendable {
     }
 
     let segments: [Segment]
+    let source: String
 
     init(_ source: String) throws(WebDriverError) {
+        try LocatorLimits.checkLength(source, kind: "class chain")
         var segments: [Segment] = []
         var anyDepth = false
         for part in try Self.split(source) {
@@ -29,19 +31,27 @@ struct IOSClassChain: Sendable {
             throw WebDriverError.invalidSelector("The class chain '\(source)' names no element type; write e.g. **/XCUIElementTypeButton.")
         }
         self.segments = segments
+        self.source = source
     }
 
-    /// The matching elements below `start` (the application, or an element), in document order.
-    func select(in tree: PageTree, from start: Int) -> [Int] {
+    /// The matching elements below `start` (the application, or an element), in document order,
+    /// within `budget`'s work.
+    func select(in tree: PageTree, from start: Int, budget: LocatorBudget) throws(WebDriverError) -> [Int] {
         var current = [start]
         for segment in segments {
             var next: [Int] = []
             for node in current {
-                var candidates = (segment.anyDepth ? tree.descendants(of: node) : tree.nodes[node].children)
-                    .filter { segment.type == nil || tree.typeName(of: $0) == segment.type }
+                let along = segment.anyDepth ? tree.descendants(of: node) : tree.nodes[node].children
+                try budget.spend(along.count + 1)
+                var candidates = along.filter { segment.type == nil || tree.typeName(of: $0) == segment.type }
                 for filter in segment.filters {
                     switch filter {
-                    case let .predicate(predicate): candidates = candidates.filter { predicate.matches($0, in: tree) }
+                    case let .predicate(predicate):
+                        var kept: [Int] = []
+                        for candidate in candidates {
+                            if try predicate.matches(candidate, in: tree, budget: budget) { kept.append(candidate) }
+                        }
+                        candidates = kept
                     case let .index(index):
                         let at = index > 0 ? index - 1 : candidates.count + index
                         candidates = candidates.indices.contains(at) ? [candidates[at]] : []

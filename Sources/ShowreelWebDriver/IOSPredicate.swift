@@ -7,10 +7,12 @@ import Foundation
 /// by `AND`, `OR`, `NOT` and parentheses. Anything else is an `invalid selector` naming it.
 struct IOSPredicate: Sendable {
     indirect enum Condition: Sendable {
-        case and(Condition, Condition)
-        case or(Condition, Condition)
+        /// Flat, so a long chain of ANDs or ORs is no deep tree.
+        case and([Condition])
+        case or([Condition])
         case not(Condition)
-        case compare(key: String, op: String, options: String, values: [String])
+        /// `regex`: MATCHES's pattern, compiled when the predicate is parsed.
+        case compare(key: String, op: String, options: String, values: [String], regex: LinearRegex?)
     }
 
     static let keys: Set<String> = [
@@ -24,20 +26,30 @@ struct IOSPredicate: Sendable {
     let source: String
 
     init(_ source: String) throws(WebDriverError) {
+        try LocatorLimits.checkLength(source, kind: "predicate")
         self.source = source
         var parser = Parser(tokens: try Self.tokenize(source), source: source)
         condition = try parser.or()
         if let extra = parser.peek { throw parser.problem("'\(extra.text)' after a complete predicate") }
     }
 
-    func matches(_ node: Int, in tree: PageTree) -> Bool { Self.holds(condition, node, tree) }
+    /// Whether the node matches, within `budget`'s work.
+    func matches(_ node: Int, in tree: PageTree, budget: LocatorBudget) throws(WebDriverError) -> Bool {
+        try Self.holds(condition, node, tree, budget)
+    }
 
-    private static func holds(_ condition: Condition, _ node: Int, _ tree: PageTree) -> Bool {
+    private static func holds(_ condition: Condition, _ node: Int, _ tree: PageTree, _ budget: LocatorBudget) throws(WebDriverError) -> Bool
+    {
+        try budget.spend()
         switch condition {
-        case let .and(a, b): return holds(a, node, tree) && holds(b, node, tree)
-        case let .or(a, b): return holds(a, node, tree) || holds(b, node, tree)
-        case let .not(a): return !holds(a, node, tree)
-        case let .compare(key, op, options, values):
+        case let .and(terms):
+            for term in terms { if try !holds(term, node, tree, budget) { return false } }
+            return true
+        case let .or(terms):
+            for term in terms { if try holds(term, node, tree, budget) { return true } }
+            return false
+        case let .not(a): return try !holds(a, node, tree, budget)
+        case let .compare(key, op, options, values, regex):
             let attribute = Self.attribute(key)
             var actual = tree.attribute(attribute, of: node) ?? ""
             if attribute == "type", let type = PageTree.elementType(named: actual) { actual = PageTree.typeName(type) }
@@ -48,6 +60,11 @@ struct IOSPredicate: Sendable {
                 return text
             }
             let left = fold(actual)
+            if let regex {
+                // Case is the matcher's to ignore ([c]): folding the pattern would turn \D into \d.
+                let subject = options.contains("d") ? actual.folding(options: .diacriticInsensitive, locale: nil) : actual
+                return try regex.wholeMatch(subject, budget: budget)
+            }
             let rights = values.map { value -> String in
                 var value = value
                 if attribute == "type", let type = PageTree.elementType(named: value) { value = PageTree.typeName(type) }
@@ -60,8 +77,7 @@ struct IOSPredicate: Sendable {
             case "CONTAINS": return left.contains(rights[0])
             case "BEGINSWITH": return left.hasPrefix(rights[0])
             case "ENDSWITH": return left.hasSuffix(rights[0])
-            case "LIKE": return wildcard(rights[0], matches: left)
-            default: return (try? Regex(rights[0]).wholeMatch(in: left)) != nil
+            default: return try wildcard(rights[0], matches: left, budget: budget)
             }
         }
     }
@@ -82,11 +98,33 @@ struct IOSPredicate: Sendable {
 
     static let booleanKeys: Set<String> = ["enabled", "visible", "accessible", "selected", "hittable"]
 
-    /// LIKE's `*` and `?` wildcards.
-    static func wildcard(_ pattern: String, matches text: String) -> Bool {
-        let escaped = NSRegularExpression.escapedPattern(for: pattern)
-            .replacingOccurrences(of: "\\*", with: ".*").replacingOccurrences(of: "\\?", with: ".")
-        return (try? Regex(escaped).wholeMatch(in: text)) != nil
+    /// LIKE's `*` (any run of characters) and `?` (one character) over the whole text, without
+    /// backtracking: on a mismatch the last `*` takes one more character, so the work is at
+    /// most the pattern's length times the text's (a regular expression took seconds on
+    /// `************x`).
+    static func wildcard(_ pattern: String, matches text: String, budget: LocatorBudget) throws(WebDriverError) -> Bool {
+        let p = Array(pattern), t = Array(text)
+        var i = 0, j = 0
+        var star: Int?, resume = 0
+        while i < t.count {
+            try budget.spend()
+            if j < p.count, p[j] == "?" || (p[j] != "*" && p[j] == t[i]) {
+                i += 1
+                j += 1
+            } else if j < p.count, p[j] == "*" {
+                star = j
+                resume = i
+                j += 1
+            } else if let star {
+                j = star + 1
+                resume += 1
+                i = resume
+            } else {
+                return false
+            }
+        }
+        while j < p.count, p[j] == "*" { j += 1 }
+        return j == p.count
     }
 
     // MARK: Parsing
@@ -133,10 +171,13 @@ struct IOSPredicate: Sendable {
         return tokens
     }
 
-    struct Parser {
+    struct Parser: NestingParser {
+        static let kind = "predicate"
         var tokens: [Token]
         var position = 0
         let source: String
+        /// Levels of NOT and parentheses open now (see `LocatorLimits.maxDepth`).
+        var depth = 0
 
         var peek: Token? { position < tokens.count ? tokens[position] : nil }
 
@@ -154,21 +195,21 @@ struct IOSPredicate: Sendable {
         }
 
         mutating func or() throws(WebDriverError) -> Condition {
-            var left = try and()
-            while word("OR", "||") { left = .or(left, try and()) }
-            return left
+            var terms = [try and()]
+            while word("OR", "||") { terms.append(try and()) }
+            return terms.count == 1 ? terms[0] : .or(terms)
         }
 
         mutating func and() throws(WebDriverError) -> Condition {
-            var left = try not()
-            while word("AND", "&&") { left = .and(left, try not()) }
-            return left
+            var terms = [try not()]
+            while word("AND", "&&") { terms.append(try not()) }
+            return terms.count == 1 ? terms[0] : .and(terms)
         }
 
         mutating func not() throws(WebDriverError) -> Condition {
-            if word("NOT", "!") { return .not(try not()) }
+            if word("NOT", "!") { return .not(try nested { (parser: inout Parser) throws(WebDriverError) in try parser.not() }) }
             if word("(") {
-                let inner = try or()
+                let inner = try nested { (parser: inout Parser) throws(WebDriverError) in try parser.or() }
                 guard word(")") else { throw problem("a '(' that is never closed") }
                 return inner
             }
@@ -185,7 +226,7 @@ struct IOSPredicate: Sendable {
             guard let opToken = peek, !opToken.isString, IOSPredicate.operators.contains(opToken.text.uppercased()) else {
                 // A bare boolean key: `visible` means `visible == 1`.
                 if IOSPredicate.booleanKeys.contains(IOSPredicate.attribute(key)) {
-                    return .compare(key: key, op: "==", options: "", values: ["true"])
+                    return .compare(key: key, op: "==", options: "", values: ["true"], regex: nil)
                 }
                 throw problem(peek.map { "'\($0.text)' where an operator was expected" } ?? "no operator after '\(key)'")
             }
@@ -205,7 +246,12 @@ struct IOSPredicate: Sendable {
             } else {
                 values = [try value(for: key)]
             }
-            return .compare(key: key, op: op, options: options, values: values)
+            var regex: LinearRegex?
+            if op == "MATCHES" {
+                let pattern = options.contains("d") ? values[0].folding(options: .diacriticInsensitive, locale: nil) : values[0]
+                regex = try LinearRegex(pattern, caseInsensitive: options.contains("c"))
+            }
+            return .compare(key: key, op: op, options: options, values: values, regex: regex)
         }
 
         mutating func value(for key: String) throws(WebDriverError) -> String {

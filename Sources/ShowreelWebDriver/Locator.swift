@@ -1,5 +1,7 @@
 import Foundation
 import ShowreelAccessibility
+import ShowreelSession
+import ShowreelWire
 
 /// A find request's `using` and `value`, parsed once: what elements it selects in a tree.
 ///
@@ -19,6 +21,7 @@ enum Locator: Sendable {
     ]
 
     init(using strategy: String, value: String) throws(WebDriverError) {
+        try LocatorLimits.checkLength(value, kind: "\(strategy) locator")
         switch strategy {
         case "accessibility id", "id", "name":
             self = .name(value)
@@ -72,8 +75,10 @@ enum Locator: Sendable {
         )
     }
 
-    /// The matching elements below `start` (the application or an element), in document order.
+    /// The matching elements below `start` (the application or an element), in document order;
+    /// `invalid selector` when that takes more work than one find may (`LocatorLimits.maxSteps`).
     func select(in tree: PageTree, from start: Int) throws(WebDriverError) -> [Int] {
+        let budget = LocatorBudget { [self] in description }
         switch self {
         case let .name(name):
             return tree.descendants(of: start).filter {
@@ -83,12 +88,33 @@ enum Locator: Sendable {
         case let .type(type):
             return tree.descendants(of: start).filter { tree.typeName(of: $0) == type }
         case let .predicate(predicate):
-            return tree.descendants(of: start).filter { predicate.matches($0, in: tree) }
+            var found: [Int] = []
+            for node in tree.descendants(of: start) { if try predicate.matches(node, in: tree, budget: budget) { found.append(node) } }
+            return found
         case let .classChain(chain):
-            return chain.select(in: tree, from: start)
+            return try chain.select(in: tree, from: start, budget: budget)
         case let .xpath(expression):
             // From an element, a relative xpath starts there and an absolute one at the document, as in a browser.
-            return try expression.select(in: tree, from: start)
+            return try expression.select(in: tree, from: start, budget: budget)
+        }
+    }
+
+    /// `select` on a thread of its own: a find's evaluation (up to `LocatorLimits.maxSteps`)
+    /// leaves the concurrency pool's few threads to the other sessions and to the server.
+    func selectOffPool(in tree: PageTree, from start: Int) async throws(WebDriverError) -> [Int] {
+        do { return try await Blocking.run { try select(in: tree, from: start) } } catch let error as WebDriverError { throw error } catch {
+            throw WebDriverError(.unknownError, ErrorSentence.describe(error))
+        }
+    }
+
+    /// How an error names the locator: "The xpath '//x'".
+    var description: String {
+        switch self {
+        case let .name(name): "The name \(LocatorLimits.quoted(name))"
+        case let .type(type): "The class name '\(type)'"
+        case let .xpath(expression): "The xpath \(LocatorLimits.quoted(expression.source))"
+        case let .predicate(predicate): "The predicate \(LocatorLimits.quoted(predicate.source))"
+        case let .classChain(chain): "The class chain \(LocatorLimits.quoted(chain.source))"
         }
     }
 

@@ -20,8 +20,10 @@ enum VideoSource: Sendable {
 /// A video of a device from now until `stop`: in-process, the recorder subscribed to the
 /// device's display; for another process's device, its display stream read on a thread.
 final class DeviceVideo: Sendable {
-    /// A session's videos are at the screen's point size, as `showreel run`'s are.
-    static let options = RecordingOptions(scale: 0.5)
+    /// A session's videos are at the screen's point size, as `showreel run`'s are, and
+    /// fragmented (flushed at least every 0.75 s), so a server killed with `kill -9` leaves a
+    /// `.<name>.partial.mov` that plays up to its last second; finishing remuxes it whole.
+    static let options = RecordingOptions(fragmented: true, scale: 0.5)
     let url: URL
     /// Device time when the recording started: step times count from here.
     let start: Duration
@@ -184,7 +186,9 @@ final class SessionRecording: Sendable {
         do {
             let session = video.session
             let outcome = try await session.finish(steps: marks, trace: await session.endTrace(kept: true), preview: true)
-            entry.video = "\(name).mov"
+            // The file's own name, as the preview's is: a name with a character no file name
+            // can hold (a NUL) is written percent-encoded, and the link must lead there.
+            entry.video = folder.appendingPathComponent("\(name).mov").lastPathComponent
             entry.duration = outcome.duration
             entry.preview = outcome.preview.map(\.lastPathComponent)
         } catch {

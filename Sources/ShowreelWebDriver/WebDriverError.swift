@@ -34,11 +34,16 @@ package struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertib
 
     package var code: Code
     package var message: String
+    /// The HTTP status when it is not the code's (413 for a body too large).
+    var statusOverride: HTTPResponse.Status?
 
     package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
+
+    /// The HTTP status the error is answered with.
+    package var status: HTTPResponse.Status { statusOverride ?? code.status }
 
     package var description: String { "\(code.rawValue): \(message)" }
 
@@ -48,6 +53,15 @@ package struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     static func invalidArgument(_ message: String) -> WebDriverError { WebDriverError(.invalidArgument, message) }
+
+    /// A body of `length` bytes, larger than its route takes: 413.
+    static func bodyTooLarge(_ length: Int, limit: Int) -> WebDriverError {
+        var error = WebDriverError(
+            .invalidArgument,
+            "The body is \(length) bytes; this command takes at most \(limit) bytes (\(limit >> 10) KiB). Send a smaller body.")
+        error.statusOverride = .contentTooLarge
+        return error
+    }
     static func invalidSelector(_ message: String) -> WebDriverError { WebDriverError(.invalidSelector, message) }
     static func unsupported(_ message: String) -> WebDriverError { WebDriverError(.unsupportedOperation, message) }
 }

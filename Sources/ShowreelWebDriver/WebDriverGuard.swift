@@ -37,7 +37,7 @@ struct WebDriverGuard<Context: RequestContext>: RouterMiddleware {
     }
 
     private func refusal(_ message: String) -> Response {
-        WebDriverResponder<Context>.render(WebDriverError(.unknownError, message).body, status: .forbidden)
+        WebDriverResponder.render(WebDriverError(.unknownError, message).body, status: .forbidden)
     }
 
     private static func addCORS(to response: inout Response, origin: String?) {

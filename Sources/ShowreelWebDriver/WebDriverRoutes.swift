@@ -1,5 +1,7 @@
 import Foundation
+import Hummingbird
 import ShowreelGraphics
+import ShowreelHTTP
 
 /// Every command the server answers: method, path (after `/` or `/wd/hub`), handler.
 /// A path that matches under another method is `unknown method`; one that matches none is
@@ -49,6 +51,14 @@ struct WebDriverRoute: Sendable {
     }
 
     var needsSession: Bool { segments.count >= 2 && segments[1] == ":sid" }
+
+    /// The largest body the route reads: a command's JSON (the device API's limit, 1 MiB,
+    /// far above any capabilities, script or actions a client sends); GET and DELETE take none.
+    var bodyLimit: Int { method == .POST ? Request.bodyLimit : 64 << 10 }
+
+    /// Whether a client that hangs up cancels the command: all but ending the session, which
+    /// finishes its video whoever waits for it.
+    var isCancellable: Bool { !(method == .DELETE && segments.count == 2) }
 }
 
 extension WebDriverRoute {

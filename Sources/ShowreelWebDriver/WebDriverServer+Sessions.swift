@@ -10,6 +10,22 @@ extension WebDriverServer {
     /// the status bar and recording it asks for, and its app launched.
     func createSession(_ body: JSONValue) async throws(WebDriverError) -> JSONValue {
         let capabilities = try SessionCapabilities.parse(body)
+        try await sessions.reserve(limit: configuration.maxSessions)
+        let session: WebDriverSession
+        do throws(WebDriverError) {
+            session = try await start(capabilities)
+        } catch {
+            await sessions.release()
+            throw error
+        }
+        await sessions.add(session)
+        let id = session.id
+        configuration.logger.info("session \(id) started", metadata: ["udid": "\(session.udid)"])
+        return ["sessionId": .string(id), "capabilities": reported(capabilities, session: session)]
+    }
+
+    /// A new session's device, status bar, recording and app (in a place `reserve` took).
+    private func start(_ capabilities: SessionCapabilities) async throws(WebDriverError) -> WebDriverSession {
         let id = UUID().uuidString.lowercased()
         let session: WebDriverSession
         if let udid = capabilities.udid {
@@ -24,9 +40,7 @@ extension WebDriverServer {
             _ = await session.end()
             throw error.code == .invalidArgument ? error : WebDriverError(.sessionNotCreated, error.message)
         }
-        await sessions.add(session)
-        configuration.logger.info("session \(id) started", metadata: ["udid": "\(session.udid)"])
-        return ["sessionId": .string(id), "capabilities": reported(capabilities, session: session)]
+        return session
     }
 
     private func boot(id: String, capabilities: SessionCapabilities) throws(WebDriverError) -> WebDriverSession {

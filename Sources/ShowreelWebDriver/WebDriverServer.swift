@@ -24,13 +24,21 @@ package struct WebDriverConfiguration: Sendable {
     package var registry: DeviceRegistry
     /// Answers web pages with CORS headers (`--allow-cors`, for Appium Inspector); refused otherwise.
     package var allowsCORS: Bool
+    /// Sessions that may run at once (`--max-sessions`): a new one past it is `session not created`.
+    package var maxSessions: Int
     package var logger: Logger
+
+    /// The default `maxSessions`: each session is a device (and, recorded, an encoder), about
+    /// 8 MB and a thread while idle and up to a core while busy, so a few per core (2 cores here).
+    package static let defaultMaxSessions = 8
 
     package init(
         host: String = "127.0.0.1", port: Int = 4723, apps: [AppDefinition], output: URL,
         outputPathPrefix: String? = nil, registry: DeviceRegistry = DeviceRegistry(), allowsCORS: Bool = false,
+        maxSessions: Int = WebDriverConfiguration.defaultMaxSessions,
         logger: Logger = Logger(label: "showreel.webdriver", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.maxSessions = maxSessions
         self.host = host
         self.port = port
         self.apps = apps
@@ -65,7 +73,7 @@ package final class WebDriverServer: Sendable {
     /// Serves until the task is cancelled, then ends every session (their devices shut down,
     /// their recordings finished). `onListening` gets the bound port (useful with port 0).
     package func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let router = Router()
+        let router = Router(context: ConnectionRequestContext.self)
         router.add(
             middleware: WebDriverGuard(
                 allowsCORS: configuration.allowsCORS,
@@ -77,6 +85,7 @@ package final class WebDriverServer: Sendable {
         if serverLogger.logLevel > .info { serverLogger.logLevel = .critical }
         let app = Application(
             router: router,
+            server: .http1(additionalChannelHandlers: [ClosesOnHangUp()]),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "showreel-webdriver"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? fallback) },
             logger: serverLogger)
@@ -137,13 +146,33 @@ package final class WebDriverServer: Sendable {
     }
 }
 
-/// The running sessions by id.
+/// The running sessions by id, and the places taken by sessions being created.
 actor SessionTable {
     private var sessions: [String: WebDriverSession] = [:]
+    private var starting = 0
 
     var count: Int { sessions.count }
 
-    func add(_ session: WebDriverSession) { sessions[session.id] = session }
+    /// Takes a place for a session about to be created, or refuses when `limit` are running
+    /// or starting; `add` or `release` gives it back.
+    func reserve(limit: Int) throws(WebDriverError) {
+        guard sessions.count + starting < limit else {
+            throw WebDriverError(
+                .sessionNotCreated,
+                "\(sessions.count) sessions are running\(starting > 0 ? " and \(starting) starting" : ""), the most this server runs at once "
+                    + "(--max-sessions \(limit)). End one (DELETE /session/{id}), or start the server with a higher --max-sessions.")
+        }
+        starting += 1
+    }
+
+    /// Gives back a place `reserve` took for a session that did not start.
+    func release() { starting -= 1 }
+
+    /// Adds a session created in a place `reserve` took.
+    func add(_ session: WebDriverSession) {
+        starting -= 1
+        sessions[session.id] = session
+    }
 
     func session(_ id: String) throws(WebDriverError) -> WebDriverSession {
         guard let session = sessions[id] else {

@@ -165,7 +165,13 @@ extension WebDriverSession {
             guard let name = key["key"]?.string else {
                 throw .invalidArgument("Each of mobile: keys' keys is a string or {\"key\": ..., \"modifierFlags\": ...}.")
             }
-            let flags = Int(key["modifierFlags"]?.number ?? 0)
+            let flagValue = key["modifierFlags"]?.number ?? 0
+            guard flagValue.isFinite, flagValue >= 0, flagValue <= 0xFFFF, flagValue.rounded() == flagValue else {
+                throw .invalidArgument(
+                    "mobile: keys' modifierFlags must be a whole number from 0 to 65535 (shift 2, control 4, option 8, command 16), got \(flagValue)."
+                )
+            }
+            let flags = Int(flagValue)
             let modifiers = [(2, "shift"), (4, "control"), (8, "option"), (16, "command")].filter { flags & $0.0 != 0 }.map(\.1)
             if modifiers.isEmpty { try await typeIntoFocus(name) } else { try await device.keyCommand(name, modifiers: modifiers) }
         }

@@ -125,9 +125,11 @@ actor WebDriverSession {
         var waited = Duration.zero
         let step = Duration.milliseconds(100)
         while true {
+            // A client that hung up cancelled the command: it ends here, not at the end of its wait.
+            if Task.isCancelled { throw WebDriverError(.unknownError, "The client hung up; the find was cancelled.") }
             let (tree, start): (PageTree, Int)
             if let parent { (tree, start) = try await resolve(parent) } else { tree = try await page(); start = tree.root }
-            let found = try locator.select(in: tree, from: start)
+            let found = try await locator.selectOffPool(in: tree, from: start)
             if !found.isEmpty { return (all ? found : [found[0]]).map { reference($0, in: tree) } }
             if waited >= implicitWait {
                 if all { return [] }

@@ -8,9 +8,10 @@ struct XPathExpression: Sendable {
         case path(absolute: Bool, steps: [Step])
         /// `(expr)[predicates]/steps`.
         case filter(Node, predicates: [Node], steps: [Step])
-        case union(Node, Node)
-        case or(Node, Node)
-        case and(Node, Node)
+        /// `a | b | c`, `a or b or c`, `a and b and c`: flat, so a long chain is no deep tree.
+        case union([Node])
+        case or([Node])
+        case and([Node])
         case compare(String, Node, Node)
         case negate(Node)
         case literal(String)
@@ -49,6 +50,7 @@ struct XPathExpression: Sendable {
     ]
 
     init(_ source: String) throws(WebDriverError) {
+        try LocatorLimits.checkLength(source, kind: "xpath")
         self.source = source
         var parser = Parser(tokens: try Self.tokenize(source), source: source)
         root = try parser.expression()
@@ -129,10 +131,13 @@ struct XPathExpression: Sendable {
 
     // MARK: Grammar
 
-    struct Parser {
+    struct Parser: NestingParser {
+        static let kind = "xpath"
         var tokens: [Token]
         var position = 0
         let source: String
+        /// Levels of nesting open now (see `LocatorLimits.maxDepth`).
+        var depth = 0
 
         var peek: Token? { position < tokens.count ? tokens[position] : nil }
         func peek(_ offset: Int) -> Token? { position + offset < tokens.count ? tokens[position + offset] : nil }
@@ -156,18 +161,20 @@ struct XPathExpression: Sendable {
                     + "and predicates with @attributes, =, !=, and, or, not(), contains(), starts-with(), position(), last() and [n].")
         }
 
-        mutating func expression() throws(WebDriverError) -> Node { try orExpression() }
+        mutating func expression() throws(WebDriverError) -> Node {
+            try nested { (parser: inout Parser) throws(WebDriverError) in try parser.orExpression() }
+        }
 
         mutating func orExpression() throws(WebDriverError) -> Node {
-            var left = try andExpression()
-            while take("or") { left = .or(left, try andExpression()) }
-            return left
+            var terms = [try andExpression()]
+            while take("or") { terms.append(try andExpression()) }
+            return terms.count == 1 ? terms[0] : .or(terms)
         }
 
         mutating func andExpression() throws(WebDriverError) -> Node {
-            var left = try comparison()
-            while take("and") { left = .and(left, try comparison()) }
-            return left
+            var terms = [try comparison()]
+            while take("and") { terms.append(try comparison()) }
+            return terms.count == 1 ? terms[0] : .and(terms)
         }
 
         mutating func comparison() throws(WebDriverError) -> Node {
@@ -180,14 +187,14 @@ struct XPathExpression: Sendable {
         }
 
         mutating func unary() throws(WebDriverError) -> Node {
-            if take("-") { return .negate(try unary()) }
+            if take("-") { return .negate(try nested { (parser: inout Parser) throws(WebDriverError) in try parser.unary() }) }
             return try union()
         }
 
         mutating func union() throws(WebDriverError) -> Node {
-            var left = try pathOrPrimary()
-            while take("|") { left = .union(left, try pathOrPrimary()) }
-            return left
+            var terms = [try pathOrPrimary()]
+            while take("|") { terms.append(try pathOrPrimary()) }
+            return terms.count == 1 ? terms[0] : .union(terms)
         }
 
         mutating func pathOrPrimary() throws(WebDriverError) -> Node {

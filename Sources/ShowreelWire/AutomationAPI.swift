@@ -142,6 +142,8 @@ public enum AutomationAPI {
     package struct Query: AutomationBody, Equatable, Sendable {
         public var query: ElementQuery
         public init(query: ElementQuery) { self.query = query }
+
+        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) { try limits.check(query, "query") }
     }
 
     package struct QueryResult: Codable, Equatable, Sendable {
@@ -163,7 +165,13 @@ public enum AutomationAPI {
         /// connected last and is still recording, if any: a recorder in another process that just
         /// reported its first frame started its video there.
         public var recordingStart: Double?
-        public init(time: Double, recordingStart: Double? = nil) { self.time = time; self.recordingStart = recordingStart }
+        /// This trace's id, for `/v1/trace/end`: several recordings may trace one device.
+        public var id: String?
+        public init(time: Double, recordingStart: Double? = nil, id: String? = nil) {
+            self.time = time
+            self.recordingStart = recordingStart
+            self.id = id
+        }
     }
 
     /// `POST /v1/trace/end`: stop tracing and answer the trace (the report's `RunTrace`).
@@ -174,11 +182,18 @@ public enum AutomationAPI {
         /// Whether the trace carries its pictures (small JPEGs); false for a video that is not
         /// kept, where encoding them would be wasted. Default true.
         public var pictures: Bool?
-        public init(videoStart: Double, pictures: Bool? = nil) { self.videoStart = videoStart; self.pictures = pictures }
+        /// Which trace ends: the id `/v1/trace` answered; may be left out while only one runs.
+        public var id: String?
+        public init(videoStart: Double, pictures: Bool? = nil, id: String? = nil) {
+            self.videoStart = videoStart
+            self.pictures = pictures
+            self.id = id
+        }
 
         public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
-            guard videoStart.isFinite, videoStart >= 0 else {
-                throw .outOfRange(field: "videoStart", message: "must be device seconds since boot, 0 or more, got \(videoStart)")
+            // Beyond an Int64 of seconds a Duration traps (1e21 took the device down).
+            if let problem = AutomationLimits.deviceTime.problem(with: videoStart) {
+                throw .outOfRange(field: "videoStart", message: "is device seconds since boot: \(problem)")
             }
         }
     }
@@ -236,6 +251,11 @@ public struct AutomationLimits: Sendable {
     public static let maxGestureSeconds: Double = 60
     /// Seconds of one wait or timeout.
     public static let maxWaitSeconds: Double = 3600
+    /// Seconds a device may have been running: what a time on the device clock may be.
+    public static let maxDeviceSeconds: Double = 1e9
+    /// Steps of one element query (`app.tables.cells["Canada"]` has two; a WebDriver element
+    /// without a name is found by its path, a step per level of the tree).
+    public static let maxQuerySteps = 256
 
     public init(screen: Size) { self.screen = screen }
 

@@ -48,6 +48,8 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
 public enum DeviceLookupError: Error, CustomStringConvertible, Equatable, Sendable {
     case noBootedDevice(registry: String)
     case severalBooted([String])
+    /// Several devices have the name given (shut down ones count only when none is booted).
+    case ambiguous(String, [String])
     case unknownDevice(String, registry: String)
     case notBooted(String)
 
@@ -58,6 +60,8 @@ public enum DeviceLookupError: Error, CustomStringConvertible, Equatable, Sendab
                 + "or run `showreel demo`, which boots one in-process."
         case let .severalBooted(devices):
             return "Several devices are booted (\(devices.joined(separator: ", "))): name one by its udid instead of 'booted'."
+        case let .ambiguous(name, devices):
+            return "Several devices are named '\(name)' (\(devices.joined(separator: ", "))): name one by its udid instead."
         case let .unknownDevice(name, registry):
             return "No device '\(name)' in \(registry). `showreel device list` shows the devices."
         case let .notBooted(name):
@@ -93,7 +97,9 @@ public struct DeviceRegistry: Sendable {
     }
 
     /// Every device in the registry. A record that claims to be booted by a process that no
-    /// longer exists (a crashed device) is marked shut down on disk and reported as such.
+    /// longer exists (a crashed device) is marked shut down on disk and reported as such; an X
+    /// display whose server is gone (killed, or its machine restarted) is removed: nothing can
+    /// boot it again, and a new display on its number would share its name.
     public func records() -> [DeviceRecord] {
         guard let entries = try? FileManager.default.contentsOfDirectory(at: devicesDirectory, includingPropertiesForKeys: nil) else {
             return []
@@ -105,9 +111,13 @@ public struct DeviceRegistry: Sendable {
                 var record = try? decoder.decode(DeviceRecord.self, from: data)
             else { return nil }
             if record.state == .booted, !Self.isAlive(pid: record.pid, startTime: record.processStartTime) {
-                record.state = .shutdown
                 // An X display has no socket of ours: its server's may belong to a new one by now.
-                if record.x11Display == nil { unlink(record.displaySocket) }
+                if record.x11Display != nil {
+                    remove(udid: record.udid)
+                    return nil
+                }
+                record.state = .shutdown
+                unlink(record.displaySocket)
                 try? save(record)
             }
             return record
@@ -123,9 +133,11 @@ public struct DeviceRegistry: Sendable {
             guard booted.count == 1 else { throw .severalBooted(booted.map { "\($0.name) (\($0.udid))" }) }
             return booted[0]
         }
-        let matches = all.filter { $0.udid.caseInsensitiveCompare(name) == .orderedSame || $0.name == name }
+        var matches = all.filter { $0.udid.caseInsensitiveCompare(name) == .orderedSame || $0.name == name }
+        // A name shared with devices that are shut down means the booted one.
+        if matches.count > 1, matches.contains(where: { $0.state == .booted }) { matches.removeAll { $0.state != .booted } }
         guard let record = matches.first else { throw .unknownDevice(name, registry: devicesDirectory.path) }
-        guard matches.count == 1 else { throw .severalBooted(matches.map { "\($0.name) (\($0.udid))" }) }
+        guard matches.count == 1 else { throw .ambiguous(name, matches.map { "\($0.name) (\($0.udid))" }) }
         guard record.state == .booted else { throw .notBooted("\(record.name) (\(record.udid))") }
         return record
     }

@@ -7,51 +7,71 @@ import Glibc
 
 /// The root window's pixels through MIT-SHM: the server writes the whole screen into a segment
 /// both processes map (no pixels cross the socket), and each grab copies it into a new frame
-/// buffer (frames outlive the grab: the recorder's queue holds them).
+/// buffer (frames outlive the grab: the recorder's queue holds them). When the screen's size
+/// changes (RandR: `xrandr --fb 1920x1080`), the next grab attaches a segment of the new size
+/// and its frames have that size (a recorder scales them to its video's).
 final class SharedImage {
     private let x: X11Connection
-    private let segment: xcb_shm_seg_t
-    private let memory: UnsafeMutableRawPointer
-    private let byteCount: Int
+    private var segment: xcb_shm_seg_t = 0
+    private var memory: UnsafeMutableRawPointer?
+    /// The size the segment holds.
+    private var width = 0, height = 0
 
     init(_ connection: X11Connection) throws(X11Error) {
         x = connection
-        byteCount = connection.width * connection.height * 4
+        try attach(width: connection.width, height: connection.height)
+    }
+
+    deinit { detach() }
+
+    private func attach(width: Int, height: Int) throws(X11Error) {
+        let byteCount = width * height * 4
         let id = showreel_shm_create(byteCount)
-        guard id >= 0 else { throw .sharedMemory(display: connection.display, detail: "shmget of \(byteCount) bytes failed") }
+        guard id >= 0 else { throw .sharedMemory(display: x.display, detail: "shmget of \(byteCount) bytes failed") }
         guard let memory = showreel_shm_attach(id) else {
             showreel_shm_remove(id)
-            throw .sharedMemory(display: connection.display, detail: "shmat failed")
+            throw .sharedMemory(display: x.display, detail: "shmat failed")
         }
-        self.memory = memory
-        segment = connection.generateID()
-        let cookie = xcb_shm_attach_checked(connection.connection, segment, UInt32(id), 0)
-        let error = xcb_request_check(connection.connection, cookie)
+        let segment = x.generateID()
+        let cookie = xcb_shm_attach_checked(x.connection, segment, UInt32(id), 0)
+        let error = xcb_request_check(x.connection, cookie)
         // Removed now, it lives until both sides detach: nothing leaks when either is killed.
         showreel_shm_remove(id)
         if let error {
             free(error)
             shmdt(memory)
-            throw .sharedMemory(
-                display: connection.display, detail: "the X server could not attach the segment (is it on another machine?)")
+            throw .sharedMemory(display: x.display, detail: "the X server could not attach the segment (is it on another machine?)")
         }
+        (self.memory, self.segment, self.width, self.height) = (memory, segment, width, height)
     }
 
-    deinit {
+    private func detach() {
+        guard let memory else { return }
         if !x.isBroken { xcb_shm_detach(x.connection, segment); x.flush() }
         shmdt(memory)
+        self.memory = nil
     }
 
-    /// The screen now, as an opaque BGRA frame buffer; nil when the connection broke.
+    /// The screen now, as an opaque BGRA frame buffer; nil when the connection broke, or the
+    /// server refused the grab (the screen was resized since its size was last known: the
+    /// connection learns the new one, and the next grab takes it).
     func grab() -> PixelBuffer? {
+        if (width, height) != (x.width, x.height) {
+            detach()
+            do { try attach(width: x.width, height: x.height) } catch { return nil }
+        }
+        guard let memory else { return nil }
         let cookie = xcb_shm_get_image(
-            x.connection, x.root, 0, 0, UInt16(x.width), UInt16(x.height), ~0,
+            x.connection, x.root, 0, 0, UInt16(width), UInt16(height), ~0,
             UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), segment, 0)
-        guard let reply = xcb_shm_get_image_reply(x.connection, cookie, nil) else { return nil }
+        guard let reply = xcb_shm_get_image_reply(x.connection, cookie, nil) else {
+            x.refreshSize()
+            return nil
+        }
         free(reply)
-        let pixels = PixelBuffer(width: x.width, height: x.height, zeroed: false)
+        let pixels = PixelBuffer(width: width, height: height, zeroed: false)
         pixels.withUnsafeMutableBytes { destination in
-            Self.copyOpaque(from: UnsafeRawPointer(memory), to: destination.baseAddress!, count: x.width * x.height)
+            Self.copyOpaque(from: UnsafeRawPointer(memory), to: destination.baseAddress!, count: width * height)
         }
         return pixels
     }

@@ -9,8 +9,9 @@ final class X11Connection {
     let display: String
     let connection: OpaquePointer
     let root: xcb_window_t
-    let width: Int
-    let height: Int
+    /// The screen's size, as last known (RandR may change it: see `resized` and `refreshSize`).
+    private(set) var width: Int
+    private(set) var height: Int
     /// The first event code of the DAMAGE extension (its Notify event is this plus 0).
     let damageFirstEvent: UInt8
     /// The first event code of the XFIXES extension (CursorNotify is this plus 1).
@@ -57,6 +58,29 @@ final class X11Connection {
     var isBroken: Bool { xcb_connection_has_error(connection) != 0 }
 
     func flush() { xcb_flush(connection) }
+
+    /// Takes the root window's size from a ConfigureNotify event (the screen was resized);
+    /// returns whether it changed.
+    @discardableResult
+    func resized(to event: UnsafeMutablePointer<xcb_generic_event_t>) -> Bool {
+        let configure = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_configure_notify_event_t.self).pointee
+        guard configure.window == root else { return false }
+        return adopt(width: Int(configure.width), height: Int(configure.height))
+    }
+
+    /// Asks the server for the root window's size (after a refused grab); returns whether it changed.
+    @discardableResult
+    func refreshSize() -> Bool {
+        guard !isBroken, let geometry = xcb_get_geometry_reply(connection, xcb_get_geometry(connection, root), nil) else { return false }
+        defer { free(geometry) }
+        return adopt(width: Int(geometry.pointee.width), height: Int(geometry.pointee.height))
+    }
+
+    private func adopt(width: Int, height: Int) -> Bool {
+        guard width > 0, height > 0, (width, height) != (self.width, self.height) else { return false }
+        (self.width, self.height) = (width, height)
+        return true
+    }
 
     func generateID() -> UInt32 { xcb_generate_id(connection) }
 

@@ -17,7 +17,9 @@ import Glibc
 /// (XFIXES). A change of the pointer's shape makes a frame, and so does a move (XInput 2's raw
 /// motion, and motion for a warp): a still pointer costs nothing. Busy screens are taken at most
 /// `maximumFrameRate` times a second: damage and moves that arrive sooner wait, merged, for the
-/// next frame.
+/// next frame. A screen resized while it is recorded (RandR) is taken at its new size from then
+/// on (the root window's ConfigureNotify says so), and the recorder scales those frames to its
+/// video's size: the video goes on, at the size it started with.
 package final class X11DisplaySource: @unchecked Sendable {
     /// The display name, as `DISPLAY` writes it (`:99`).
     package let display: String
@@ -92,6 +94,10 @@ package final class X11DisplaySource: @unchecked Sendable {
         // cursor) is no damage, so it is asked for separately and taken as a change too.
         let cursorNotify = x.fixesFirstEvent &+ UInt8(XCB_XFIXES_CURSOR_NOTIFY)
         xcb_xfixes_select_cursor_input(x.connection, x.root, UInt32(XCB_XFIXES_CURSOR_NOTIFY_MASK_DISPLAY_CURSOR.rawValue))
+        // A resize (RandR) changes what a grab must ask for: the root's ConfigureNotify says when.
+        var structure = [UInt32(XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue)]
+        xcb_change_window_attributes(x.connection, x.root, UInt32(XCB_CW_EVENT_MASK.rawValue), &structure)
+        let configureNotify = UInt8(XCB_CONFIGURE_NOTIFY)
         // A move is no damage either: the pointer is drawn by the server, over the pixels.
         if x.inputOpcode != nil { free(xcb_request_check(x.connection, showreel_select_pointer_motion(x.connection, x.root))) }
         let pointerMoved = { (event: UnsafeMutablePointer<xcb_generic_event_t>) -> Bool in
@@ -116,6 +122,7 @@ package final class X11DisplaySource: @unchecked Sendable {
             while let event = xcb_poll_for_event(x.connection) {
                 let type = showreel_xcb_event_type(event)
                 if type == damageNotify || type == cursorNotify || pointerMoved(event) { pending = true }
+                if type == configureNotify, x.resized(to: event) { pending = true }
                 free(event)
             }
             if x.isBroken {

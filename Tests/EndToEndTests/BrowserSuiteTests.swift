@@ -56,8 +56,9 @@ struct BrowserSuiteTests {
             try await rig.stop()
         }
 
-        /// Runs the fixture suite with `options` (after the display's); returns pytest.
-        func pytest(_ name: String, _ options: [String]) async throws -> ChildProcess {
+        /// Runs a fixture suite (Fixtures/BrowserSuite unless `suite` names another) with
+        /// `options` (after the display's); returns pytest.
+        func pytest(_ name: String, _ options: [String], suite: String = "BrowserSuite") async throws -> ChildProcess {
             let python = BrowserSuiteTests.root.appendingPathComponent(".build/venv/bin/python")
             guard FileManager.default.isExecutableFile(atPath: python.path) else {
                 throw TestFailure("no virtualenv at \(python.path): run scripts/browser-venv (make test does)")
@@ -66,7 +67,7 @@ struct BrowserSuiteTests {
             environment["DISPLAY"] = display
             let arguments =
                 [
-                    "-m", "pytest", BrowserSuiteTests.root.appendingPathComponent("Fixtures/BrowserSuite").path,
+                    "-m", "pytest", BrowserSuiteTests.root.appendingPathComponent("Fixtures/\(suite)").path,
                     "-p", "no:cacheprovider", "-rA", "--showreel-display", display,
                     "--showreel-command", try BuildProducts.showreel.path,
                 ] + options
@@ -106,7 +107,7 @@ struct BrowserSuiteTests {
             #expect(!pytest.stdout.contains("ShowreelWarning"), "\(pytest.stdout)")
             for test in Self.tests {
                 let video = output.appendingPathComponent("test_page/\(test).mp4")
-                let frames = try FrameDecoder.decodeFrames(video)
+                let frames = try await decodedFrames(video)
                 #expect(!frames.isEmpty, "\(test): no frames")
                 let last = try #require(frames.last).pixels
                 let page = try PixelBuffer(pngData: Array(Data(contentsOf: output.appendingPathComponent("test_page/\(test).page.png"))))
@@ -137,7 +138,7 @@ struct BrowserSuiteTests {
             let videos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("test_page").path)
                 .filter { $0.hasSuffix(".mp4") }
             #expect(videos == ["test_fails_on_purpose.mp4"])
-            #expect(try !FrameDecoder.decodeFrames(output.appendingPathComponent("test_page/test_fails_on_purpose.mp4")).isEmpty)
+            #expect(try await !decodedFrames(output.appendingPathComponent("test_page/test_fails_on_purpose.mp4")).isEmpty)
             let entries = try Self.entries(output)
             #expect(entries.map { $0["video"] as? String } == [nil, nil, "test_page/test_fails_on_purpose.mp4"])
             // The Swift side reads the manifest: report.html and junit.xml list both outcomes.
@@ -169,6 +170,47 @@ struct BrowserSuiteTests {
             #expect(pytest.stdout.contains("2 passed"))
             #expect(pytest.stdout.contains("no tunnel host at http://127.0.0.1:9"), "\(pytest.stdout)")
             #expect(pytest.stdout.contains("Start the host with `showreel host`"))
+        }
+    }
+
+    @Test(
+        "ids that read the same as file names (a/b, a_b) get videos of their own; retain-on-failure keeps the failing one's; a 300-character id warns about its name"
+    )
+    func clashingAndLongNames() async throws {
+        try await Rig.with { rig in
+            let retained = rig.workspace.file("retain")
+            let retain = try await rig.pytest(
+                "names-retain",
+                ["--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL, "--showreel-output", retained.path],
+                suite: "PluginSuite")
+            #expect(retain.process.terminationStatus == 1, "\(retain.stdout)")
+            #expect(retain.stdout.contains("1 failed, 2 passed"), "\(retain.stdout)")
+            let kept = try FileManager.default.contentsOfDirectory(atPath: retained.appendingPathComponent("test_names").path)
+            #expect(kept == ["test_path[a_b].mp4"], "only the failing test's video is kept: \(kept)")
+            let failing = retained.appendingPathComponent("test_names/test_path[a_b].mp4")
+            #expect(try await offPool { try FrameDecoder.decodeFrames(failing) }.count >= 1)
+            let entries = try Self.entries(retained)
+            #expect(entries.map { $0["status"] as? String } == ["failed", "passed", "passed"])
+            #expect(entries.map { $0["video"] as? String } == ["test_names/test_path[a_b].mp4", nil, nil])
+            // The long id is recorded under a shortened name, with a warning about the name alone.
+            #expect(retain.stdout.contains("too long for a file name"), "\(retain.stdout)")
+            #expect(!retain.stdout.contains("Start the host"), "\(retain.stdout)")
+
+            let everything = rig.workspace.file("on")
+            let on = try await rig.pytest(
+                "names-on", ["--showreel-record", "on", "--showreel-host", rig.hostURL, "--showreel-output", everything.path],
+                suite: "PluginSuite")
+            #expect(on.process.terminationStatus == 1, "\(on.stdout)")
+            let videos = try #require(try Self.entries(everything).map { $0["video"] as? String })
+            #expect(Set(videos.compactMap { $0 }).count == 3, "three tests, three files: \(videos)")
+            #expect(videos.prefix(2) == ["test_names/test_path[a_b].mp4", "test_names/test_path[a_b] 2.mp4"], "\(videos)")
+            let long = try #require(videos.last.flatMap { $0 })
+            #expect(long.hasPrefix("test_names/test_long[xxx") && long.contains("\u{2026}"), "\(long)")
+            #expect(long.utf8.count < 160, "\(long)")
+            for video in videos.compactMap({ $0 }) {
+                let url = everything.appendingPathComponent(video)
+                #expect(try await offPool { try FrameDecoder.decodeFrames(url) }.count >= 1, "\(video)")
+            }
         }
     }
 

@@ -15,7 +15,7 @@ struct DemoTests {
             try BuildProducts.showreel, ["demo", "--output", output.path],
             environment: workspace.environment, in: workspace, name: "demo",
             directory: FlowRunTests.repository)
-        #expect(try await demo.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(demo.stderr)")
+        #expect(try await demo.waitForExit(timeout: .seconds(600)) == 0, "stderr: \(demo.stderr)")
         let expected = ["hello.mov": 4.3, "countries.mov": 4.4, "signup.mov": 10.0]
         for (file, minimum) in expected {
             let info = try MediaProbe.probe(output.appendingPathComponent(file))
@@ -36,7 +36,7 @@ struct DemoTests {
             try BuildProducts.showreel, ["demo", "--output", again.path],
             environment: workspace.environment, in: workspace, name: "demo2",
             directory: FlowRunTests.repository)
-        #expect(try await second.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(second.stderr)")
+        #expect(try await second.waitForExit(timeout: .seconds(600)) == 0, "stderr: \(second.stderr)")
         for file in expected.keys {
             let first = try MediaProbe.probe(output.appendingPathComponent(file))
             let repeated = try MediaProbe.probe(again.appendingPathComponent(file))

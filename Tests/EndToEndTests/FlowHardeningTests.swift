@@ -24,13 +24,13 @@ struct FlowHardeningTests {
             directory: Self.repository)
     }
 
-    /// Waits until the run has been recording into `folder` for a while: its video has some frames
-    /// (over 50 KB), or 3 s passed since it appeared. On a loaded machine the encoder may fall
-    /// behind and write little while the flow runs on (the frames wait in its spool), so the size
-    /// alone can say "recording" only as the flow ends.
-    func waitUntilRecording(into folder: URL, since start: Date) async throws {
+    /// Sends `signal` to `run` once it has been recording into `folder` for a while: its video has
+    /// some frames (over 50 KB), or 3 s passed since it appeared. On a loaded machine the encoder
+    /// may fall behind and write little while the flow runs on (the frames wait in its spool), so
+    /// the size alone can say "recording" only as the flow ends.
+    func send(_ signal: Int32, to run: ChildProcess, onceRecordingInto folder: URL, since start: Date) async throws {
         var appeared: Date?
-        try await eventually("the run to be recording", timeout: .seconds(120)) {
+        try await run.send(signal, when: "recording into \(folder.path)") {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             let sizes = names.filter { $0.hasSuffix(".mov") }.compactMap { name -> Int? in
                 let attributes = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)) ?? [:]
@@ -77,8 +77,7 @@ struct FlowHardeningTests {
         let output = workspace.file("out")
         let started = Date()
         let run = try start(["run", flow.path, "--output", output.path], in: workspace, name: "taps")
-        try await waitUntilRecording(into: output, since: started)
-        run.signal(SIGINT)
+        try await send(SIGINT, to: run, onceRecordingInto: output, since: started)
         #expect(try await run.waitForExit(timeout: .seconds(60)) == 130, "stderr: \(run.stderr)")
         let manifest = try RunManifestFile(output)
         #expect(manifest.statuses == ["interrupted"], "\(run.stderr)")
@@ -93,7 +92,7 @@ struct FlowHardeningTests {
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("taps.webp").path))
     }
 
-    @Test("kill -9 of a run into an earlier run's folder leaves that run's videos whole: its report tells no lie")
+    @Test("kill -9 of a run into an earlier run's folder leaves that run's videos whole, and the next run removes its partial file")
     func killedRunKeepsEarlierVideos() async throws {
         let workspace = try Workspace()
         let output = workspace.file("out")
@@ -111,8 +110,7 @@ struct FlowHardeningTests {
         let started = Date()
         let killed = try start(
             ["run", second.appendingPathComponent("flow.yaml").path, "--output", output.path], in: workspace, name: "second")
-        try await waitUntilRecording(into: output, since: started)
-        killed.signal(SIGKILL)
+        try await send(SIGKILL, to: killed, onceRecordingInto: output, since: started)
         _ = try await killed.waitForExit(timeout: .seconds(60))
 
         // What the earlier manifest names is still the earlier, complete video.
@@ -121,6 +119,18 @@ struct FlowHardeningTests {
         let after = try MediaProbe.probe(video)
         #expect(after.readToEnd)
         #expect(after.duration == before.duration)
+
+        // The killed run's partial file outlives it, until the next run into the folder (of
+        // another flow, which would not overwrite it) sees that no live process writes it.
+        let partial = output.appendingPathComponent(".flow.partial.mov")
+        #expect(FileManager.default.fileExists(atPath: partial.path))
+        try Data(Self.tapping(1).utf8).write(to: first.appendingPathComponent("other.yaml"))
+        let next = try start(
+            ["run", first.appendingPathComponent("other.yaml").path, "--output", output.path], in: workspace, name: "next")
+        #expect(try await next.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(next.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: partial.path), "the killed run's partial file is removed")
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("other.mov").path))
+
         let reel = try start(["reel", output.path], in: workspace, name: "reel")
         #expect(try await reel.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(reel.stderr)")
     }

@@ -86,7 +86,7 @@ struct FlowRunTests {
         // The reel: the videos copied behind title cards, one chapter per flow, in order.
         #expect(run.stdout.contains("\(count) chapters"), "\(run.stdout)")
         #expect(run.stdout.contains("frames copied"))
-        let probe = try ffprobeJSON(output.appendingPathComponent("reel.mp4"), ["-show_chapters"])
+        let probe = try await ffprobeJSON(output.appendingPathComponent("reel.mp4"), ["-show_chapters"])
         let chapters = try #require(probe["chapters"] as? [[String: Any]])
         #expect(chapters.compactMap { ($0["tags"] as? [String: String])?["title"] } == entries.compactMap { $0["name"] as? String })
         #expect(
@@ -210,8 +210,7 @@ struct FlowRunTests {
         let run = try ChildProcess(
             try BuildProducts.showreel, ["run", folder.path, "--workers", "1", "--output", output.path],
             environment: environment, in: workspace, name: "interrupted")
-        try await eventually("the first flow to finish", timeout: .seconds(60)) { run.stderr.contains("[1/\(flowCount)]") }
-        run.signal(SIGINT)
+        try await run.send(SIGINT, when: "the first flow finished") { run.stderr.contains("[1/\(flowCount)]") }
         #expect(try await run.waitForExit(timeout: .seconds(60)) == 130, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Interrupted:"))
         let entries = try #require(try json(output.appendingPathComponent("manifest.json"))["entries"] as? [[String: Any]])

@@ -84,7 +84,7 @@ struct RecorderProcessTests {
         #expect(try await session.recorder.waitForExit() == 0)
         let info = try MediaProbe.probe(session.video)
         #expect(info.frameCount == 8)  // highlight and release per tap (see stopBySignal)
-        #expect(try FrameDecoder.decodeFrames(session.video).count == 8)
+        #expect(try await decodedFrames(session.video).count == 8)
         await session.device.shutdown()
     }
 
@@ -102,7 +102,7 @@ struct RecorderProcessTests {
         let info = try MediaProbe.probe(session.video)
         #expect(info.codecName == "h264")
         #expect(info.frameCount == 11)
-        let frames = try FrameDecoder.decodeFrames(session.video)
+        let frames = try await decodedFrames(session.video)
         #expect(frames.count == 11)
         #expect(abs((frames.last?.time ?? 0) - 3.0) < 0.002)
         await session.device.shutdown()
@@ -149,7 +149,7 @@ struct RecorderProcessTests {
         _ = try await recorder.waitForExit()
         let info = try MediaProbe.probe(video)
         #expect(info.duration >= span - 1, "the file reaches \(info.duration) s of a \(span) s recording")
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         #expect(frames.count == info.frameCount)
         return frames
     }
@@ -198,7 +198,7 @@ struct RecorderProcessTests {
         try await session.tap(1)
         session.recorder.signal(SIGINT)
         #expect(try await session.recorder.waitForExit() == 0)
-        let frame = try #require(try FrameDecoder.decodeFrames(session.video, limit: 1).first).pixels
+        let frame = try #require(try await decodedFrames(session.video, limit: 1).first).pixels
         let corner = frame.pixel(x: 2, y: 2)
         let island = frame.pixel(x: 390, y: 50)  // inside the sensor housing
         let centre = frame.pixel(x: 390, y: 844)
@@ -250,7 +250,7 @@ struct RecorderProcessTests {
         #expect(status == 7, "stderr: \(session.recorder.stderr)")
         #expect(session.recorder.stderr.contains("incomplete"))
         #expect(!session.recorder.stderr.contains("Wrote "))
-        let frames = try FrameDecoder.decodeFrames(session.video)
+        let frames = try await decodedFrames(session.video)
         #expect(frames.count >= 2, "what was flushed before the failure decodes")
         await session.device.shutdown()
     }
@@ -303,7 +303,7 @@ struct RecorderProcessTests {
         } else {
             #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         }
-        let frame = try #require(try FrameDecoder.decodeFrames(image, limit: 1).first).pixels
+        let frame = try #require(try await decodedFrames(image, limit: 1).first).pixels
         #expect(frame.width == 780 && frame.height == 1688)
         #expect(frame.pixel(x: 1, y: 1).red < 20)
         let expected = await device.screenshot()

@@ -50,13 +50,87 @@ struct ReportTraceTests {
         // What a person sees: the outline's colour around the tapped row, over the video.
         let picture = workspace.file("report.png")
         try await HeadlessChromium.screenshot(report, script: Self.clickScript, width: 1100, height: 900, to: picture, in: workspace)
-        let pixels = try #require(try FrameDecoder.decodeFrames(picture).first?.pixels)
+        let pixels = try #require(try await decodedFrames(picture).first?.pixels)
         let left = Int(box["x"]!) + 1, top = Int(box["y"]!) + 1, middle = Int(box["y"]! + box["height"]! / 2)
         for (x, y) in [(left, middle), (Int(box["x"]! + box["width"]! / 2), top)] {
             let pixel = pixels.pixel(x: x, y: y)
             #expect(pixel.red > 200 && pixel.green < 100 && pixel.blue > 40 && pixel.blue < 140, "outline pixel at (\(x), \(y)): \(pixel)")
         }
     }
+
+    /// Text that HTML, JSON and scripts each read specially, in names, steps and captions.
+    static let hostile = "<!-- a </script><script>window.__injected = 1</script> & \"q\" 'a' \\ \u{2028} -->"
+
+    /// `text` inside a YAML double-quoted scalar.
+    static func yaml(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+    }
+
+    @Test("hostile names, steps and captions (<!--, </script>, quotes): no page of ours logs an error in Chromium, every trace parses")
+    func hostileTextInTheReport() async throws {
+        let workspace = try Workspace()
+        let flows = workspace.file("flows")
+        try FileManager.default.createDirectory(at: flows, withIntermediateDirectories: true)
+        let flow = flows.appendingPathComponent("evil <!-- x --> & 'q' #1?.yaml")
+        try Data(
+            """
+            appId: dev.showreel.hello
+            name: "\(Self.yaml(Self.hostile))"
+            ---
+            - launchApp
+            - caption: "<!-- note"
+            - tapOn: {id: tapButton}
+            - caption: "\(Self.yaml(Self.hostile))"
+            - assertNotVisible: "\(Self.yaml(Self.hostile))"
+            - tapOn: {id: tapButton}
+            """.utf8
+        ).write(to: flow)
+        let output = workspace.file("out")
+        let run = try await FlowRunTests().run(["run", flow.path, "--output", output.path], in: workspace, name: "run")
+        #expect(run.process.terminationStatus == 0, "\(run.stderr)")
+        let merged = workspace.file("merged")
+        let merge = try await FlowRunTests().run(["report", "merge", output.path, "--output", merged.path], in: workspace, name: "merge")
+        #expect(merge.process.terminationStatus == 0, "\(merge.stderr)")
+        for report in [output, merged].map({ $0.appendingPathComponent("report.html") }) {
+            let html = try String(contentsOf: report, encoding: .utf8)
+            #expect(!html.contains("<\\!--"), "no JSON escape that JSON does not have")
+            let results = try await HeadlessChromium.probe(report, script: Self.hostileProbe, in: workspace)
+            #expect((results["errors"] as? [String]) == [], "\(report.path): \(results)")
+            #expect(results["traces"] as? Int == 1 && results["parsed"] as? Int == 1, "\(results)")
+            #expect((results["clicks"] as? Int ?? 0) >= 5 && results["panel"] as? Bool == true, "\(results)")
+            #expect(results["injected"] as? Bool == false, "a name ran as a script: \(results)")
+            #expect(results["heading"] as? String == Self.hostile, "the name reads as written: \(results)")
+            #expect((results["titles"] as? [String] ?? []).contains("caption: \"<!-- note\""), "\(results)")
+        }
+    }
+
+    /// Parses every embedded trace, clicks every step (which shows its trace), and reports errors.
+    static let hostileProbe = """
+        window.__errors = [];
+        window.addEventListener("error", function (e) {
+          __errors.push(String(e.message || (e.target && (e.target.currentSrc || e.target.src || e.target.tagName)) || "error"));
+        }, true);
+        (function () { var original = console.error; console.error = function () { __errors.push(Array.prototype.join.call(arguments, " ")); original.apply(console, arguments); }; })();
+        window.addEventListener("load", function () {
+          var scripts = document.querySelectorAll("script.trace-data"), parsed = 0;
+          scripts.forEach(function (s) { try { JSON.parse(s.textContent); parsed += 1; } catch (e) { __errors.push("trace JSON: " + e.message); } });
+          var steps = Array.from(document.querySelectorAll("section.entry button.step"));
+          steps.forEach(function (b) { b.click(); });
+          var panel = document.querySelector("section.entry div.trace");
+          var trace = document.querySelector("section.entry script.trace-data");
+          var titles = [];
+          try { titles = JSON.parse(trace.textContent).steps.map(function (s) { return s.title; }); } catch (e) {}
+          var heading = document.querySelector("section.entry h2");
+          var result = { errors: __errors, traces: scripts.length, parsed: parsed, clicks: steps.length,
+            panel: !!panel && !panel.hidden, injected: window.__injected === 1,
+            heading: heading ? heading.firstChild.textContent.trim() : null, titles: titles };
+          var pre = document.createElement("pre");
+          pre.id = "test-results";
+          pre.textContent = JSON.stringify(result);
+          document.body.appendChild(pre);
+        });
+        """
 
     static func labels(_ element: RunTrace.Element) -> [String] {
         [element.label] + element.children.flatMap(labels)

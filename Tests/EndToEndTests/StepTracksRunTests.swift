@@ -41,7 +41,7 @@ struct StepTracksRunTests {
             let marks = entry.steps.map { StepMark(title: $0.title, time: $0.time) }
             let chapters = StepMark.chapters(marks, videoEnd: entry.duration)
             #expect(chapters.count >= 2)
-            let probe = try ffprobeJSON(video, ["-show_chapters", "-show_streams"])
+            let probe = try await ffprobeJSON(video, ["-show_chapters", "-show_streams"])
             let probed = probe["chapters"] as? [[String: Any]] ?? []
             #expect(probed.compactMap { ($0["tags"] as? [String: String])?["title"] } == chapters.map(\.title), "\(entry.id)")
             let streams = probe["streams"] as? [[String: Any]] ?? []

@@ -54,7 +54,7 @@ struct WalkingSkeletonTests {
         #expect(span > 2.9 && span < 3.2)
 
         // First frame shows the untapped screen, the last the tapped one.
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         let first = try #require(frames.first).pixels
         let last = try #require(frames.last).pixels
         #expect(first.meanDifference(from: before) < 3)

@@ -123,7 +123,7 @@ struct WebDriverSuiteTests {
         #expect(element["ELEMENT"] == id)
         _ = try await server.value("POST", "/session/\(session)/element/\(id)/click", ["id": id])
         try await server.stop()
-        let frames = try FrameDecoder.decodeFrames(server.output.appendingPathComponent("left-running.mov"))
+        let frames = try await decodedFrames(server.output.appendingPathComponent("left-running.mov"))
         #expect(frames.count >= 2, "the video shows the list, then Canada")
         let manifest = try String(contentsOf: server.output.appendingPathComponent("manifest.json"), encoding: .utf8)
         #expect(manifest.contains("\"video\" : \"left-running.mov\""))
@@ -182,7 +182,7 @@ struct WebDriverSuiteTests {
         #expect(video.count > 100 && String(decoding: video[4..<8], as: UTF8.self) == "ftyp", "an MP4 of the attached device")
         _ = try await server.value("DELETE", "/session/\(session)")
         #expect(
-            try !FrameDecoder.decodeFrames(server.output.appendingPathComponent("attached.mov")).isEmpty,
+            try await !decodedFrames(server.output.appendingPathComponent("attached.mov")).isEmpty,
             "the session's video, from the display stream")
         // Its steps are chapters, and it has a preview; the device traced the actions in its own
         // process, each command a step, and the trace lies beside the video.

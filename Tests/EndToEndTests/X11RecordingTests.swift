@@ -65,7 +65,7 @@ struct X11RecordingTests {
         #expect(info.width == 320 && info.height == 240)
         // The true duration: at least the span seen from here, at most the recorder's whole life.
         #expect(info.duration >= span - 0.3 && info.duration <= lifetime, "\(info.duration) s for \(span) s (recorder ran \(lifetime) s)")
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         #expect(frames.count == info.frameCount)
         #expect(pixel(try #require(frames.first).pixels, isNear: 30, 30, 200, x: 5, y: 5))
         #expect(pixel(try #require(frames.last).pixels, isNear: 230, 200, 20, x: 5, y: 5))
@@ -103,7 +103,7 @@ struct X11RecordingTests {
         // No signal: the write error alone ends the recording.
         #expect(try await recorder.waitForExit(timeout: .seconds(30)) == 7, "stderr: \(recorder.stderr)")
         #expect(recorder.stderr.contains("incomplete"))
-        #expect(try FrameDecoder.decodeFrames(video).count >= 2, "what was flushed before the failure decodes")
+        #expect(try await decodedFrames(video).count >= 2, "what was flushed before the failure decodes")
     }
 
     @Test("a display that does not exist is a clear error, with no file and no hang")
@@ -128,7 +128,7 @@ struct X11RecordingTests {
         display.server.stop()
         #expect(try await recorder.waitForExit() == 8, "stderr: \(recorder.stderr)")
         #expect(recorder.stderr.contains("X display \(display.name) closed during the recording"))
-        let frames = try FrameDecoder.decodeFrames(video)  // a .mov is readable only once finalised
+        let frames = try await decodedFrames(video)  // a .mov is readable only once finalised
         #expect(pixel(try #require(frames.first).pixels, isNear: 10, 150, 10, x: 5, y: 5))
         withExtendedLifetime(workspace) {}
     }
@@ -198,6 +198,68 @@ struct X11RecordingTests {
         #expect(bad.stderr.contains("--display 'nope' is not a display number"))
     }
 
+    @Test("a screen resized while recorded (RandR, xrandr) goes on in the video, scaled to the size it started with")
+    func resizedScreen() async throws {
+        let (workspace, display, video, recorder) = try await recordFilledDisplay("resized.mp4", red: 20, green: 40, blue: 220)
+        func xrandr(_ name: String, _ arguments: [String]) async throws {
+            let process = try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/xrandr"), ["-display", display.name] + arguments, environment: workspace.environment,
+                in: workspace, name: name)
+            #expect(try await process.waitForExit() == 0, "xrandr \(arguments): \(process.stderr)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xrandr") else {
+            throw TestFailure("no xrandr: run scripts/install-deps (it installs Debian's x11-xserver-utils)")
+        }
+        try await Task.sleep(for: .milliseconds(600))
+        // Xvfb's screen can shrink below the size it started with (and grow back to it).
+        try await xrandr("newmode", ["--newmode", "160x120", "1.0", "160", "161", "162", "163", "120", "121", "122", "123"])
+        try await xrandr("addmode", ["--addmode", "screen", "160x120"])
+        try await xrandr("small", ["--output", "screen", "--mode", "160x120"])
+        try await Task.sleep(for: .milliseconds(300))
+        try display.fill(red: 230, green: 30, blue: 30)
+        try await Task.sleep(for: .milliseconds(600))
+        try await xrandr("large", ["--output", "screen", "--mode", "320x240"])
+        try await Task.sleep(for: .milliseconds(300))
+        try display.fill(red: 30, green: 200, blue: 40)
+        try await Task.sleep(for: .milliseconds(600))
+        recorder.signal(SIGINT)
+        #expect(try await recorder.waitForExit() == 0, "stderr: \(recorder.stderr)")
+        let frames = try await offPool { try FrameDecoder.decodeFrames(video) }
+        let info = try await offPool { try MediaProbe.probe(video) }
+        #expect(info.width == 320 && info.height == 240, "the video keeps its first size")
+        #expect(pixel(try #require(frames.first).pixels, isNear: 20, 40, 220, x: 5, y: 5))
+        #expect(frames.contains { pixel($0.pixels, isNear: 230, 30, 30, x: 5, y: 5) }, "the small screen's red is in the video")
+        let last = try #require(frames.last).pixels
+        #expect(pixel(last, isNear: 30, 200, 40, x: 5, y: 5) && pixel(last, isNear: 30, 200, 40, x: 314, y: 234), "not frozen")
+    }
+
+    @Test("kill -9 of a display's Xvfb: display start on its number, then display stop by that name, work; the dead entry is reaped")
+    func killedDisplayIsReaped() async throws {
+        let workspace = try Workspace()
+        let showreel = try BuildProducts.showreel
+        func run(_ name: String, _ arguments: [String]) async throws -> ChildProcess {
+            let process = try ChildProcess(showreel, arguments, environment: workspace.environment, in: workspace, name: name)
+            _ = try await process.waitForExit()
+            return process
+        }
+        let number = try #require((900..<1100).first { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") })
+        let first = try await run("start-1", ["display", "start", "--display", ":\(number)", "--size", "320x200"])
+        #expect(first.process.terminationStatus == 0, "\(first.stderr)")
+        let dead = try workspace.registry.resolve(":\(number)")
+        kill(dead.pid, SIGKILL)
+        try await eventually("the killed Xvfb to be gone") { !XvfbServer.isRunning(dead.pid) }
+        let second = try await run("start-2", ["display", "start", "--display", ":\(number)", "--size", "320x200"])
+        #expect(second.process.terminationStatus == 0, "\(second.stderr)")
+        let records = workspace.registry.records()
+        #expect(records.count == 1 && records.first?.udid != dead.udid, "the dead display's entry is reaped: \(records)")
+        let live = try #require(records.first)
+        let stop = try await run("stop", ["display", "stop", ":\(number)"])
+        #expect(stop.process.terminationStatus == 0, "\(stop.stderr)")
+        #expect(!stop.stderr.contains("'booted'"), "\(stop.stderr)")
+        #expect(!XvfbServer.isRunning(live.pid), "the second Xvfb still runs")
+        #expect(workspace.registry.records().isEmpty)
+    }
+
     @Test("the iOS workflow unchanged: /launch `showreel io :N recordVideo`, /interrupt; the file is final when it answers")
     func throughTheTunnelHost() async throws {
         let workspace = try Workspace()
@@ -218,7 +280,7 @@ struct X11RecordingTests {
             throw TestFailure("the recorder was still running when /interrupt answered")
         }
         #expect(exitStatus == 0, "recorder stderr: \(stderr)")
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         #expect(pixel(try #require(frames.first).pixels, isNear: 200, 100, 0, x: 5, y: 5))
         #expect(pixel(try #require(frames.last).pixels, isNear: 0, 100, 200, x: 5, y: 5))
 

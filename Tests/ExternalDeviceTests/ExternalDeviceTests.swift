@@ -9,8 +9,16 @@ struct ExternalDeviceTests {
     @Test("launch, tap and read labels on an external device through the registry")
     func drivesAnExternalDevice() async throws {
         let booted = try BootedDevice()
-        defer { booted.stop() }
-        let device = try await booted.client()
+        do {
+            try await drive(try await booted.client())
+        } catch {
+            await booted.stop()
+            throw error
+        }
+        await booted.stop()
+    }
+
+    private func drive(_ device: DeviceClient) async throws {
         let app = Application("dev.showreel.countries", launchArguments: ["--countries-datasource", "local-mock"], device: device)
         try await app.launch()
         try await app.cells["Canada"].tap()
@@ -55,9 +63,15 @@ final class BootedDevice: @unchecked Sendable {
         throw ExternalDeviceFailure("the device did not publish its automation API within 10 s")
     }
 
-    func stop() {
+    /// SIGTERM, then waits for the exit on a thread of its own (never on Swift's cooperative pool).
+    func stop() async {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        await withCheckedContinuation { (exited: CheckedContinuation<Void, Never>) in
+            Thread { [process] in
+                process.waitUntilExit()
+                exited.resume()
+            }.start()
+        }
         try? FileManager.default.removeItem(at: home)
     }
 }

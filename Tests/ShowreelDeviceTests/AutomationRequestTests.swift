@@ -89,6 +89,25 @@ struct AutomationRequestTests {
         }
     }
 
+    @Test("an element query of more than 256 steps is a 400 naming it, on the query routes and in actions (each step walks the tree)")
+    func longQuery() async throws {
+        try await Harness.with { h in
+            let steps = Array(repeating: #"{"axis": "descendants"}"#, count: 20_000).joined(separator: ",")
+            for (path, body) in [
+                ("v1/query", #"{"query": {"steps": [\#(steps)]}}"#), ("v1/element", #"{"query": {"steps": [\#(steps)]}}"#),
+                ("v1/tap", #"{"query": {"steps": [\#(steps)]}}"#),
+                ("v1/wait-for", #"{"query": {"steps": [\#(steps)]}, "timeout": 1}"#),
+            ] {
+                let (status, text) = try await post(h, path, body)
+                #expect(
+                    status == 400 && text.contains("'query' must have at most 256 steps, got 20000"),
+                    "\(path): \(status) \(text.prefix(200))")
+            }
+            let (status, _) = try await post(h, "v1/query", #"{"query": {"steps": [{"axis": "descendants"}]}}"#)
+            #expect(status == 200)
+        }
+    }
+
     @Test("a text longer than the limit is refused before typing starts")
     func longText() async throws {
         try await Harness.with { h in

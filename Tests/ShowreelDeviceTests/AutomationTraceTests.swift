@@ -31,7 +31,7 @@ struct AutomationTraceTests {
     typealias Routes = AutomationAPI.Routes
 
     @Test(
-        "a start replaces a trace never collected, not one of the device's own process; an end without a start is 409, a bad videoStart is 400 naming it; steps open and close one at a time"
+        "traces are per recording: a second start runs beside the first, an end names its id when several run; a recording of the device's own process is not joined; an end without a start is 409, a bad videoStart is 400 naming it; steps open and close one at a time"
     )
     func refusals() async throws {
         try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
@@ -46,13 +46,15 @@ struct AutomationTraceTests {
             #expect(status == 409 && error.contains("wait until it has finished"), "\(status) \(error)")
             await h.device.setActionTrace(nil)
 
-            (status, _) = try await Self.send(h, Routes.traceStart)
-            #expect(status == 200)
-            (status, _) = try await Self.send(h, Routes.traceStep, #"{"title": "abandoned"}"#)
-            #expect(status == 200)
-            // Its client died without collecting it (a killed test run): the next start takes over.
-            (status, error) = try await Self.send(h, Routes.traceStart)
-            #expect(status == 200, "\(status) \(error)")
+            let first = try await h.client.startTrace()
+            // A second recording of the device (two tests sharing it) gets a trace of its own.
+            let second = try await h.client.startTrace()
+            #expect(first.id != nil && second.id != nil && first.id != second.id)
+            (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": 0}"#)
+            #expect(status == 409 && error.contains("2 recordings trace this device"), "\(status) \(error)")
+            (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": 0, "id": "nope"}"#)
+            #expect(status == 409 && error.contains("no trace 'nope'"), "\(status) \(error)")
+            _ = try await h.client.endTrace(second.id, videoStart: .zero, pictures: false, as: RunTrace.self)
 
             for (body, field) in [
                 (#"{"videoStart": -1}"#, "'videoStart'"), (#"{"videoStart": "soon"}"#, "'videoStart'"), ("{}", "'videoStart'"),
@@ -80,6 +82,69 @@ struct AutomationTraceTests {
                 trace.pictures.isEmpty && trace.steps.allSatisfy { $0.before == nil && $0.after == nil }, "pictures: false encodes none")
             (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": 0}"#)
             #expect(status == 409, "\(status) \(error)")
+        }
+    }
+
+    @Test("two traces of one device each get what the device did while they ran; traces never collected are given up, oldest first")
+    func tracesPerRecording() async throws {
+        try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
+            let app = Application("dev.showreel.hello", device: h.client)
+            try await app.launch()
+            let first = try await h.client.startTrace()
+            try await app.buttons["tapButton"].tap()
+            let second = try await h.client.startTrace()
+            try await app.buttons["tapButton"].tap()
+            let one = try await h.client.endTrace(first.id, videoStart: first.time, pictures: false, as: RunTrace.self)
+            try await app.buttons["tapButton"].tap()
+            let two = try await h.client.endTrace(second.id, videoStart: second.time, pictures: false, as: RunTrace.self)
+            #expect(one.steps.count == 2 && two.steps.count == 2, "\(one.steps.map(\.title)) \(two.steps.map(\.title))")
+            #expect(two.steps.first?.start == 0, "each trace's times count from its own video start")
+
+            // Clients killed before collecting theirs: the device stays traceable.
+            let abandoned = try await h.client.startTrace()
+            for _ in 1..<Device.maximumTraces { _ = try await h.client.startTrace() }
+            let newest = try await h.client.startTrace()
+            let (status, error) = try await Self.send(
+                h, Routes.traceEnd, "{\"videoStart\": 0, \"id\": \"\(abandoned.id ?? "")\"}")
+            #expect(status == 409 && error.contains("no trace"), "the oldest was given up: \(status) \(error)")
+            _ = try await h.client.endTrace(newest.id, videoStart: newest.time, pictures: false, as: RunTrace.self)
+        }
+    }
+
+    @Test("videoStart 1e300 or 1e21 is a 400 naming it, not a crash of the device (a Duration traps past Int64 seconds)")
+    func hugeVideoStart() async throws {
+        try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
+            var (status, error) = try await Self.send(h, Routes.traceStart)
+            #expect(status == 200)
+            for value in ["1e300", "1e21", "1000000001", "1.7976931348623157e308"] {
+                (status, error) = try await Self.send(h, Routes.traceEnd, #"{"videoStart": \#(value)}"#)
+                #expect(status == 400 && error.contains("'videoStart'") && error.contains("1000000000"), "\(value): \(status) \(error)")
+            }
+            let trace = try await h.client.endTrace(nil, videoStart: .zero, pictures: false, as: RunTrace.self)
+            #expect(trace.steps.isEmpty, "the refused ends left the trace running; it ends once")
+        }
+    }
+
+    @Test("a trace never collected is capped: past its bytes no pictures or trees are kept, past its entries no actions are traced")
+    func traceCap() async throws {
+        try await AutomationAPITests.Harness.with(traceExporter: TraceExport.exporter) { h in
+            let app = Application("dev.showreel.hello", device: h.client)
+            try await app.launch()
+            let capped = ActionTrace(maxBytes: 1, maxEntries: 4)
+            await h.device.setActionTrace(capped)
+            for _ in 0..<6 { try await app.buttons["tapButton"].tap() }
+            await h.device.setActionTrace(nil)
+            #expect(capped.entries.count == 4 && capped.dropped == 2, "\(capped.entries.count) entries, \(capped.dropped) dropped")
+            #expect(capped.entries.allSatisfy { $0.before == nil && $0.after == nil }, "the first tree filled the byte cap")
+            #expect(!capped.entries[0].tree.isEmpty && capped.entries.dropFirst().allSatisfy(\.tree.isEmpty))
+
+            let whole = ActionTrace()
+            await h.device.setActionTrace(whole)
+            for _ in 0..<6 { try await app.buttons["tapButton"].tap() }
+            await h.device.setActionTrace(nil)
+            #expect(whole.entries.count == 6 && whole.dropped == 0)
+            #expect(
+                whole.entries.allSatisfy { $0.before != nil && $0.after != nil && !$0.tree.isEmpty }, "below the caps everything is kept")
         }
     }
 

@@ -34,17 +34,22 @@ struct RegistryTests {
         await b.shutdown()
     }
 
-    @Test("a crashed device's entry is detected by its pid and cleaned, never trusted")
-    func staleEntry() throws {
-        let home = try Workspace()
-        // A process that has exited: its pid is free (or someone else's, with another start time).
+    /// The pid of a process that has exited: free now (or someone else's, with another start time).
+    static func exitedProcessID() async throws -> Int32 {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
-        child.waitUntilExit()
+        _ = try await child.exitStatus()
+        return child.processIdentifier
+    }
+
+    @Test("a crashed device's entry is detected by its pid and cleaned, never trusted")
+    func staleEntry() async throws {
+        let home = try Workspace()
+        let gone = try await Self.exitedProcessID()
         let record = DeviceRecord(
             udid: "STALE-0000", name: "Crashed", profile: "phone", state: .booted, clock: .virtual,
-            pid: child.processIdentifier, processStartTime: 1, displaySocket: home.url.path + "/gone.sock",
+            pid: gone, processStartTime: 1, displaySocket: home.url.path + "/gone.sock",
             automationURL: nil, bootedAt: Date())
         try home.registry.save(record)
         #expect(throws: DeviceLookupError.self) { try home.registry.resolve("booted") }
@@ -53,6 +58,33 @@ struct RegistryTests {
         // The cleaning was written back to disk.
         let data = try Data(contentsOf: home.registry.directory(for: "STALE-0000").appendingPathComponent("device.json"))
         #expect(String(decoding: data, as: UTF8.self).contains("Shutdown"))
+    }
+
+    @Test("a dead X display's entry is reaped; a name several devices share is an error naming that name, not 'booted'")
+    func deadDisplayAndSharedName() async throws {
+        let home = try Workspace()
+        let gone = try await Self.exitedProcessID()
+        let me = getpid()
+        func display(_ udid: String, pid: Int32, start: UInt64?) -> DeviceRecord {
+            DeviceRecord(
+                udid: udid, name: ":0", profile: "display 320x200x24", state: .booted, clock: .real, pid: pid,
+                processStartTime: start, displaySocket: "", automationURL: nil, bootedAt: Date(), x11Display: ":0")
+        }
+        // A display whose Xvfb was killed, and a new one on the same number (this process stands in for its Xvfb).
+        try home.registry.save(display("DEAD-0000", pid: gone, start: 1))
+        try home.registry.save(display("LIVE-0000", pid: me, start: ProcessStat.read(me)?.startTicks))
+        #expect(try home.registry.resolve(":0").udid == "LIVE-0000")
+        #expect(home.registry.records().map(\.udid) == ["LIVE-0000"])
+        #expect(!FileManager.default.fileExists(atPath: home.registry.directory(for: "DEAD-0000").path))
+
+        let a = try Device(name: "Twin", apps: [], registry: home.registry)
+        let b = try Device(name: "Twin", apps: [], registry: home.registry)
+        let error = #expect(throws: DeviceLookupError.self) { try home.registry.resolve("Twin") }
+        #expect(error?.description.contains("Several devices are named 'Twin'") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("'booted'") == false)
+        await b.shutdown()
+        #expect(try home.registry.resolve("Twin").udid == a.udid, "the booted one of a shared name")
+        await a.shutdown()
     }
 
     @Test("a reused pid with another start time is not the device")

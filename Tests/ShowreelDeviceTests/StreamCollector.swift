@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelWire
 
 /// Reads a display stream on its own thread (blocking socket reads stay off Swift's
@@ -27,12 +28,7 @@ final class StreamCollector: @unchecked Sendable {
     /// Asks the device to end the stream and returns every frame it sent.
     func stop() async throws -> [Frame] {
         try client.requestStop()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { [finished] in
-                finished.wait()
-                done.resume()
-            }
-        }
+        _ = try await offPool { [finished] in finished.wait() }
         client.close()
         return frames
     }

@@ -4,6 +4,7 @@ import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelTestSupport
 import ShowreelUI
 import Testing
 
@@ -34,7 +35,7 @@ struct CaptionTests {
         #expect(abs(entry.duration - 1) < 0.01)
         let video = try #require(entry.video)
 
-        let frames = try FrameDecoder.decodeFrames(folder.url.appendingPathComponent("out").appendingPathComponent(video))
+        let frames = try await decodedFrames(folder.url.appendingPathComponent("out").appendingPathComponent(video))
         func frame(at time: Double) throws -> DecodedFrame { try #require(frames.last { $0.time <= time + 0.0005 }) }
         // The band's left part (no text there; the blue button under it) at 390x844: darkened
         // while captioned, back to the app's own pixels once the caption is cleared.
@@ -48,7 +49,7 @@ struct CaptionTests {
         // The app never saw it: the device's own screenshot, taken while captioned, has no band.
         let screenshot = try #require(entry.attachments.first)
         #expect(screenshot == "captioned-during.png")
-        let png = try FrameDecoder.decodeFrames(folder.url.appendingPathComponent("out").appendingPathComponent(screenshot))
+        let png = try await decodedFrames(folder.url.appendingPathComponent("out").appendingPathComponent(screenshot))
         let shot = try #require(png.first).pixels
         let screenPixel = shot.pixel(x: x * 2, y: y * 2)
         #expect(abs(Int(screenPixel.green) - Int(before.green)) < 12, "screenshot \(screenPixel) vs video \(before)")
@@ -69,7 +70,7 @@ struct CaptionTests {
                     recording: RecordingOptions(quality: 10, scale: 0.5), captionsSteps: captioned))
             let entry = await runner.run(flow, videoName: "steps")
             #expect(entry.status == .passed)
-            let frames = try FrameDecoder.decodeFrames(output.appendingPathComponent(try #require(entry.video)))
+            let frames = try await decodedFrames(output.appendingPathComponent(try #require(entry.video)))
             pixels[captioned] = try #require(frames.last { $0.time <= 0.25 }).pixels.pixel(x: 40, y: 710)
         }
         #expect(Int(pixels[true]!.blue) < Int(pixels[false]!.blue) - 100, "\(pixels)")

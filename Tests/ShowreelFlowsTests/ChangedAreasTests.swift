@@ -5,6 +5,7 @@ import ShowreelDevice
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelUI
 import ShowreelWire
 import Synchronization
@@ -121,8 +122,8 @@ extension ChangedAreasTests {
         try hinted.finish()
         try plain.finish()
 
-        let hintedFrames = try FrameDecoder.decodeFrames(home.appendingPathComponent("hinted.mov"))
-        let plainFrames = try FrameDecoder.decodeFrames(home.appendingPathComponent("plain.mov"))
+        let hintedFrames = try await decodedFrames(home.appendingPathComponent("hinted.mov"))
+        let plainFrames = try await decodedFrames(home.appendingPathComponent("plain.mov"))
         #expect(hintedFrames.count == plainFrames.count)
         #expect(hintedFrames.count > 20)
         var differing: [Double] = []

@@ -25,12 +25,7 @@ struct FlowRunnerTests {
             - assertVisible: "Tapped 2 times"
             - assertNotVisible: {text: "Tapped 3 times", timeout: 0}
             """)
-        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "nested.yaml")
-        let runner = FlowRunner(
-            options: FlowRunOptions(
-                output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
-                recording: RecordingOptions(scale: 0.25)))
-        let entry = await runner.run(flow, videoName: "nested")
+        let entry = try await Self.run(file, id: "nested.yaml", into: folder, videoName: "nested")
         #expect(entry.status == .passed, "\(entry.failures)")
         #expect(
             entry.steps.map(\.title) == [
@@ -43,5 +38,15 @@ struct FlowRunnerTests {
         let times = entry.steps.map(\.time)
         #expect(times == times.sorted() && times[5] > times[2])
         #expect(abs((times.last ?? 0) - entry.duration) < 0.001)
+    }
+
+    /// Parses `file` for the sample apps and runs it on an in-process device at a quarter of the size.
+    static func run(_ file: URL, id: String, into folder: FlowFolder, videoName: String) async throws -> ManifestEntry {
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: id)
+        let runner = FlowRunner(
+            options: FlowRunOptions(
+                output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps,
+                recording: RecordingOptions(scale: 0.25)))
+        return await runner.run(flow, videoName: videoName)
     }
 }

@@ -4,6 +4,7 @@ import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
+import ShowreelTestSupport
 import ShowreelUI
 import Testing
 
@@ -37,6 +38,22 @@ struct RunMatrixTests {
         #expect(RunMatrixError.device("phablet").description.contains("phone-5.5, tablet-13"))
         #expect(throws: RunMatrixError.appearance("dim")) { try RunMatrix(appearances: ["dim"]) }
         #expect(RunMatrixError.appearance("dim").description.contains("light, dark"))
+    }
+
+    @Test("A value given twice on an axis counts once, where it first appears: no cell runs twice into one folder")
+    func repeatedValuesCollapse() throws {
+        let matrix = try RunMatrix(
+            languages: ["de", "pt_BR", "de", "pt-BR"], devices: ["phone", "tablet-13", "phone"], appearances: ["dark", "light", "dark"])
+        #expect(matrix.languages == ["de", "pt-BR"])
+        #expect(matrix.devices.map(\.name) == ["phone", "tablet-13"])
+        #expect(matrix.appearances == [.dark, .light])
+        let folder = try FlowFolder()
+        let file = try folder.write("echo.yaml", "appId: \(LaunchEchoApp.bundleIdentifier)\n---\n- launchApp\n")
+        let flow = try FlowParser(knownApps: [LaunchEchoApp.bundleIdentifier]).parse(fileAt: file, id: "echo.yaml")
+        let jobs = try RunMatrix(appearances: ["dark", "dark"]).jobs(for: [flow])
+        #expect(jobs.map(\.id) == ["echo.yaml [en-phone-dark]"])
+        let all = matrix.jobs(for: [flow])
+        #expect(all.count == 8 && Set(all.map(\.id)).count == 8 && Set(all.map(\.folder)).count == 8)
     }
 
     @Test("Each language launches with -AppleLanguages and -AppleLocale, in its usual region")
@@ -103,7 +120,7 @@ struct RunMatrixTests {
 
         // The first frame is the app's first drawn screen, not the black boot screen.
         let video = output.appendingPathComponent(try #require(entries[0].video))
-        let first = try #require(try FrameDecoder.decodeFrames(video, limit: 1).first)
+        let first = try #require(try await decodedFrames(video, limit: 1).first)
         #expect(PictureUniformity.flatColour(of: first.pixels) == nil)
         #expect(first.time == 0)
         // The top half of a light screen: light, not black.

@@ -232,12 +232,12 @@ struct HostProcess {
     }
 
     /// Runs `showreel host` with `arguments` until it exits (for refusals); its status and
-    /// stderr. A host still running after 30 s (a refusal takes well under one, but a loaded
+    /// stderr. A host still running after 120 s (a refusal takes well under one, but a loaded
     /// machine may be slow to start a debug binary) is killed and reported as status -1.
     static func runToExit(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
         let process = try launch(arguments)
         return await offThePool {
-            let deadline = Date().addingTimeInterval(30)
+            let deadline = Date().addingTimeInterval(120)
             while process.isRunning, Date() < deadline { usleep(20_000) }
             let timedOut = process.isRunning
             if timedOut { kill(process.processIdentifier, SIGKILL) }
@@ -245,7 +245,7 @@ struct HostProcess {
             let errors = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
             return (
                 timedOut ? -1 : process.terminationStatus,
-                String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 30 s)" : "")
+                String(decoding: errors, as: UTF8.self) + (timedOut ? "(still running after 120 s)" : "")
             )
         }
     }
@@ -281,10 +281,10 @@ struct HostProcess {
     }
 }
 
-/// Runs blocking I/O on a Dispatch thread: blocking a cooperative thread (there are as many as
-/// cores) would starve the in-process host the test talks to.
+/// Runs blocking I/O on a thread of its own (`offPool`, as every blocking helper of the tests):
+/// blocking a cooperative thread (there are as many as cores) would starve the in-process host
+/// the test talks to, and a thread of Dispatch's global queues is one other work waits for.
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
-    }
+    // A body that cannot throw: the only error offPool could pass on is the body's.
+    try! await offPool { body() }
 }

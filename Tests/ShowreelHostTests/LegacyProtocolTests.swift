@@ -5,7 +5,7 @@ import Testing
 @testable import ShowreelHost
 
 /// The SBTUITestTunnelHost wire protocol, byte for byte as the iOS client speaks it.
-@Suite("Legacy SBTUITestTunnelHost protocol", .timeLimit(.minutes(3)))
+@Suite("Legacy SBTUITestTunnelHost protocol", .timeLimit(.minutes(10)))
 struct LegacyProtocolTests {
     @Test("/exec runs a command and answers {result, status: 1}")
     func exec() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// Output memory stays bounded: each command keeps its newest bytes (and the legacy text says
 /// what was cut), and finished commands beyond the memory budget move to files yet still answer.
-@Suite("Output memory", .timeLimit(.minutes(3)))
+@Suite("Output memory", .timeLimit(.minutes(10)))
 struct OutputMemoryTests {
     @Test("an output log survives the spool file byte for byte")
     func spoolRoundTrip() throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// The host serves exactly the routes ShowreelWire defines for it, and its replies read back
 /// through the same body types the client uses.
-@Suite("Shared routes and bodies", .timeLimit(.minutes(3)))
+@Suite("Shared routes and bodies", .timeLimit(.minutes(10)))
 struct SharedRoutesTests {
     @Test("the 405/404 endpoint table is the shared route list, grouped by path")
     func endpointTableIsTheRoutes() {

@@ -11,7 +11,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Shutdown leaves no orphans", .timeLimit(.minutes(3)))
+@Suite("Shutdown leaves no orphans", .timeLimit(.minutes(10)))
 struct ShutdownTests {
     @Test("cancelling an in-process host terminates its children and their process groups")
     func inProcess() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ShowreelHost
 
-@Suite("JSON API /v1", .timeLimit(.minutes(3)))
+@Suite("JSON API /v1", .timeLimit(.minutes(10)))
 struct V1APITests {
     @Test("health")
     func health() async throws {

@@ -100,6 +100,57 @@ struct ExternalDeviceTraceTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: unkept.url.path))?.contains { $0.hasSuffix(".trace.json") } != true)
     }
 
+    @Test("two recorded tests sharing one external device at once each get their trace: traces are per recording, not per device")
+    func twoRecordingsOneDevice() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await Self.bootDevice(workspace)
+        defer { device.process.terminate() }
+        let first = RecordingTraitTests.Folder(), second = RecordingTraitTests.Folder()
+        let gate = Gate()
+        let registry = workspace.registry
+        // The first test launches and waits while the second, started meanwhile, runs whole.
+        async let firstTest: Void = Self.recorded(on: udid, registry: registry, RecordingConfiguration(.on, folder: first.url)) {
+            let app = Application("dev.showreel.countries", launchArguments: ["--countries-datasource", "local-mock"])
+            try await app.launch()
+            await gate.open("launched")
+            try await gate.wait("second done")
+            try await app.cells["Canada"].tap()
+            #expect(try await app.staticTexts["countryName"].waitForExistence(timeout: .seconds(5)))
+        }
+        try await gate.wait("launched")
+        try await Self.recorded(on: udid, registry: registry, RecordingConfiguration(.on, folder: second.url)) {
+            let listed = try await Application("dev.showreel.countries").cells["Japan"].waitForExistence(timeout: .seconds(5))
+            #expect(listed)
+        }
+        await gate.open("second done")
+        try await firstTest
+        var titles: [[String]] = []
+        for folder in [first, second] {
+            let entry = try #require(try folder.manifest().entries.first)
+            #expect(entry.status == .passed, "\(entry.failures)")
+            let file = folder.url.appendingPathComponent(RunTrace.path(forVideo: try #require(entry.video)))
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(folder.url.lastPathComponent): no trace beside the video")
+            titles.append(try RunTrace.load(from: file).steps.map(\.title))
+        }
+        #expect(titles.count == 2 && titles[1] == ["wait for cells[\"Japan\"]"], "\(titles)")
+        // The first test's trace has all the device did while it recorded, the second's steps too.
+        let expected = [
+            "launch dev.showreel.countries", "wait for cells[\"Japan\"]", "tap cells[\"Canada\"]", "wait for staticTexts[\"countryName\"]",
+        ]
+        #expect(titles.first?.filter { expected.contains($0) } == expected, "\(titles)")
+    }
+
+    /// Named points two concurrent tests wait for.
+    actor Gate {
+        private var opened: Set<String> = []
+        func open(_ name: String) { opened.insert(name) }
+        func isOpen(_ name: String) -> Bool { opened.contains(name) }
+        /// Bounded for a hang: in a full suite on a busy machine the other test's launch takes minutes.
+        nonisolated func wait(_ name: String) async throws {
+            try await eventually(name, timeout: .seconds(600)) { await self.isOpen(name) }
+        }
+    }
+
     @Test("a test recorded through a tunnel host, its device another process, gets steps and a trace")
     func hostRecording() async throws {
         let workspace = try Workspace()
@@ -108,11 +159,13 @@ struct ExternalDeviceTraceTests {
         let host = try ChildProcess(
             try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
             in: workspace, name: "host")
-        defer { host.stop() }
         let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let folder = RecordingTraitTests.Folder()
-        try await Self.recorded(
-            on: udid, registry: workspace.registry, RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url), Self.tapCanada)
+        try await host.stopping {
+            try await Self.recorded(
+                on: udid, registry: workspace.registry, RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url),
+                Self.tapCanada)
+        }
         let entry = try #require(try folder.manifest().entries.first)
         #expect(entry.status == .passed)
         let trace = try Self.checkTrace(entry, folder: folder.url)

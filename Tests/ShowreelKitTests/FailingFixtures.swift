@@ -35,9 +35,12 @@ struct FailingFixtures {
     @Test func videoOntoAFullDisk() async throws {
         try await Application("dev.showreel.hello").launch()
         // The video waits unencoded until the test ends; by then the file it is written to
-        // (under its partial name, until complete) leads to a full disk.
+        // (under its partial name, until complete) leads to a full disk. The recording claimed
+        // that name at its start (an empty file, see `WriterLock`): the link takes its place.
         guard FileManager.default.fileExists(atPath: "/dev/full"), let video = TestArtifacts.current?.file(".mov") else { return }
-        try FileManager.default.createSymbolicLink(atPath: StagedFile(video).partial.path, withDestinationPath: "/dev/full")
+        let partial = StagedFile(video).partial.path
+        try? FileManager.default.removeItem(atPath: partial)
+        try FileManager.default.createSymbolicLink(atPath: partial, withDestinationPath: "/dev/full")
         Issue.record("failing on purpose, so the video is kept")
     }
 

@@ -54,7 +54,7 @@ struct RecordingTraitTests {
         #expect(info.frameCount > 10)  // the push, frame by frame at 30 fps
         #expect(abs(info.duration - expectation.duration) < 0.001)
         // The last frame is the failing screen (the kept screenshot of it), the first the list.
-        let frames = try FrameDecoder.decodeFrames(video)
+        let frames = try await decodedFrames(video)
         let screen = try decodePNG(folder.url.appendingPathComponent(try #require(expectation.screenshot)))
         ScreenMask(profile: .phone).apply(to: screen)
         #expect(try #require(frames.last).pixels.meanDifference(from: screen) < 3)
@@ -68,7 +68,7 @@ struct RecordingTraitTests {
         #expect(overflowInfo.frameCount > 10 && overflowInfo.width == 390)
         #expect(abs(overflowInfo.duration - overflowing.duration) < 0.001)
         let overflowScreen = try decodePNG(folder.url.appendingPathComponent(try #require(overflowing.screenshot)))
-        let lastOverflowFrame = try #require(try FrameDecoder.decodeFrames(overflowVideo).last).pixels
+        let lastOverflowFrame = try #require(try await decodedFrames(overflowVideo).last).pixels
         let halfScreen = PixelBuffer(width: 390, height: 844)
         FrameScaler.shrink(overflowScreen, into: halfScreen)
         ScreenMask(profile: .phone, width: 390, height: 844).apply(to: halfScreen)
@@ -197,7 +197,7 @@ struct RecordingTraitTests {
         for screen in [hello, signup] { ScreenMask(profile: .phone).apply(to: screen) }
         for (app, own, other) in [("dev.showreel.hello", hello, signup), ("dev.showreel.signup", signup, hello)] {
             let video = folder.url.appendingPathComponent(app).appendingPathComponent("RecordingTraitTests/parallelTests().mov")
-            let frames = try FrameDecoder.decodeFrames(video)
+            let frames = try await decodedFrames(video)
             #expect(frames.count >= 3)
             // Every frame after the launch is this app's, never the other's.
             for frame in frames.dropFirst() {

@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelKit
 import ShowreelReport
+import ShowreelTestSupport
 import Testing
 
 /// An XCTest case's failed device call is reported at the line that made it, as the Swift
@@ -11,7 +12,9 @@ struct XCTestCallSiteTests {
     func callSite() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xct-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try FixtureRun(folder: folder, arguments: ["ShowreelKitTests.FailingXCTestFixtures"], fixtures: "failing-xctest")
+        let run = try await offPool {
+            try FixtureRun(folder: folder, arguments: ["ShowreelKitTests.FailingXCTestFixtures"], fixtures: "failing-xctest")
+        }
         #expect(run.status != 0, "the fixture fails: \(run.output)")
         let line = try fixtureLine(containing: "buttons[\"Sign in\"].tap()", in: "FailingXCTestFixtures.swift")
         #expect(run.output.contains("FailingXCTestFixtures.swift:\(line): error"), "\(run.output)")

@@ -19,8 +19,8 @@ struct AnimatedPreviewTests {
     }
 
     @Test("a wide video's preview is 480 px wide, 10 pictures a second at most, and decodes to the video's pictures")
-    func preview() throws {
-        try withTemporaryDirectory { folder in
+    func preview() async throws {
+        try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("wide.mp4")
             // A change every 50 ms: faster than the preview's 10 fps.
             try video(url, seconds: 3, every: 0.05, width: 960, height: 540)
@@ -46,8 +46,8 @@ struct AnimatedPreviewTests {
     }
 
     @Test("a picture held still adds no frame: its frame lasts until the next change or the end")
-    func stillPictures() throws {
-        try withTemporaryDirectory { folder in
+    func stillPictures() async throws {
+        try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("slow.mov")
             try video(url, seconds: 4, every: 1, width: 320, height: 240)
             let summary = try AnimatedPreview.write(from: url, to: folder.appendingPathComponent("slow.webp"))
@@ -58,8 +58,8 @@ struct AnimatedPreviewTests {
     }
 
     @Test("a video longer than the preview's limit plays sped up to fit it, with at most 10 pictures a second of preview")
-    func longVideo() throws {
-        try withTemporaryDirectory { folder in
+    func longVideo() async throws {
+        try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("long.mov")
             // 40 s with a change every 100 ms, previewed in at most 10 s: sped up four times.
             try video(url, seconds: 40, every: 0.1, width: 320, height: 240)

@@ -11,16 +11,16 @@ struct AppStorePreviewCheckTests {
     /// one without encoding again (ffmpeg stream copies, a patched byte, a sparse tail) where
     /// that can be done: the checker must name that rule and no other.
     @Test("Each rule broken alone is reported alone, with what the file has")
-    func eachRuleAlone() throws {
-        try withTemporaryDirectory { folder in
+    func eachRuleAlone() async throws {
+        try await withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 15.2, every: 5)
             let valid = folder.appendingPathComponent("valid.mp4")
             try AppStorePreview.make(from: source, to: valid, options: AppStorePreviewOptions(previewClass: .iphone69))
             #expect(try AppStorePreviewCheck.problems(of: valid) == [])
 
-            func ffmpeg(_ name: String, _ arguments: [String]) throws -> URL {
+            func ffmpeg(_ name: String, _ arguments: [String]) async throws -> URL {
                 let url = folder.appendingPathComponent(name)
-                _ = try runTool(ffmpegPath, ["-v", "error", "-y", "-i", valid.path] + arguments + [url.path])
+                _ = try await runTool(ffmpegPath, ["-v", "error", "-y", "-i", valid.path] + arguments + [url.path])
                 #expect(FileManager.default.fileExists(atPath: url.path), "ffmpeg made no \(name)")
                 return url
             }
@@ -33,24 +33,28 @@ struct AppStorePreviewCheckTests {
             cases.append(
                 (
                     .frameRate,
-                    try ffmpeg("29fps.mp4", ["-c", "copy", "-bsf:v", "setts=pts=PTS*30/29:dts=DTS*30/29", "-movflags", "+faststart"]), nil,
+                    try await ffmpeg(
+                        "29fps.mp4", ["-c", "copy", "-bsf:v", "setts=pts=PTS*30/29:dts=DTS*30/29", "-movflags", "+faststart"]), nil,
                     "fps"
                 ))
             cases.append(
                 (
                     .bitRate,
-                    try ffmpeg("nofiller.mp4", ["-c", "copy", "-bsf:v", "filter_units=remove_types=12", "-movflags", "+faststart"]), nil,
+                    try await ffmpeg("nofiller.mp4", ["-c", "copy", "-bsf:v", "filter_units=remove_types=12", "-movflags", "+faststart"]),
+                    nil,
                     "Mbps"
                 ))
-            cases.append((.audio, try ffmpeg("silent.mp4", ["-c", "copy", "-an", "-movflags", "+faststart"]), nil, "no audio track"))
+            cases.append((.audio, try await ffmpeg("silent.mp4", ["-c", "copy", "-an", "-movflags", "+faststart"]), nil, "no audio track"))
             cases.append(
                 (
-                    .audio, try ffmpeg("mono.mp4", ["-c:v", "copy", "-c:a", "aac", "-ac", "1", "-ar", "44100", "-movflags", "+faststart"]),
+                    .audio,
+                    try await ffmpeg("mono.mp4", ["-c:v", "copy", "-c:a", "aac", "-ac", "1", "-ar", "44100", "-movflags", "+faststart"]),
                     nil,
                     "has 1 channel, not 2, is at 44100 Hz"
                 ))
-            cases.append((.duration, try ffmpeg("short.mp4", ["-c", "copy", "-t", "10", "-movflags", "+faststart"]), nil, "lasts 10.0"))
-            cases.append((.moovFirst, try ffmpeg("moovlast.mp4", ["-c", "copy"]), nil, "moov atom comes after"))
+            cases.append(
+                (.duration, try await ffmpeg("short.mp4", ["-c", "copy", "-t", "10", "-movflags", "+faststart"]), nil, "lasts 10.0"))
+            cases.append((.moovFirst, try await ffmpeg("moovlast.mp4", ["-c", "copy"]), nil, "moov atom comes after"))
             cases.append((.fileSize, try withSparseTail(valid, in: folder), nil, "MB; app previews are at most 500 MB"))
             let blackStart = try previewSource(in: folder, seconds: 15.2, every: 5, opensBlack: true, name: "black.mp4")
             let black = folder.appendingPathComponent("black-preview.mp4")

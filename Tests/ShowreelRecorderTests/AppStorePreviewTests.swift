@@ -26,9 +26,9 @@ func previewSource(in folder: URL, seconds: Double, every: Double = 2, opensBlac
 }
 
 /// What ffprobe says of a file's streams, as key=value lines.
-func ffprobeStreams(_ url: URL) throws -> [[String: String]] {
+func ffprobeStreams(_ url: URL) async throws -> [[String: String]] {
     let text = String(
-        decoding: try runTool(
+        decoding: try await runTool(
             ffprobePath,
             [
                 "-v", "error", "-show_entries",
@@ -47,8 +47,8 @@ func ffprobeStreams(_ url: URL) throws -> [[String: String]] {
 @Suite("App Store previews")
 struct AppStorePreviewTests {
     @Test("A short video held to 15 s is an iphone-6.9 preview that FFmpeg reads as every rule asks")
-    func heldPreviewMeetsTheRules() throws {
-        try withTemporaryDirectory { folder in
+    func heldPreviewMeetsTheRules() async throws {
+        try await withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 3, every: 1)
             let target = folder.appendingPathComponent("preview.mp4")
             #expect(throws: AppStorePreviewError.tooShort(file: "source.mp4", seconds: 3)) {
@@ -59,7 +59,7 @@ struct AppStorePreviewTests {
                 from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, holdsLast: true))
             #expect(summary.duration == 15)
 
-            let streams = try ffprobeStreams(target)
+            let streams = try await ffprobeStreams(target)
             let video = try #require(streams.first { $0["codec_type"] == "video" })
             #expect(video["codec_name"] == "h264" && video["profile"] == "High")
             #expect(video["width"] == "886" && video["height"] == "1920")
@@ -88,14 +88,14 @@ struct AppStorePreviewTests {
             let point = backgroundPoint(width: 886, height: 1920)
             #expect(isClose(try #require(first).pixel(x: point.x, y: point.y), palette[0]))
             #expect(isClose(try #require(last).pixel(x: point.x, y: point.y), palette[2]))
-            #expect(try volume(of: target, from: 0, to: 15) < -80, "silent unless given a sound")
+            #expect(try await volume(of: target, from: 0, to: 15) < -80, "silent unless given a sound")
             #expect(try AppStorePreviewCheck.problems(of: target) == [])
         }
     }
 
     @Test("A video of another shape is refused, named with its size and the class that fits it; nothing is written")
-    func wrongShapeIsRefused() throws {
-        try withTemporaryDirectory { folder in
+    func wrongShapeIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 16, every: 8)
             let target = folder.appendingPathComponent("preview.mp4")
             do throws(AppStorePreviewError) {
@@ -112,8 +112,8 @@ struct AppStorePreviewTests {
     }
 
     @Test("A video over 30 s is refused unless trimmed, then keeps its first 30 s, with an audio file as its AAC stereo 48 kHz track")
-    func longVideoIsTrimmed() throws {
-        try withTemporaryDirectory { folder in
+    func longVideoIsTrimmed() async throws {
+        try await withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 31, every: 10)
             let target = folder.appendingPathComponent("preview.mov")
             do throws(AppStorePreviewError) {
@@ -123,24 +123,24 @@ struct AppStorePreviewTests {
                 #expect(error.description.contains("31.0 s") && error.description.contains("--trim"), "\(error)")
             }
             let tone = folder.appendingPathComponent("tone.wav")
-            _ = try runTool(
+            _ = try await runTool(
                 ffmpegPath, ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-ac", "1", tone.path])
             try AppStorePreview.make(
                 from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, trims: true, audio: tone))
             let info = try MediaProbe.probe(target)
             #expect(info.frameCount == 900)
-            let audio = try #require(try ffprobeStreams(target).first { $0["codec_type"] == "audio" })
+            let audio = try await #require(try ffprobeStreams(target).first { $0["codec_type"] == "audio" })
             #expect(audio["codec_name"] == "aac" && audio["sample_rate"] == "48000" && audio["channels"] == "2")
             // The tone for two seconds, then silence to the end.
-            let loud = try volume(of: target, from: 0.2, to: 1.5), quiet = try volume(of: target, from: 5, to: 29)
+            let loud = try await volume(of: target, from: 0.2, to: 1.5), quiet = try await volume(of: target, from: 5, to: 29)
             #expect(loud > -30 && quiet < -80, "loud \(loud) dB, quiet \(quiet) dB")
             #expect(try AppStorePreviewCheck.problems(of: target) == [])
         }
     }
 
     @Test("A video that opens on a black frame is refused: a preview's first frame shows the app")
-    func blackStartIsRefused() throws {
-        try withTemporaryDirectory { folder in
+    func blackStartIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 16, every: 8, opensBlack: true)
             do throws(AppStorePreviewError) {
                 try AppStorePreview.make(
@@ -154,7 +154,11 @@ struct AppStorePreviewTests {
     }
 
     /// The mean volume (dB) of a stretch of a file's audio, by ffmpeg's volumedetect.
-    private func volume(of url: URL, from start: Double, to end: Double) throws -> Double {
+    private func volume(of url: URL, from start: Double, to end: Double) async throws -> Double {
+        try await offPool { try Self.volumeBlocking(of: url, from: start, to: end) }
+    }
+
+    private static func volumeBlocking(of url: URL, from start: Double, to end: Double) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpegPath)
         process.arguments = [

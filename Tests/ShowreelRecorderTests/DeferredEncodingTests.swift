@@ -36,8 +36,8 @@ struct DeferredEncodingTests {
     }
 
     @Test("a deferred recording writes nothing until finish, then the same video as one encoded as it went")
-    func sameVideoWhenFinished() throws {
-        try withTemporaryDirectory { directory in
+    func sameVideoWhenFinished() async throws {
+        try await withTemporaryDirectory { directory in
             let streamed = directory.appendingPathComponent("streamed.mov")
             let deferred = directory.appendingPathComponent("deferred.mov")
             let frames = frames()
@@ -50,7 +50,7 @@ struct DeferredEncodingTests {
             let info = try MediaProbe.probe(deferred)
             #expect(info.frameCount == frames.count)
             #expect(abs(info.duration - 1.0) < 0.01)
-            let a = try FrameDecoder.decodeFrames(streamed), b = try FrameDecoder.decodeFrames(deferred)
+            let a = try await decodedFrames(streamed), b = try await decodedFrames(deferred)
             #expect(a.count == b.count)
             for (x, y) in zip(a, b) {
                 #expect(x.time == y.time && x.isKeyframe == y.isKeyframe)
@@ -62,8 +62,8 @@ struct DeferredEncodingTests {
     @Test(
         "at half size and 30 fps, the newest frame of each refresh is kept, shrunk at once or when its refresh ends",
         arguments: [nil, 64 << 20] as [Int?])
-    func newestFramePerRefreshShrunk(spoolLimit: Int?) throws {
-        try withTemporaryDirectory { directory in
+    func newestFramePerRefreshShrunk(spoolLimit: Int?) async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("refresh.mov")
             let options = RecordingOptions(scale: 0.5, threads: 1, maximumFrameRate: 30)
             let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: options, spoolLimit: spoolLimit)
@@ -77,7 +77,7 @@ struct DeferredEncodingTests {
             }
             let summary = try recorder.finish(stopTime: .milliseconds(150))
             #expect(summary.framesSuperseded == 2)
-            let frames = try FrameDecoder.decodeFrames(url)
+            let frames = try await decodedFrames(url)
             #expect(frames.map { ($0.time * 1000).rounded() } == [0, 60, 100])
             let (x, y) = backgroundPoint(width: 160, height: 120)
             for (frame, index) in zip(frames, [0, 3, 4]) {
@@ -87,8 +87,8 @@ struct DeferredEncodingTests {
     }
 
     @Test("a discarded deferred recording never writes a file")
-    func discardWritesNothing() throws {
-        try withTemporaryDirectory { directory in
+    func discardWritesNothing() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("passing.mov")
             let recorder = try VideoRecorder(url: url, width: 320, height: 240, spoolLimit: 64 << 20)
             for frame in frames() { try recorder.append(frame) }
@@ -100,8 +100,8 @@ struct DeferredEncodingTests {
 
     @Test(
         "past the spool limit the recorder opens the file and encodes as it goes; a fragmented file kept current repeats the last picture")
-    func overflowEncodesFromThere() throws {
-        try withTemporaryDirectory { directory in
+    func overflowEncodesFromThere() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("long.mp4")
             // Frames that differ from each other fill the one chunk the limit allows; the frame
             // that outgrows it has the spool encoded, with nothing after it yet.
@@ -121,7 +121,7 @@ struct DeferredEncodingTests {
             try recorder.keepCurrent(at: idle)
             let summary = try recorder.finish(stopTime: idle + .milliseconds(100))
             #expect(summary.framesEncoded == frames.count + 1, "the frames and one repeat")
-            let decoded = try FrameDecoder.decodeFrames(url)
+            let decoded = try await decodedFrames(url)
             let repeated = try #require(decoded.last)
             let (x, y) = backgroundPoint(width: 320, height: 240)
             #expect(
@@ -131,9 +131,9 @@ struct DeferredEncodingTests {
     }
 
     @Test("a deferred recording whose file cannot be written says so when it finishes")
-    func unwritableAtFinish() throws {
+    func unwritableAtFinish() async throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        try withTemporaryDirectory { directory in
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("full.mov")
             try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "/dev/full")
             let error = #expect(throws: RecorderError.self) { try record(frames(), to: url, spoolLimit: 64 << 20) }

@@ -8,8 +8,8 @@ import Testing
 @Suite("FrameQueueRecorder")
 struct FrameQueueRecorderTests {
     @Test("a full queue drops the oldest intermediate frames but keeps the first and the newest")
-    func dropsOldestKeepsNewest() throws {
-        try withTemporaryDirectory { directory in
+    func dropsOldestKeepsNewest() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("queue.mp4")
             let queue = try FrameQueueRecorder(url: url, width: 160, height: 120, capacity: 8)
             queue.holdEncoder(true)  // the encoder is "busy": nothing leaves the queue
@@ -32,7 +32,7 @@ struct FrameQueueRecorderTests {
             #expect(info.frameTimestamps.count == expected.count)
             for (read, written) in zip(info.frameTimestamps, expected) { #expect(abs(read - written) < 0.001) }
             #expect(abs(info.duration - 2.5) <= 0.02)
-            let frames = try FrameDecoder.decodeFrames(url)
+            let frames = try await decodedFrames(url)
             let point = backgroundPoint(width: 160, height: 120)
             let first = try #require(frames.first)
             let last = try #require(frames.last)
@@ -42,8 +42,8 @@ struct FrameQueueRecorderTests {
     }
 
     @Test("submitting as fast as possible never loses the last frame")
-    func burstKeepsLastFrame() throws {
-        try withTemporaryDirectory { directory in
+    func burstKeepsLastFrame() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("burst.mov")
             let queue = try FrameQueueRecorder(url: url, width: 320, height: 240, capacity: 2)
             let count = 60
@@ -66,8 +66,8 @@ struct FrameQueueRecorderTests {
     }
 
     @Test("submitWaiting on a full queue waits for the encoder: a burst loses nothing")
-    func waitingBurstKeepsEveryFrame() throws {
-        try withTemporaryDirectory { directory in
+    func waitingBurstKeepsEveryFrame() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("waiting.mov")
             let queue = try FrameQueueRecorder(url: url, width: 320, height: 240, capacity: 2)
             let count = 60
@@ -84,8 +84,8 @@ struct FrameQueueRecorderTests {
     }
 
     @Test("discard drops the queued frames without encoding them and removes the file")
-    func discardDropsTheQueue() throws {
-        try withTemporaryDirectory { directory in
+    func discardDropsTheQueue() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("discarded.mov")
             let queue = try FrameQueueRecorder(url: url, width: 64, height: 48, capacity: 8)
             queue.holdEncoder(true)
@@ -100,8 +100,8 @@ struct FrameQueueRecorderTests {
     }
 
     @Test("a queue released without finish still leaves a playable file")
-    func releasedWithoutFinish() throws {
-        try withTemporaryDirectory { directory in
+    func releasedWithoutFinish() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("abandoned.mov")
             do {
                 let queue = try FrameQueueRecorder(url: url, width: 64, height: 48)
@@ -113,7 +113,7 @@ struct FrameQueueRecorderTests {
             var info: MediaInfo?
             for _ in 0..<200 {
                 if let probed = try? MediaProbe.probe(url), probed.frameCount == 5 { info = probed; break }
-                Thread.sleep(forTimeInterval: 0.05)
+                try await Task.sleep(for: .milliseconds(50))
             }
             #expect(info?.frameCount == 5)
         }

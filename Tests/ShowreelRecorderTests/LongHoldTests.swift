@@ -24,8 +24,8 @@ struct LongHoldTests {
         arguments: [
             ("mov", nil), ("mp4", nil), ("mov", 64 << 20),
         ] as [(String, Int?)])
-    func fourteenHours(container: String, spoolLimit: Int?) throws {
-        try withTemporaryDirectory { folder in
+    func fourteenHours(container: String, spoolLimit: Int?) async throws {
+        try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("held.\(container)")
             let recorder = try VideoRecorder(url: url, width: 320, height: 240, spoolLimit: spoolLimit)
             try recorder.append(makeFrame(index: 0, at: .zero))
@@ -41,7 +41,7 @@ struct LongHoldTests {
             #expect(try Self.mediaHeaderVersion(of: url) == 0)
             // The held picture comes again each hour; the second one is on screen from 14 hours on.
             let (x, y) = backgroundPoint(width: 320, height: 240)
-            let frames = try FrameDecoder.decodeFrames(url)
+            let frames = try await decodedFrames(url)
             #expect(frames.map { ($0.time / 3600).rounded() } == (0..<28).map(Double.init), "\(frames.map(\.time))")
             for frame in frames {
                 let index = frame.time < 14 * 3600 - 1 ? 0 : 1

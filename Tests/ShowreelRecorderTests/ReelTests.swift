@@ -28,38 +28,38 @@ struct ReelTests {
         return (summary, url)
     }
 
-    func chapterTitles(_ url: URL) throws -> [String] {
-        let chapters = try ffprobeJSON(url, ["-show_chapters"])["chapters"] as? [[String: Any]] ?? []
+    func chapterTitles(_ url: URL) async throws -> [String] {
+        let chapters = try await ffprobeJSON(url, ["-show_chapters"])["chapters"] as? [[String: Any]] ?? []
         return chapters.compactMap { ($0["tags"] as? [String: String])?["title"] }
     }
 
     @Test("clips of one size and encoder are copied behind title cards, with a chapter each")
-    func copies() throws {
-        try withTemporaryDirectory { folder in
+    func copies() async throws {
+        try await withTemporaryDirectory { folder in
             let (summary, reel) = try reel(
                 [("First.mov", 320, 240, 5, 2), ("Second.mov", 320, 240, 3, 1)], in: folder,
                 titleDuration: .seconds(1))
             #expect(summary.streamCopied)
             #expect(summary.chapters.map(\.title) == ["First", "Second"])
             #expect(abs(summary.chapters[0].end - 3) < 0.01 && abs(summary.chapters[1].end - 5) < 0.01)
-            #expect(try chapterTitles(reel) == ["First", "Second"])
+            #expect(try await chapterTitles(reel) == ["First", "Second"])
             let info = try MediaProbe.probe(reel)
             #expect(abs(info.duration - 5) < 0.05)
             // Card, 5 frames, card, 3 frames: every clip frame is there, copied.
             #expect(info.frameCount == 1 + 5 + 1 + 3)
-            let frames = try FrameDecoder.decodeFrames(reel)
+            let frames = try await decodedFrames(reel)
             #expect(isClose(frames[1].pixels.pixel(x: 308, y: 228), palette[0]))
         }
     }
 
     @Test("clips that differ in size are encoded once at the first one's size; chapters still mark each")
-    func encodesOnce() throws {
-        try withTemporaryDirectory { folder in
+    func encodesOnce() async throws {
+        try await withTemporaryDirectory { folder in
             let (summary, reel) = try reel(
                 [("Big.mov", 320, 240, 4, 1), ("Small.mp4", 160, 120, 4, 1.5)], in: folder,
                 titleDuration: .milliseconds(500))
             #expect(!summary.streamCopied)
-            #expect(try chapterTitles(reel) == ["Big", "Small"])
+            #expect(try await chapterTitles(reel) == ["Big", "Small"])
             let info = try MediaProbe.probe(reel)
             #expect(info.width == 320 && info.height == 240)
             #expect(abs(info.duration - 3.5) < 0.05, "\(info.duration)")

@@ -43,8 +43,8 @@ struct StepTracksTests {
         var chapters: [Chapter]
     }
 
-    func ffprobeStepTracks(_ url: URL) throws -> Probe {
-        let data = try runTool(ffprobePath, ["-v", "error", "-show_chapters", "-show_streams", "-of", "json", url.path])
+    func ffprobeStepTracks(_ url: URL) async throws -> Probe {
+        let data = try await runTool(ffprobePath, ["-v", "error", "-show_chapters", "-show_streams", "-of", "json", url.path])
         return try JSONDecoder().decode(Probe.self, from: data)
     }
 
@@ -56,8 +56,8 @@ struct StepTracksTests {
     @Test(
         "a finished recording carries a chapter and a subtitle per step, the subtitles off by default",
         .enabled(if: haveFFmpegTools), arguments: ["mov", "mp4"])
-    func chaptersAndSubtitles(container: String) throws {
-        try withTemporaryDirectory { folder in
+    func chaptersAndSubtitles(container: String) async throws {
+        try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("flow.\(container)")
             let summary = try record(url, seconds: 4, steps: Self.steps)
             #expect(summary.url == url)
@@ -65,7 +65,7 @@ struct StepTracksTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["flow.\(container)"])
 
             // ffprobe: chapters (steps that begin together share one) and a mov_text track, not default.
-            let probe = try ffprobeStepTracks(url)
+            let probe = try await ffprobeStepTracks(url)
             #expect(
                 probe.chapters.map { $0.tags?["title"] } == [
                     "launchApp", "tapOn: \"Canada\" · assertVisible: \"Canada\"", "wait: 2 — «done»",
@@ -94,11 +94,11 @@ struct StepTracksTests {
     }
 
     @Test("without steps the video has no chapters and no subtitle track", .enabled(if: haveFFmpegTools))
-    func noSteps() throws {
-        try withTemporaryDirectory { folder in
+    func noSteps() async throws {
+        try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("plain.mov")
             _ = try record(url, seconds: 2, steps: [])
-            let probe = try ffprobeStepTracks(url)
+            let probe = try await ffprobeStepTracks(url)
             #expect(probe.chapters.isEmpty)
             #expect(probe.streams.map(\.codec_type) == ["video"])
         }

@@ -42,8 +42,8 @@ func recordVFR(to url: URL, variant: Variant, width: Int = 320, height: Int = 24
 @Suite("VideoRecorder")
 struct VideoRecorderTests {
     @Test("records VFR frames; codec, size, duration, frames and timestamps read back", arguments: allVariants)
-    func recordsAndReadsBack(variant: Variant) throws {
-        try withTemporaryDirectory { directory in
+    func recordsAndReadsBack(variant: Variant) async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("clip.\(variant.fileExtension)")
             let summary = try recordVFR(to: url, variant: variant)
 
@@ -68,7 +68,7 @@ struct VideoRecorderTests {
             #expect(info.readToEnd)
 
             if haveFFmpegTools {
-                let report = try ffprobe(url)
+                let report = try await ffprobe(url)
                 #expect(report.streams.first?.codec_name == variant.codec.rawValue)
                 #expect(report.streams.first?.width == 320)
                 #expect(report.streams.first?.height == 240)
@@ -82,11 +82,11 @@ struct VideoRecorderTests {
     @Test(
         "decoded frames show the right colours, and the last frame is held until the stop time",
         arguments: [allVariants[0], allVariants[1], allVariants[3], allVariants[4]])
-    func decodedColoursAndHeldLastFrame(variant: Variant) throws {
-        try withTemporaryDirectory { directory in
+    func decodedColoursAndHeldLastFrame(variant: Variant) async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("colours.\(variant.fileExtension)")
             _ = try recordVFR(to: url, variant: variant)
-            let frames = try FrameDecoder.decodeFrames(url)
+            let frames = try await decodedFrames(url)
             #expect(frames.count == vfrTimes.count)
             let point = backgroundPoint(width: 320, height: 240)
             for (index, frame) in frames.enumerated() {
@@ -110,7 +110,7 @@ struct VideoRecorderTests {
             #expect(abs(info.duration - vfrStop) <= 0.02)
             #expect(abs((info.duration - frames[3].time) - 0.8) <= 0.02)
             if haveFFmpegTools, variant.fragmented == false || (variant.fragmented == nil && variant.fileExtension == "mov") {
-                let durations = try ffprobePacketDurations(url)
+                let durations = try await ffprobePacketDurations(url)
                 #expect(durations.count == 4)
                 let last = try #require(durations.last ?? nil)
                 #expect(abs(last - 0.8) <= 0.001, "last packet lasts \(last) s")
@@ -119,8 +119,8 @@ struct VideoRecorderTests {
     }
 
     @Test("scale 0.5 halves the encoded size; odd sizes round to even")
-    func scaling() throws {
-        try withTemporaryDirectory { directory in
+    func scaling() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("half.mp4")
             let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(scale: 0.5))
             #expect(recorder.width == 160 && recorder.height == 120)
@@ -130,7 +130,7 @@ struct VideoRecorderTests {
             #expect(summary.width == 160 && summary.height == 120)
             let info = try MediaProbe.probe(url)
             #expect(info.width == 160 && info.height == 120)
-            let frames = try FrameDecoder.decodeFrames(url)
+            let frames = try await decodedFrames(url)
             #expect(frames.count == 2)
             #expect(isClose(frames[1].pixels.pixel(x: 150, y: 110), palette[1]))
 
@@ -146,8 +146,8 @@ struct VideoRecorderTests {
     }
 
     @Test("a screen recorded at half size is averaged 2x2 and masked at the output size")
-    func halfSizeMasked() throws {
-        try withTemporaryDirectory { directory in
+    func halfSizeMasked() async throws {
+        try await withTemporaryDirectory { directory in
             let profile = DeviceProfile.phone
             let (width, height) = (profile.pixelWidth, profile.pixelHeight)
             // Alternate black and white pixels: a 2:1 shrink that averages gives mid grey,
@@ -167,7 +167,7 @@ struct VideoRecorderTests {
             try recorder.finish(stopTime: .milliseconds(100))
             #expect(screen.pixel(x: 0, y: 0) == RGBA(red: 255, green: 255, blue: 255), "the device's own frame is untouched")
 
-            let frame = try #require(try FrameDecoder.decodeFrames(url).first).pixels
+            let frame = try #require(try await decodedFrames(url).first).pixels
             #expect((frame.width, frame.height) == (390, 844))
             let centre = frame.pixel(x: 195, y: 600)
             #expect(abs(Int(centre.green) - 128) <= 12, "\(centre)")
@@ -179,8 +179,8 @@ struct VideoRecorderTests {
     }
 
     @Test("with a maximum frame rate, the newest frame of each refresh is kept at its own time")
-    func maximumFrameRate() throws {
-        try withTemporaryDirectory { directory in
+    func maximumFrameRate() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("refresh.mov")
             let recorder = try VideoRecorder(url: url, width: 64, height: 48, options: RecordingOptions(maximumFrameRate: 60))
             // Refreshes of 1/60 s from the first frame: 10 and 12 ms share the first, 20 ms is the second.
@@ -190,7 +190,7 @@ struct VideoRecorderTests {
             let summary = try recorder.finish(stopTime: .milliseconds(100))
             #expect(summary.framesEncoded == 3)
             #expect(summary.framesSuperseded == 1)
-            let frames = try FrameDecoder.decodeFrames(url)
+            let frames = try await decodedFrames(url)
             #expect(frames.map { ($0.time * 1000).rounded() } == [0, 12, 20])
             #expect(
                 isClose(frames[1].pixels.pixel(x: 2, y: 2), makePixels(index: 2, width: 64, height: 48).pixel(x: 2, y: 2)),
@@ -200,8 +200,8 @@ struct VideoRecorderTests {
     }
 
     @Test("keyframes come at least every keyframe interval")
-    func keyframeInterval() throws {
-        try withTemporaryDirectory { directory in
+    func keyframeInterval() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("keys.mp4")
             let recorder = try VideoRecorder(url: url, width: 320, height: 240)
             for index in 0..<35 {
@@ -220,8 +220,8 @@ struct VideoRecorderTests {
     }
 
     @Test("a killed recorder leaves a fragmented file that still decodes", arguments: [VideoCodec.h264, .hevc])
-    func truncatedFragmentedFileDecodes(codec: VideoCodec) throws {
-        try withTemporaryDirectory { directory in
+    func truncatedFragmentedFileDecodes(codec: VideoCodec) async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("live.mp4")
             let copy = directory.appendingPathComponent("killed.mp4")
             let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(codec: codec))
@@ -237,19 +237,19 @@ struct VideoRecorderTests {
             #expect(info.codecName == codec.rawValue)
             #expect(info.frameCount > 0)
             #expect(info.frameCount < 36)
-            let frames = try FrameDecoder.decodeFrames(copy)
+            let frames = try await decodedFrames(copy)
             #expect(frames.count > 0)
             let point = backgroundPoint(width: 320, height: 240)
             #expect(isClose(frames[0].pixels.pixel(x: point.x, y: point.y), palette[0]))
             if haveFFmpegTools {
-                #expect((try ffprobe(copy).frames ?? 0) > 0)
+                #expect((try await ffprobe(copy).frames ?? 0) > 0)
             }
         }
     }
 
     @Test("frames at the same time are nudged, frames going back in time are dropped")
-    func timestampOrdering() throws {
-        try withTemporaryDirectory { directory in
+    func timestampOrdering() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("order.mov")
             let recorder = try VideoRecorder(url: url, width: 64, height: 48)
             try recorder.append(makeFrame(index: 0, at: .seconds(10), width: 64, height: 48))
@@ -266,8 +266,8 @@ struct VideoRecorderTests {
     }
 
     @Test("a stop time not after the last frame still gives that frame a short duration")
-    func stopAtLastFrame() throws {
-        try withTemporaryDirectory { directory in
+    func stopAtLastFrame() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("short.mp4")
             let recorder = try VideoRecorder(url: url, width: 64, height: 48)
             try recorder.append(makeFrame(index: 0, at: .zero, width: 64, height: 48))
@@ -279,8 +279,8 @@ struct VideoRecorderTests {
     }
 
     @Test("finishing twice, appending after finish, and finishing without frames are errors")
-    func lifecycleErrors() throws {
-        try withTemporaryDirectory { directory in
+    func lifecycleErrors() async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("once.mp4")
             let recorder = try VideoRecorder(url: url, width: 64, height: 48)
             try recorder.append(makeFrame(index: 0, at: .zero, width: 64, height: 48))
@@ -311,8 +311,8 @@ struct VideoRecorderTests {
     }
 
     @Test("an unwritable path fails clearly when the recorder opens")
-    func unwritablePath() throws {
-        try withTemporaryDirectory { directory in
+    func unwritablePath() async throws {
+        try await withTemporaryDirectory { directory in
             let missing = directory.appendingPathComponent("no-such-folder/clip.mp4")
             let error = #expect(throws: RecorderError.self) { try VideoRecorder(url: missing, width: 64, height: 48) }
             guard case let .cannotCreateFile(file, message) = error else {
@@ -335,8 +335,8 @@ struct VideoRecorderTests {
     @Test(
         "a disk that fills up during the recording is reported, and finish never reports success",
         arguments: [allVariants[0], allVariants[1]])
-    func diskFullWhileRecording(variant: Variant) throws {
-        try withTemporaryDirectory { directory in
+    func diskFullWhileRecording(variant: Variant) async throws {
+        try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("filling.\(variant.fileExtension)")
             // Lossless frames, so the muxer's buffer overflows to the file quickly.
             let options = RecordingOptions(codec: variant.codec, fragmented: variant.fragmented, quality: 0)
@@ -368,9 +368,9 @@ struct VideoRecorderTests {
     }
 
     @Test("a file that cannot even take its header fails when the recorder opens", arguments: [allVariants[0], allVariants[1]])
-    func diskFullAtStart(variant: Variant) throws {
+    func diskFullAtStart(variant: Variant) async throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        try withTemporaryDirectory { directory in
+        try await withTemporaryDirectory { directory in
             // Writing to /dev/full fails with ENOSPC, like a full disk.
             let url = directory.appendingPathComponent("full.\(variant.fileExtension)")
             try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "/dev/full")

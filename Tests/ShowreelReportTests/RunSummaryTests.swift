@@ -31,6 +31,16 @@ struct RunSummaryTests {
         #expect(lines.count == 9)
     }
 
+    @Test("a control character in a name shows as the report and JUnit show it, never raw")
+    func controlCharacters() {
+        let manifest = RunManifest(
+            title: "t", entries: [ManifestEntry(id: "a", name: "a\u{0}b \u{1B}[31m", status: .passed, duration: 1, preview: "a.webp")])
+        let text = RunSummary(manifest: manifest).render()
+        #expect(text.contains("| a\\u{0}b \\u{1B}[31m |"), "\(text)")
+        #expect(text.contains("alt=\"a\\u{0}b \\u{1B}[31m preview\""), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     @Test("links can point where the folder is served")
     func linkBase() {
         let text = RunSummary(manifest: Self.manifest, linkBase: "https://example.com/run/7").render()

@@ -23,8 +23,14 @@ public final class ChildProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let output = try FileHandle(forWritingTo: stdoutURL), errors = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = output
+        process.standardError = errors
+        defer {
+            // The child has its own copies: this process's stay open for good otherwise.
+            try? output.close()
+            try? errors.close()
+        }
         try process.run()
     }
 
@@ -68,11 +74,55 @@ public final class ChildProcess: @unchecked Sendable {
 
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Ends it with SIGTERM, as a person would, and waits until it exited.
-    public func stop() {
+    /// Sends `number` as soon as `condition` holds, watching (every 20 ms) and signalling from a
+    /// thread of its own: on Swift's cooperative pool, other tests that stall it could hold the
+    /// signal back until the child had finished what it was to be stopped in. Fails if the child
+    /// exits first, or `condition` does not hold within `timeout` (a hang, not a speed).
+    public func send(
+        _ number: Int32, when what: String, timeout: Duration = .seconds(120), _ condition: @escaping () -> Bool
+    ) async throws {
+        let watch = UncheckedCondition(condition)
+        let seconds = Double(timeout.components.seconds)
+        try await offPool { [self] in
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                guard process.isRunning else {
+                    throw TestFailure(
+                        "\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus) before \(what); stderr: \(stderr)"
+                    )
+                }
+                if watch.holds() {
+                    signal(number)
+                    return
+                }
+                usleep(20_000)
+            }
+            throw TestFailure("\(process.executableURL!.lastPathComponent): no \(what) within \(timeout); stderr: \(stderr)")
+        }
+    }
+
+    /// Ends it with SIGTERM, as a person would, and waits until it exited (off the pool).
+    public func stop() async throws {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        _ = try await process.exitStatus()
+    }
+
+    /// Runs `body`, then stops the process, also when `body` throws: a `defer` cannot wait.
+    public func stopping<T>(after body: () async throws -> T) async throws -> T {
+        let result: T
+        do { result = try await body() } catch {
+            try? await stop()
+            throw error
+        }
+        try await stop()
+        return result
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
+
+/// A condition read only by the one thread that watches it.
+private final class UncheckedCondition: @unchecked Sendable {
+    let holds: () -> Bool
+    init(_ holds: @escaping () -> Bool) { self.holds = holds }
 }

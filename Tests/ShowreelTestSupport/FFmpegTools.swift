@@ -7,8 +7,13 @@ public let haveFFmpegTools =
     FileManager.default.isExecutableFile(atPath: ffprobePath)
     && FileManager.default.isExecutableFile(atPath: ffmpegPath)
 
-/// Runs a program and returns its standard output (standard error is discarded).
-public func runTool(_ program: String, _ arguments: [String]) throws -> Data {
+/// Runs a program and returns its standard output (standard error is discarded). The child is
+/// waited for on a thread of its own, never on Swift's cooperative pool.
+public func runTool(_ program: String, _ arguments: [String]) async throws -> Data {
+    try await offPool { try runToolBlocking(program, arguments) }
+}
+
+private func runToolBlocking(_ program: String, _ arguments: [String]) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
@@ -38,8 +43,8 @@ public struct FFprobeReport: Decodable {
     public var duration: Double? { format?.duration.flatMap { Double($0) } }
 }
 
-public func ffprobe(_ url: URL) throws -> FFprobeReport {
-    let data = try runTool(
+public func ffprobe(_ url: URL) async throws -> FFprobeReport {
+    let data = try await runTool(
         ffprobePath,
         [
             "-v", "error", "-select_streams", "v:0",
@@ -50,8 +55,8 @@ public func ffprobe(_ url: URL) throws -> FFprobeReport {
 }
 
 /// ffprobe's duration of each video packet in seconds (nil where it reports none).
-public func ffprobePacketDurations(_ url: URL) throws -> [Double?] {
-    let data = try runTool(
+public func ffprobePacketDurations(_ url: URL) async throws -> [Double?] {
+    let data = try await runTool(
         ffprobePath,
         [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time", "-of", "csv=p=0", url.path,
@@ -63,8 +68,8 @@ public func ffprobePacketDurations(_ url: URL) throws -> [Double?] {
 
 /// What ffprobe says about `url` as JSON (`-of json`), asked with `entries` (such as
 /// `-show_chapters`, `-show_streams`).
-public func ffprobeJSON(_ url: URL, _ entries: [String]) throws -> [String: Any] {
-    let data = try runTool(ffprobePath, ["-v", "error"] + entries + ["-of", "json", url.path])
+public func ffprobeJSON(_ url: URL, _ entries: [String]) async throws -> [String: Any] {
+    let data = try await runTool(ffprobePath, ["-v", "error"] + entries + ["-of", "json", url.path])
     guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
         throw TestFailure("ffprobe said no JSON object about \(url.path)")
     }

@@ -33,11 +33,12 @@ public final class Workspace: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Runs `body` with a fresh temporary directory that is removed afterwards.
-public func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
+/// Runs `body` with a fresh temporary directory that is removed afterwards. The body may wait
+/// (decode a video off the pool, await a device).
+public func withTemporaryDirectory<R>(_ body: (URL) async throws -> R) async throws -> R {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("showreel-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: url) }
-    return try body(url)
+    return try await body(url)
 }

@@ -4,7 +4,7 @@ import ShowreelTestSupport
 import ShowreelTesting
 import Testing
 
-@Suite("TunnelHostClient against a running host", .timeLimit(.minutes(3)))
+@Suite("TunnelHostClient against a running host", .timeLimit(.minutes(10)))
 struct TunnelHostClientTests {
     @Test("legacy calls")
     func legacyCalls() async throws {

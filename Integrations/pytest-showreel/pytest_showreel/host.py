@@ -9,7 +9,11 @@ RECORDING_STARTED = "Recording started"
 
 
 class HostError(Exception):
-    """The host could not be reached, or refused or failed a request."""
+    """The host could not be reached (`unreachable`), or refused or failed a request."""
+
+    def __init__(self, message, unreachable=False):
+        super().__init__(message)
+        self.unreachable = unreachable
 
 
 class TunnelHost:
@@ -38,7 +42,7 @@ class TunnelHost:
             raise HostError("%s %s answered %d: %s" % (method, path, error.code, detail)) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
-            raise HostError("no tunnel host at %s (%s)" % (self.url, reason)) from None
+            raise HostError("no tunnel host at %s (%s)" % (self.url, reason), unreachable=True) from None
         return json.loads(text) if "json" in kind and text else text
 
     def health(self):

@@ -46,6 +46,37 @@ def _file_name(item):
     return re.sub(r"[^A-Za-z0-9_.\[\]=,+-]", "_", inner)
 
 
+# A file name is at most 255 bytes: a longer stem keeps its first 110 characters and a hash of
+# the whole, as Showreel's Swift tests shorten theirs (TestIdentity.safeFileName).
+LONGEST_STEM = 120
+
+
+def _shortened(stem):
+    if len(stem.encode()) <= LONGEST_STEM:
+        return stem
+    digest = 2166136261  # FNV-1a: the same every run, unlike hash()
+    for byte in stem.encode():
+        digest = ((digest ^ byte) * 16777619) & 0xFFFFFFFF
+    return stem[:110] + "\u2026" + format(digest & 0xFFFF, "x")
+
+
+def video_names(items):
+    """Each test's video, `<module>/<stem>`, decided for the whole collection at once (the same
+    in every xdist worker, which collects the same tests): stems made safe and short, and made
+    unique within their folder by Showreel's naming rule (FileNaming): the second test whose
+    stem reads the same (`a/b` and `a_b` both read `a_b`) gets `a_b 2`, the next `a_b 3`. Safe
+    stems hold no spaces, so a numbered one never meets another test's own."""
+    names, used = {}, set()
+    for item in items:
+        folder, stem = _module(item), _shortened(_file_name(item))
+        candidate, number = stem, 2
+        while (folder, candidate) in used:
+            candidate, number = "%s %d" % (stem, number), number + 1
+        used.add((folder, candidate))
+        names[item.nodeid] = (folder, candidate)
+    return names
+
+
 class ShowreelRecorder:
     def __init__(self, config):
         self.config = config
@@ -55,6 +86,19 @@ class ShowreelRecorder:
         self.command = config.getoption("showreel_command")
         self.output = os.path.abspath(config.getoption("showreel_output"))
         self.manifest = Manifest(self.output, os.path.basename(str(config.rootpath)) or "pytest")
+        self.names = {}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, session, config, items):
+        # Before -k and -m deselect any: a test's file name does not depend on which others run.
+        self.names = video_names(items)
+
+    def _video(self, item):
+        """The test's video path relative to the output folder."""
+        if item.nodeid not in self.names:  # collected some other way: named on its own
+            self.names.update(video_names([item]))
+        folder, stem = self.names[item.nodeid]
+        return os.path.join(folder, stem + ".mp4")
 
     def pytest_sessionstart(self, session):
         if not hasattr(self.config, "workerinput"):  # the controller, not an xdist worker
@@ -71,7 +115,11 @@ class ShowreelRecorder:
         elif not self.display:
             self._warn(item, "no X display to record: pass --showreel-display :N or set DISPLAY")
         else:
-            relative = os.path.join(_module(item), _file_name(item) + ".mp4")
+            relative = self._video(item)
+            full = _file_name(item)
+            if _shortened(full) != full:
+                self._warn(item, "the test's id is %d characters long, too long for a file name: its video is %s"
+                                 % (len(full), relative))
             path = os.path.join(self.output, relative)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             try:
@@ -80,8 +128,9 @@ class ShowreelRecorder:
                 recording.relative = relative
                 item._showreel["recording"] = recording
             except HostError as error:
-                self._warn(item, "%s. This test is not recorded. Start the host with `showreel host` "
-                                 "(or pass --showreel-host URL), and the display with `showreel display start`." % error)
+                advice = (" Start the host with `showreel host` (or pass --showreel-host URL), and the display with "
+                          "`showreel display start`." if error.unreachable else "")
+                self._warn(item, "%s. This test is not recorded.%s" % (error, advice))
         yield
 
     @pytest.hookimpl(hookwrapper=True)
