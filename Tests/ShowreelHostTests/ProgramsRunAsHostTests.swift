@@ -7,7 +7,7 @@ import Testing
 /// A program name the host runs as a given executable when the search path has none of that
 /// name: the CLI maps `showreel` to itself, so a recorder launched through the host needs no
 /// install. Here `/bin/echo` stands in for the host's own executable.
-@Suite("Programs the host runs as itself", .timeLimit(.minutes(2)))
+@Suite("Programs the host runs as itself", .timeLimit(.minutes(10)))
 struct ProgramsRunAsHostTests {
     static let configuration = TunnelHostConfiguration(programsRunAsHost: ["showreel-self": "/bin/echo"])
 
