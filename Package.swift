@@ -178,6 +178,7 @@ let package = Package(
                 "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
                 "ShowreelAccessibility",
                 "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks"),
         // Helpers the test targets share: temporary folders and workspaces, child processes, build
         // product paths, `eventually`, synthetic frames, ffprobe, the scene harness, an in-process
