@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "ShowreelRecorderTests",
             dependencies: [
-                "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport",
+                "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport", "CFFmpeg",
             ]),
         .testTarget(
             name: "ShowreelDeviceTests",

@@ -168,11 +168,15 @@ final class VideoEncoder {
     // MARK: - Pictures
 
     /// Converts `pixels` (BGRA, prepared for this video) into the current picture and encodes it;
-    /// false when they could not be converted.
-    func send(converting pixels: PixelBuffer, with converter: PixelConverter, pts: Int64, keyframe: Bool) throws(RecorderError) -> Bool {
+    /// false when they could not be converted. With `changed`, only those bands differ from the
+    /// picture sent last (which the current picture still holds), and only they are converted.
+    func send(
+        converting pixels: PixelBuffer, changed: BandSpans? = nil, with converter: PixelConverter, pts: Int64, keyframe: Bool
+    ) throws(RecorderError) -> Bool {
         guard let avFrame = resources.frame else { return true }
+        // Not writable only while libavcodec holds it, and then made so with its pixels copied.
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
-        guard converter.convert(pixels, into: avFrame, colour: colour) else { return false }
+        guard converter.convert(pixels, into: avFrame, colour: colour, changed: changed) else { return false }
         try send(avFrame, pts: pts, keyframe: keyframe)
         preview?.add(avFrame, pts: pts)
         return true
