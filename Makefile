@@ -56,7 +56,8 @@ install: deps
 clean:
 	rm -rf .build Recordings/*.mov Recordings/*.mp4 Recordings/*.html Recordings/*.png Recordings/*.json Recordings/*.xml
 
-## Benchmarks (release build): recorder vs the ffmpeg command line, render cost, display stream.
+## Benchmarks (release build): the recorder against libx264 alone and the ffmpeg command line, suites,
+## flows, matrix, render cost, display stream; each target PASS or FAIL (`showreel-bench --help`).
 bench: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --product showreel

@@ -187,6 +187,7 @@ let package = Package(
                 "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
                 "ShowreelAccessibility",
                 "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks"),
         // Helpers the test targets share: temporary folders and workspaces, child processes, build
         // product paths, `eventually`, synthetic frames, ffprobe, the scene harness, an in-process
@@ -219,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "ShowreelRecorderTests",
             dependencies: [
-                "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport",
+                "ShowreelRecorder", "ShowreelRender", "ShowreelGraphics", "ShowreelWire", "ShowreelTestSupport", "CFFmpeg",
             ]),
         .testTarget(
             name: "ShowreelDeviceTests",

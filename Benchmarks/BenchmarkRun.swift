@@ -20,9 +20,13 @@ struct BenchmarkRun {
         var x11Seconds = 60
         var keep = false
         var matrix = true
+        /// Only the encoders on the rendered frames: the limit, the recorder, the CLI, memory.
+        var recorderOnly = false
     }
 
     static let throughputTarget = 1.25
+    /// The recorder's throughput as a fraction of libx264's alone.
+    static let limitTarget = 0.90
     static let memoryTargetMiB = 150.0
     static let memoryTargetProfile = "phone-3x"
     static let cfrRate = 25
@@ -41,6 +45,8 @@ struct BenchmarkRun {
         var feed: ScenarioResult
         var inProcess: [ScenarioResult]
         var cli: [ScenarioResult]
+        /// libx264 alone on pictures already in YUV (see `Scenario.encoderLimit`).
+        var limit: [ScenarioResult]
         var cliTuned: ScenarioResult
         var fullQueue: ScenarioResult
         var cfr: ScenarioResult
@@ -50,7 +56,10 @@ struct BenchmarkRun {
 
         var bestInProcess: ScenarioResult { inProcess.min { $0.wallSeconds < $1.wallSeconds }! }
         var bestCLI: ScenarioResult { cli.min { $0.wallSeconds < $1.wallSeconds }! }
+        var bestLimit: ScenarioResult { limit.min { $0.wallSeconds < $1.wallSeconds }! }
         var ratio: Double { bestCLI.wallSeconds / bestInProcess.wallSeconds }
+        /// The recorder's throughput as a fraction of libx264's own.
+        var limitFraction: Double { bestLimit.wallSeconds / bestInProcess.wallSeconds }
         var size: String { "\(frames.width)x\(frames.height)" }
         var span: Double { Double(frames.stop) / 1e6 }
         var idleSeconds: Double { frames.idle.reduce(0) { $0 + $1[1] - $1[0] } }
@@ -112,6 +121,10 @@ struct BenchmarkRun {
         }
 
         printTables(results)
+        if configuration.recorderOnly {
+            printTargets(results)
+            return
+        }
 
         var displayLines: [String] = []
         if configuration.displayStream {
@@ -146,13 +159,7 @@ struct BenchmarkRun {
 
         printTargets(results)
 
-        FileHandle.standardError.write(Data("[bench] UI suite with and without recording\n".utf8))
-        print("")
-        do {
-            for line in try UISuiteBenchmark.run(rounds: configuration.rounds) { print(line) }
-        } catch {
-            print("UI suite with and without recording: could not run (\(error))")
-        }
+        printUISuite()
         if configuration.x11 { printX11() }
         if configuration.webDriver { printWebDriver() }
         if configuration.keep { print("\nFiles kept in \(work)") }
@@ -198,6 +205,13 @@ struct BenchmarkRun {
         printSection("WebDriver", "WebDriver", needs: Self.fromTheRoot) { try WebDriverBenchmark.run(rounds: configuration.rounds) }
     }
 
+    /// The UI suite with and without recording, or why it could not run.
+    func printUISuite() {
+        printSection("UI suite with and without recording", "UI suite with and without recording", needs: Self.fromTheRoot) {
+            try UISuiteBenchmark.run(rounds: configuration.rounds)
+        }
+    }
+
     /// A 16-cell matrix run against the single cell, and an App Store preview's cost.
     func printMatrix() {
         printSection("matrix run, App Store preview", "Matrix run", needs: Self.fromTheRoot) {
@@ -231,12 +245,15 @@ struct BenchmarkRun {
         let cliPath = "\(work)/cli-\(tag).mp4"
         var inProcess: [ScenarioResult] = []
         var cli: [ScenarioResult] = []
+        var limit: [ScenarioResult] = []
         for round in 1...configuration.rounds {
             FileHandle.standardError.write(Data("[bench] \(tag): round \(round) of \(configuration.rounds)\n".utf8))
-            // Alternate which goes first, so neither always runs on a warmer (or busier) machine.
-            let order = round.isMultiple(of: 2) ? ["cli", "inproc"] : ["inproc", "cli"]
+            // Alternate the order, so none always runs on a warmer (or busier) machine.
+            let order = round.isMultiple(of: 2) ? ["cli", "limit", "inproc"] : ["inproc", "limit", "cli"]
             for kind in order {
-                if kind == "inproc" {
+                if kind == "limit" {
+                    limit.append(try child(executable, ["limit", "--index", index]))
+                } else if kind == "inproc" {
                     inProcess.append(try child(executable, ["inproc", "--index", index, "--out", vfrPath]))
                 } else {
                     cli.append(
@@ -267,7 +284,7 @@ struct BenchmarkRun {
         let cfr = try child(executable, ["cfr", "--index", index, "--out", cfrPath, "--fps", String(Self.cfrRate)])
 
         return SizeResult(
-            profile: profile, frames: frames, render: render, feed: feed, inProcess: inProcess, cli: cli,
+            profile: profile, frames: frames, render: render, feed: feed, inProcess: inProcess, cli: cli, limit: limit,
             cliTuned: cliTuned, fullQueue: fullQueue, cfr: cfr,
             vfrProbe: try MediaProbe.probe(URL(fileURLWithPath: vfrPath)),
             cliProbe: try MediaProbe.probe(URL(fileURLWithPath: cliPath)),
@@ -334,6 +351,9 @@ struct BenchmarkRun {
         print("  input path). Files differ in size mainly by the recorder's 1 s keyframe interval (the CLI keeps x264's 250).")
 
         print("")
+        printLimit(results)
+
+        print("")
         print(
             "Frames per recorded second: our VFR recorder vs a constant \(Self.cfrRate) fps recorder (same in-process encoder, every 1/\(Self.cfrRate) s tick)"
         )
@@ -394,10 +414,48 @@ struct BenchmarkRun {
         }
     }
 
+    /// The recorder against libx264 alone, and where the rest of its time goes.
+    private func printLimit(_ results: [SizeResult]) {
+        print("The limit: libx264 through libavcodec alone (the recorder's settings and timestamps) on the same frames")
+        print("already converted to YUV; no conversion, no muxing, no I/O. Milliseconds per frame, fastest round of each:")
+        let widths = [11, 9, 9, 11, 9, 10, 10, 9]
+        print(row(["size", "libx264", "recorder", "of limit", "convert", "load copy", "the rest", "CPU x264"], widths))
+        for r in results {
+            let perFrame = { (seconds: Double) in seconds * 1000 / Double(r.frames.count) }
+            let limit = perFrame(r.bestLimit.wallSeconds), recorder = perFrame(r.bestInProcess.wallSeconds)
+            let convert = perFrame(r.bestLimit.conversionSeconds ?? 0), load = perFrame(r.feed.wallSeconds)
+            print(
+                row(
+                    [
+                        r.size, f(limit, 2), f(recorder, 2), String(format: "%.0f%%", r.limitFraction * 100), f(convert, 2), f(load, 2),
+                        f(recorder - limit - convert, 2), f(perFrame(r.bestLimit.cpuSeconds), 2),
+                    ], widths))
+            BenchFigures.shared.record("recorder.limit_fraction_\(r.size)", r.limitFraction)
+            BenchFigures.shared.record("recorder.limit_ms_per_frame_\(r.size)", limit)
+            BenchFigures.shared.record("recorder.ms_per_frame_\(r.size)", recorder)
+            BenchFigures.shared.record("recorder.conversion_ms_per_frame_\(r.size)", convert)
+        }
+        print("  libx264 = open encoder .. last packet; recorder = the in-process row above. Where the recorder's extra time")
+        print("  goes: convert = libyuv BGRA -> I420 of a frame (on the encoding thread, before x264 gets it); load copy = the")
+        print("  benchmark's producer reading a frame into a buffer (another thread, but it takes a core from x264's slices);")
+        print("  the rest = recorder - libx264 - convert: muxing and writing each packet (fragmented mp4), queue hand-offs,")
+        print("  and what the producer's copies took from the encoder (negative: the copies and conversion overlapped x264).")
+    }
+
     private func printTargets(_ results: [SizeResult]) {
         print("")
         print("Targets")
         for r in results {
+            print(
+                targetLine(
+                    r.limitFraction >= Self.limitTarget,
+                    String(
+                        format: "the recorder >= %.2f of libx264's own throughput at %@: %.2f (%.1f vs %.1f frames/s)", Self.limitTarget,
+                        r.size, r.limitFraction, Double(r.frames.count) / r.bestInProcess.wallSeconds,
+                        Double(r.frames.count) / r.bestLimit.wallSeconds)))
+        }
+        for r in results {
+            BenchFigures.shared.record("recorder.cli_ratio_\(r.size)", r.ratio)
             let pass = r.ratio >= Self.throughputTarget
             print(
                 String(
@@ -408,6 +466,8 @@ struct BenchmarkRun {
         if let large = results.first(where: { $0.profile.name == Self.memoryTargetProfile }) {
             let peak = mib(large.inProcess.map(\.own.maxRSSKiB).max()!)
             let worst = mib(large.fullQueue.own.maxRSSKiB)
+            BenchFigures.shared.record("memory.recorder_peak_mib_\(large.size)", peak)
+            BenchFigures.shared.record("memory.recorder_queue_full_mib_\(large.size)", worst)
             print(
                 String(
                     format: "  %@  peak memory <= %.0f MiB at %@: %.1f MiB (whole process, %d frames in flight included)",
@@ -421,6 +481,7 @@ struct BenchmarkRun {
             print("  SKIP  peak memory at 1170x2532 (size not run)")
         }
         for r in results {
+            BenchFigures.shared.record("idle.frames_inside_idle_\(r.size)", Double(r.framesInsideIdle))
             print(
                 String(
                     format:

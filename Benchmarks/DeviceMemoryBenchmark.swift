@@ -46,6 +46,8 @@ enum DeviceMemoryBenchmark {
         let spares = Double(PixelBuffer.spareMemoryLimit) / 1_048_576
         let bound = base + 2 * frame + 2 * (Double(figures.queueCapacity + 1) * frame + encoder) + spares
         let peak = Double(figures.peakKiB) / 1024
+        BenchFigures.shared.record("memory.device_two_recorders_peak_mib", peak)
+        BenchFigures.shared.record("memory.device_two_recorders_bound_mib", bound)
         return [
             "Device with two subscribed recorders (one process, \(figures.size), \(figures.frames) frames each)",
             String(

@@ -48,6 +48,7 @@ enum DisplayStreamBenchmark {
         let bytes = Double(profile.pixelWidth * profile.pixelHeight * 4)
         let dropped = sessionsBeforeStop.last?.framesDropped ?? 0
         Task { await device.shutdown() }
+        BenchFigures.shared.record("display_stream.frames_per_second", fps)
         return [
             "Display stream, device -> subscriber process, \(profile.pixelWidth)x\(profile.pixelHeight) BGRA",
             String(

@@ -43,6 +43,7 @@ enum IdleCostBenchmark {
         try? FileManager.default.removeItem(at: keptURL)
         try? FileManager.default.removeItem(at: cfrURL)
 
+        BenchFigures.shared.record("idle.keepalive_bytes_per_minute", Double(idleBytes))
         return [
             "An idle minute on a real clock, \(profile.pixelWidth)x\(profile.pixelHeight), fragmented .mp4 (what keeps kill -9 to under a second lost)",
             String(

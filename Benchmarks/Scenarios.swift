@@ -43,6 +43,8 @@ struct ScenarioResult: Codable {
     var framesRendered: Int?
     /// In-process scenarios: frame buffers the producer cycles through (queued + encoding + loading).
     var inFlight: Int?
+    /// Limit scenario: wall seconds converting every frame to YUV before the encoder ran (not in `wallSeconds`).
+    var conversionSeconds: Double?
 
     var cpuSeconds: Double { own.cpuSeconds + (children?.cpuSeconds ?? 0) }
 }
@@ -76,6 +78,8 @@ enum Scenario {
             result = try inProcess(
                 frames: try FrameSet.load(try option("--index")), output: try option("--out"),
                 fillQueue: options["--fill-queue"] == "1")
+        case "limit":
+            result = try encoderLimit(frames: try FrameSet.load(try option("--index")))
         case "cfr":
             result = try constantRate(
                 frames: try FrameSet.load(try option("--index")), output: try option("--out"),
@@ -229,6 +233,33 @@ enum Scenario {
             framesEncoded: summary.framesEncoded, framesDropped: summary.framesDropped + refused,
             fileBytes: summary.fileSize)
         result.inFlight = ahead + 2
+        return result
+    }
+
+    // MARK: - The limit: libx264 alone, on pictures already in YUV
+
+    /// Every frame converted first (timed apart), then only the encoder, set up as the recorder's,
+    /// at the recorder's timestamps: `wallSeconds` is open encoder .. last packet, nothing else.
+    static func encoderLimit(frames: FrameSet) throws -> ScenarioResult {
+        let fd = try openFrames(frames)
+        defer { close(fd) }
+        let limit = try EncoderLimit(width: frames.width, height: frames.height)
+        let buffer = PixelBuffer(width: frames.width, height: frames.height)
+        var conversion = 0.0
+        for index in 0..<frames.count {
+            try load(frames, fd, index: index, into: buffer)
+            guard let took = try limit.add(buffer, at: .microseconds(frames.times[index])) else {
+                throw BenchmarkError("could not convert frame \(index)")
+            }
+            conversion += took.seconds
+        }
+        let start = Usage.current()
+        let wallStart = monotonicSeconds()
+        let made = try limit.encodeAll()
+        var result = ScenarioResult(
+            wallSeconds: monotonicSeconds() - wallStart, own: Usage.current().since(start), children: nil, framesIn: frames.count,
+            framesEncoded: made.packets, framesDropped: 0, fileBytes: Int64(made.bytes))
+        result.conversionSeconds = conversion
         return result
     }
 

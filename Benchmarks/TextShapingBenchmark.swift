@@ -53,6 +53,7 @@ enum TextShapingBenchmark {
             }
         }
         let ratio = speed[.shaped]! / speed[.toy]!
+        BenchFigures.shared.record("text.shaped_over_toy", ratio)
         lines.append(
             String(format: "Fixture flows (%@, %d flows, %.1f s of video, 2 workers, best of %d):", folder, flows.count, video, rounds))
         lines.append(String(format: "  toy text:    %6.2f video s per wall s", speed[.toy]!))

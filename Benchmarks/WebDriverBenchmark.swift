@@ -129,12 +129,15 @@ enum WebDriverBenchmark {
         }
         blocking { await server.shutdown() }
         let videos = (try? FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".mov") }.count) ?? 0
+        let ratio = best[true]! / best[false]!
+        BenchFigures.shared.record("webdriver.recording_ratio", ratio)
         return [
             "WebDriver pytest suite (\(tests), \(count) tests, a session each), fastest of \(max(rounds, 3))",
             String(format: "  without showreel:record: %6.2f s wall", best[false]!),
             String(
                 format: "  with showreel:record:    %6.2f s wall   (%d session videos)   recording takes %.2fx", best[true]!, videos,
-                best[true]! / best[false]!),
+                ratio),
+            targetLine(ratio <= 1.3, String(format: "WebDriver recording <= 1.30x: %.2fx", ratio)),
         ]
     }
 

@@ -176,17 +176,51 @@ final class PixelConverter {
         #endif
     }
 
-    /// Converts a BGRA pixel buffer into `frame` (whose format and size are already set).
-    func convert(_ pixels: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>, colour: ColourDetails) -> Bool {
+    private static let cores = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Slices a whole-frame conversion is split into: one per thread `threads` allows, none for
+    /// a small picture (below about 256 rows a slice costs more to hand over than it saves).
+    private func rowSliceCount(rows: Int) -> Int {
+        let wanted = threads == 0 ? Self.cores : Int(threads)
+        return max(1, min(wanted, rows / 256))
+    }
+
+    /// Converts a BGRA pixel buffer into `frame` (whose format and size are already set). With
+    /// `changed`, `frame` holds the picture before and only those bands are converted (when most
+    /// bands changed, the whole frame is: its slices go faster than many small bands).
+    func convert(
+        _ pixels: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>, colour: ColourDetails, changed: BandSpans? = nil
+    ) -> Bool {
         let f = frame.pointee
         if colour == .videoRange601, AVPixelFormat(f.format) == AV_PIX_FMT_YUV420P,
             Int(f.width) == pixels.width, Int(f.height) == pixels.height, let y = f.data.0, let u = f.data.1, let v = f.data.2
         {
-            // The whole frame as one band (libyuv where there is one: a tenth of swscale's time).
+            let layout = FrameSpool.Layout(width: pixels.width, height: pixels.height)
+            if let changed, changed.changedBandCount * 2 <= layout.bandCount {
+                let (yStride, uStride, vStride) = (Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2))
+                return pixels.withUnsafeBytes { bytes in
+                    changed.spans.enumerated().allSatisfy { band, columns in
+                        guard let columns else { return true }
+                        let (rows, x) = (layout.rows(of: band), columns.lowerBound)
+                        return convertRows(
+                            bytes.baseAddress! + rows.lowerBound * pixels.bytesPerRow + x * 4, bytesPerRow: pixels.bytesPerRow,
+                            width: columns.count, rows: rows.count, into: (y + rows.lowerBound * yStride + x, yStride),
+                            (u + rows.lowerBound / 2 * uStride + x / 2, uStride), (v + rows.lowerBound / 2 * vStride + x / 2, vStride))
+                    }
+                }
+            }
+            // The whole frame (libyuv where there is one: a tenth of swscale's time), in slices
+            // on the cores the encoder idles on meanwhile: x264 waits for this picture.
+            let (yStride, uStride, vStride) = (Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2))
             return pixels.withUnsafeBytes { bytes in
-                convertRows(
-                    bytes.baseAddress!, bytesPerRow: pixels.bytesPerRow, width: pixels.width, rows: pixels.height,
-                    into: (y, Int(f.linesize.0)), (u, Int(f.linesize.1)), (v, Int(f.linesize.2)))
+                let source = bytes.baseAddress!
+                let slices = RowSlices(rows: pixels.height, count: rowSliceCount(rows: pixels.height))
+                return slices.allSucceed { rows in
+                    convertRows(
+                        source + rows.lowerBound * pixels.bytesPerRow, bytesPerRow: pixels.bytesPerRow, width: pixels.width,
+                        rows: rows.count, into: (y + rows.lowerBound * yStride, yStride),
+                        (u + rows.lowerBound / 2 * uStride, uStride), (v + rows.lowerBound / 2 * vStride, vStride))
+                }
             }
         }
         if threads != 1, frame.pointee.buf.0 != nil {

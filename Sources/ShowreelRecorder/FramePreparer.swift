@@ -27,8 +27,11 @@ final class FramePreparer {
     /// What changed (from the frames' `changedAreas`, in the video's pixels; nil: unknown) since
     /// the frame in `shrinkScratch`, so a shrink redoes only that...
     private var changedSinceShrunk: BandSpans?
-    /// ...and since the frame kept last, so the spool keeps only that.
+    /// ...and since the frame kept last, so the spool keeps only that...
     private(set) var changedSinceKept: BandSpans?
+    /// ...and since the picture sent to the encoder last, so a screen-sized frame has only that
+    /// copied, masked and converted again (see `forEncoder`).
+    private var changedSinceSent: BandSpans?
 
     init(width: Int, height: Int, output: (width: Int, height: Int), options: RecordingOptions, mask: ScreenMask?, masksCopies: Bool) {
         inputWidth = width
@@ -59,12 +62,51 @@ final class FramePreparer {
     /// exactly half or whole size), makes both unknown.
     func noteChanges(of frame: Frame) {
         guard let changeScale, isScreenSized(frame.pixels), let areas = frame.changedAreas else {
-            (changedSinceShrunk, changedSinceKept) = (nil, nil)
+            (changedSinceShrunk, changedSinceKept, changedSinceSent) = (nil, nil, nil)
             return
         }
         let changed = BandSpans(areas: areas, factor: changeScale, layout: bands)
         changedSinceShrunk?.formUnion(changed)
         changedSinceKept?.formUnion(changed)
+        changedSinceSent?.formUnion(changed)
+    }
+
+    /// `pixels` ready for an encoder that keeps its last picture, and the bands of it to convert
+    /// again (nil: all). A frame recorded at its own size (`--scale 1`) changes in places, as
+    /// the screen does: only the bands that changed since the picture sent last are copied onto
+    /// the masked screen kept here (when the frame is shared) and converted, not the whole frame
+    /// twice. Counts from this frame on, as the one sent.
+    func forEncoder(_ pixels: PixelBuffer) -> (pixels: PixelBuffer, spans: BandSpans?) {
+        let spans = changedSinceSent
+        changedSinceSent = BandSpans(bandCount: bands.bandCount)
+        guard shrinker == nil, isScreenSized(pixels), bands.width == inputWidth, bands.height == inputHeight else {
+            return (prepared(pixels), nil)
+        }
+        guard let spans, let mask, masksCopies, mask.width == pixels.width, mask.height == pixels.height,
+            let scratch = maskScratch, scratch.bytesPerRow == pixels.bytesPerRow, scratch.byteCount == pixels.byteCount
+        else {
+            return (masked(pixels), spans)
+        }
+        // The masked screen is in `maskScratch` as of the picture sent last: bring the changed bands up to date.
+        let changed = spans.spans.enumerated().compactMap { band, columns in columns.map { (bands.rows(of: band), $0) } }
+        pixels.withUnsafeBytes { source in
+            scratch.withUnsafeMutableBytes { target in
+                for (rows, columns) in changed {
+                    for row in rows {
+                        let offset = row * pixels.bytesPerRow + columns.lowerBound * 4
+                        (target.baseAddress! + offset).copyMemory(from: source.baseAddress! + offset, byteCount: columns.count * 4)
+                    }
+                }
+            }
+        }
+        for (rows, _) in changed { mask.apply(to: scratch, rows: rows) }
+        return (scratch, spans)
+    }
+
+    /// The encoder's picture is no longer the last one `forEncoder` prepared (a deferred
+    /// recording's spool gave it its pictures): the next is converted whole.
+    func forgetSent() {
+        changedSinceSent = nil
     }
 
     /// The frame just kept: what changes from now on is counted from it.

@@ -149,6 +149,11 @@ package final class FrameQueueRecorder: Sendable {
     }
 }
 
+extension Frame {
+    /// The same picture at the same time, its changes unknown.
+    fileprivate var withoutChangedAreas: Frame { Frame(pixels: pixels, presentationTime: presentationTime) }
+}
+
 /// The queue and the thread's loop; the thread holds it (not the public object), so releasing
 /// an unfinished `FrameQueueRecorder` still lets the thread end.
 private final class EncoderWorker: @unchecked Sendable {
@@ -196,10 +201,19 @@ private final class EncoderWorker: @unchecked Sendable {
         while waitingForRoom, state.queue.count >= capacity, !state.stopping, state.failure == nil { condition.wait() }
         guard !state.stopping, state.failure == nil else { return false }
         var kept = true
+        var frame = frame
         if state.queue.count >= capacity {
-            state.queue.remove(at: state.firstFrameQueued ? 1 : 0)
+            let index = state.firstFrameQueued ? 1 : 0
+            state.queue.remove(at: index)
             state.dropped += 1
             kept = false
+            // What the frame after the dropped one changed was counted from a picture the
+            // recorder never sees: its changes are unknown (the recorder redoes all of it).
+            if index < state.queue.count {
+                state.queue[index] = state.queue[index].withoutChangedAreas
+            } else {
+                frame = frame.withoutChangedAreas
+            }
         }
         if !state.anySubmitted {
             state.anySubmitted = true

@@ -47,6 +47,50 @@ final class VideoEncoder {
         return encoder
     }
 
+    /// Opens `encoder` as every recording sets it up (YUV 4:2:0 at `width` x `height`, variable
+    /// frame rate, keyframes on request, x264's zerolatency tuning): one place for the settings,
+    /// which `EncoderLimit` measures the recorder against.
+    static func openCodec(
+        _ encoder: UnsafePointer<AVCodec>, options: RecordingOptions, width: Int, height: Int, globalHeader: Bool
+    ) throws(RecorderError) -> UnsafeMutablePointer<AVCodecContext> {
+        guard let codecContext = avcodec_alloc_context3(encoder) else { throw .outOfMemory("the \(options.encoderName) encoder") }
+        codecContext.pointee.width = Int32(width)
+        codecContext.pointee.height = Int32(height)
+        codecContext.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        codecContext.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        codecContext.pointee.time_base = Self.timeBase
+        // A nominal rate for rate control; timestamps are what count (variable frame rate).
+        codecContext.pointee.framerate = AVRational(num: 60, den: 1)
+        codecContext.pointee.gop_size = Int32(clamping: max(1, Int((options.keyframeInterval.seconds * 60).rounded(.up))))
+        codecContext.pointee.max_b_frames = 0
+        codecContext.pointee.thread_count = Int32(clamping: options.threads)
+        codecContext.pointee.color_range = AVCOL_RANGE_MPEG
+        codecContext.pointee.colorspace = AVCOL_SPC_SMPTE170M
+        codecContext.pointee.color_primaries = AVCOL_PRI_BT709
+        codecContext.pointee.color_trc = AVCOL_TRC_BT709
+        if globalHeader { codecContext.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        var codecOptions: OpaquePointer?
+        av_dict_set(&codecOptions, "preset", options.preset, 0)
+        av_dict_set(&codecOptions, "crf", String(options.effectiveQuality), 0)
+        av_dict_set(&codecOptions, "forced-idr", "1", 0)
+        // Live capture: no frames parked inside the encoder (frame threads, lookahead). On a
+        // sparse VFR stream a parked frame could wait seconds for the next change, and a
+        // killed recorder would lose it even though its keyframe came before the kill.
+        av_dict_set(&codecOptions, "tune", "zerolatency", 0)
+        if options.codec == .hevc {
+            // x265 prints to stderr on its own; keep it quiet (errors come back as return codes).
+            av_dict_set(&codecOptions, "x265-params", "log-level=none:bframes=0", 0)
+        }
+        let result = avcodec_open2(codecContext, encoder, &codecOptions)
+        av_dict_free(&codecOptions)
+        guard result >= 0 else {
+            var context: UnsafeMutablePointer<AVCodecContext>? = codecContext
+            avcodec_free_context(&context)
+            throw .encoderOpenFailed(encoder: options.encoderName, message: ffmpegErrorMessage(result))
+        }
+        return codecContext
+    }
+
     /// Opens the encoder, creates the file at `url` and writes its header.
     init(
         url: URL, container: VideoContainer, options: RecordingOptions, fragmented: Bool, width: Int, height: Int,
@@ -70,42 +114,9 @@ final class VideoEncoder {
         streamIndex = stream.pointee.index
 
         // Encoder.
-        guard let codecContext = avcodec_alloc_context3(encoder) else { throw .outOfMemory("the \(options.encoderName) encoder") }
+        let globalHeader = formatContext.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0
+        let codecContext = try Self.openCodec(encoder, options: options, width: width, height: height, globalHeader: globalHeader)
         resources.codec = codecContext
-        codecContext.pointee.width = Int32(width)
-        codecContext.pointee.height = Int32(height)
-        codecContext.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        codecContext.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        codecContext.pointee.time_base = Self.timeBase
-        // A nominal rate for rate control; timestamps are what count (variable frame rate).
-        codecContext.pointee.framerate = AVRational(num: 60, den: 1)
-        codecContext.pointee.gop_size = Int32(clamping: max(1, Int((options.keyframeInterval.seconds * 60).rounded(.up))))
-        codecContext.pointee.max_b_frames = 0
-        codecContext.pointee.thread_count = Int32(clamping: options.threads)
-        codecContext.pointee.color_range = AVCOL_RANGE_MPEG
-        codecContext.pointee.colorspace = AVCOL_SPC_SMPTE170M
-        codecContext.pointee.color_primaries = AVCOL_PRI_BT709
-        codecContext.pointee.color_trc = AVCOL_TRC_BT709
-        if formatContext.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            codecContext.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-        }
-        var codecOptions: OpaquePointer?
-        av_dict_set(&codecOptions, "preset", options.preset, 0)
-        av_dict_set(&codecOptions, "crf", String(options.effectiveQuality), 0)
-        av_dict_set(&codecOptions, "forced-idr", "1", 0)
-        // Live capture: no frames parked inside the encoder (frame threads, lookahead). On a
-        // sparse VFR stream a parked frame could wait seconds for the next change, and a
-        // killed recorder would lose it even though its keyframe came before the kill.
-        av_dict_set(&codecOptions, "tune", "zerolatency", 0)
-        if codec == .hevc {
-            // x265 prints to stderr on its own; keep it quiet (errors come back as return codes).
-            av_dict_set(&codecOptions, "x265-params", "log-level=none:bframes=0", 0)
-        }
-        result = avcodec_open2(codecContext, encoder, &codecOptions)
-        av_dict_free(&codecOptions)
-        guard result >= 0 else {
-            throw .encoderOpenFailed(encoder: options.encoderName, message: ffmpegErrorMessage(result))
-        }
         result = avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
         guard result >= 0 else {
             throw .muxerFailed(file: path, step: "describe the video stream", message: ffmpegErrorMessage(result))
@@ -157,11 +168,15 @@ final class VideoEncoder {
     // MARK: - Pictures
 
     /// Converts `pixels` (BGRA, prepared for this video) into the current picture and encodes it;
-    /// false when they could not be converted.
-    func send(converting pixels: PixelBuffer, with converter: PixelConverter, pts: Int64, keyframe: Bool) throws(RecorderError) -> Bool {
+    /// false when they could not be converted. With `changed`, only those bands differ from the
+    /// picture sent last (which the current picture still holds), and only they are converted.
+    func send(
+        converting pixels: PixelBuffer, changed: BandSpans? = nil, with converter: PixelConverter, pts: Int64, keyframe: Bool
+    ) throws(RecorderError) -> Bool {
         guard let avFrame = resources.frame else { return true }
+        // Not writable only while libavcodec holds it, and then made so with its pixels copied.
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
-        guard converter.convert(pixels, into: avFrame, colour: colour) else { return false }
+        guard converter.convert(pixels, into: avFrame, colour: colour, changed: changed) else { return false }
         try send(avFrame, pts: pts, keyframe: keyframe)
         preview?.add(avFrame, pts: pts)
         return true

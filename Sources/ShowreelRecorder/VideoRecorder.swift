@@ -232,8 +232,11 @@ package final class VideoRecorder {
         if let spool {
             try keep(frame, in: spool, at: stamp)
         } else if let encoder {
-            let prepared = preparer.prepared(frame.pixels)
-            guard try encoder.send(converting: prepared, with: converter, pts: stamp.pts, keyframe: stamp.keyframe) else {
+            let prepared = preparer.forEncoder(frame.pixels)
+            guard
+                try encoder.send(
+                    converting: prepared.pixels, changed: prepared.spans, with: converter, pts: stamp.pts, keyframe: stamp.keyframe)
+            else {
                 throw conversionFailed(frame)
             }
         }
@@ -283,6 +286,7 @@ package final class VideoRecorder {
                 at: bytes, of: spool.layout, pts: entry.pts, keyframe: entry.keyframe,
                 keepAsCurrent: entry.pts == last.pts)
         }
+        preparer.forgetSent()
     }
 
     /// Makes what is recorded so far safe from a killed recorder (fragmented files only; a
