@@ -17,7 +17,7 @@ public actor Device {
     public nonisolated let registry: DeviceRegistry
 
     let logger: Logger
-    private var apps: [String: AppDefinition] = [:]
+    private(set) var apps: [String: AppDefinition] = [:]
     let scene: WindowScene
     private var foreground: String?
     /// Apps sent home keep their screens, as a real app keeps its state in the background.

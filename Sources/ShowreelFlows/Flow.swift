@@ -116,6 +116,8 @@ public struct FlowStep: Sendable {
         case statusBar(StatusBarValues)
         /// `setAppearance: dark`: the device switches to light or dark, as `simctl ui appearance`.
         case setAppearance(InterfaceStyle)
+        /// What simctl does to the device from outside: clipboard, links (see `SystemStep`).
+        case system(SystemStep)
         case runFlow(Flow)
         case repeatSteps(times: Int, steps: [FlowStep])
         case caption(String)

@@ -362,6 +362,8 @@ final class FlowExecution: @unchecked Sendable {
             attachments.append(file)
         case let .setAppearance(style):
             await device.setInterfaceStyle(style)
+        case let .system(step):
+            try await perform(step)
         case let .statusBar(values):
             await device.overrideStatusBar(values)
         case let .runFlow(subflow):

@@ -7,13 +7,14 @@ import Yams
 
 /// The step vocabulary (Maestro's names) and how each step's argument is read.
 extension FileParser {
-    static let stepNames = [
-        "launchApp", "tapOn", "doubleTapOn", "longPressOn", "inputText", "pressKey", "swipe", "scroll",
-        "scrollUntilVisible", "back", "shake", "keyCommand", "assertVisible", "assertNotVisible", "waitFor", "wait",
-        "screenshot", "statusBar", "setAppearance", "runFlow", "repeat", "caption",
-    ]
+    static let stepNames =
+        [
+            "launchApp", "tapOn", "doubleTapOn", "longPressOn", "inputText", "pressKey", "swipe", "scroll",
+            "scrollUntilVisible", "back", "shake", "keyCommand", "assertVisible", "assertNotVisible", "waitFor", "wait",
+            "screenshot", "statusBar", "setAppearance", "runFlow", "repeat", "caption",
+        ] + SystemStep.names
     /// Steps that take no argument: `- back`.
-    static let bareSteps: Set = ["launchApp", "back", "shake", "scroll"]
+    static let bareSteps: Set = Set(["launchApp", "back", "shake", "scroll"]).union(SystemStep.bareNames)
     static let targetKeys = ["text", "id", "type", "index", "point"]
 
     func steps(_ node: Node, field: String) -> [FlowStep] {
@@ -100,7 +101,7 @@ extension FileParser {
                 return string(node, field: "text").map(FlowStep.Action.caption)
             }
             return string(argument!, field: name).map(FlowStep.Action.caption)
-        default: return nil
+        default: return systemStep(name, argument).map(FlowStep.Action.system)
         }
     }
 
@@ -394,7 +395,7 @@ extension FileParser {
         case "setAppearance": "setAppearance: dark"
         case "runFlow": "runFlow: login.yaml"
         case "repeat": "repeat: {times: 3, commands: [back]}"
-        default: "caption: \"Sign up in seconds\""
+        default: SystemStep.example(name) ?? "caption: \"Sign up in seconds\""
         }
     }
 }

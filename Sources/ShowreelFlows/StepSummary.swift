@@ -32,6 +32,7 @@ extension FlowStep {
         case let .screenshot(name): "Screenshot \(name)"
         case .statusBar: "Set the status bar"
         case .setAppearance(let style): "Switch to \(style.rawValue) appearance"
+        case let .system(step): step.summary
         case let .runFlow(flow): flow.name
         case let .repeatSteps(times, _): "Repeat \(times) times"
         case let .caption(text): text

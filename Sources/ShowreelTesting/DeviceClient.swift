@@ -111,6 +111,16 @@ public struct DeviceClient: DeviceDriver {
         try await performForApp(.activate(bundle: bundleIdentifier))
     }
 
+    /// The text on the device's pasteboard (`simctl pbpaste`); empty when nothing was copied.
+    public func pasteboard() async throws -> String {
+        try await through {
+            try await $0.pasteboard()
+        } http: {
+            let body: AutomationAPI.PasteboardText = try await $0.call(Routes.pasteboard)
+            return body.text
+        }
+    }
+
     public func status(of bundleIdentifier: String) async throws -> AppStatus {
         try await through {
             try await $0.status(of: bundleIdentifier)

@@ -21,6 +21,8 @@ public protocol DeviceDriver: Sendable {
     func status(of bundleIdentifier: String) async throws -> AppStatus
     /// The device: its name, profile, clock and apps.
     func info() async throws -> AutomationAPI.DeviceInfo
+    /// The text on the device's pasteboard (`simctl pbpaste`); empty when nothing was copied.
+    func pasteboard() async throws -> String
 }
 
 extension DeviceDriver {

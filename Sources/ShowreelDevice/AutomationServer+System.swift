@@ -1,0 +1,14 @@
+import Hummingbird
+import ShowreelHTTP
+import ShowreelWire
+
+/// The automation API's routes for what simctl does to a device (`SystemAction`).
+extension AutomationServer {
+    func registerSystem(on router: Router<AutomationRequestContext>) {
+        typealias Routes = AutomationAPI.Routes
+        let device = self.device
+        act(router, Routes.setPasteboard, AutomationAPI.PasteboardText.self) { body, _ in .setPasteboard(body.text) }
+        router.on(Routes.pasteboard) { _, _ in await respond { AutomationAPI.PasteboardText(text: await device.pasteboard()) } }
+        act(router, Routes.openURL, AutomationAPI.OpenURL.self) { body, _ in .openURL(body.url) }
+    }
+}

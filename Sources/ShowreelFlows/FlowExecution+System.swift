@@ -1,0 +1,26 @@
+import ShowreelAccessibility
+import ShowreelDevice
+import ShowreelWire
+
+extension FlowExecution {
+    /// A `SystemStep` on the flow's device: each is a `DeviceAction` (or, for `copyTextFrom`,
+    /// a read and one), so the device traces it like any step.
+    func perform(_ step: SystemStep) async throws {
+        switch step {
+        case let .setClipboard(text):
+            _ = try await device.perform(.setPasteboard(text))
+        case .pasteText:
+            guard await device.hasFocusedTextField else {
+                throw StepFailure(message: "no text field has focus to paste into: tap one first")
+            }
+            _ = try await device.perform(.keyCommand(DeviceAction.KeyCommand("v", modifiers: .command)))
+        case let .copyTextFrom(target):
+            let element = try await device.element(try Self.query(target))
+            let text = element.value.flatMap { $0.isEmpty ? nil : $0 } ?? element.label
+            guard !text.isEmpty else { throw StepFailure(message: "\(element.displayName) has no text to copy") }
+            _ = try await device.perform(.setPasteboard(text))
+        case let .openLink(url):
+            _ = try await device.perform(.openURL(url))
+        }
+    }
+}

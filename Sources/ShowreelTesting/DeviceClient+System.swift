@@ -1,0 +1,18 @@
+import ShowreelWire
+
+/// What simctl does to a device from outside, for Swift tests: the pasteboard and URLs.
+extension DeviceClient {
+    /// Puts text on the device's pasteboard, shared by its apps (`simctl pbcopy`); empty text empties it.
+    /// - Throws: `DeviceClient.Failure` for a text over `AutomationLimits.maxPasteboardLength` characters.
+    public func setPasteboard(_ text: String) async throws {
+        _ = try await perform(.setPasteboard(text))
+    }
+
+    /// Opens `url` in the app that declares its scheme, launching or activating it (`simctl
+    /// openurl`), and returns that app's state once it is idle.
+    /// - Throws: `DeviceClient.Failure` (400) when no installed app opens the URL's scheme.
+    @discardableResult
+    public func openURL(_ url: String) async throws -> AppStatus {
+        try await performForApp(.openURL(url))
+    }
+}

@@ -1,0 +1,15 @@
+import ShowreelWire
+
+/// What simctl does to a session's device from outside, as the driving vocabulary's values.
+extension SessionDevice {
+    func setPasteboard(_ text: String) async throws(WebDriverError) { try await perform(.setPasteboard(text)) }
+
+    func pasteboard() async throws(WebDriverError) -> String {
+        do { return try await driver.pasteboard() } catch { throw Self.translate(error) }
+    }
+
+    /// Opens a URL in the app owning its scheme; returns that app's bundle identifier.
+    func open(url: String) async throws(WebDriverError) -> String {
+        do { return try await driver.performForApp(.openURL(url)).bundleIdentifier } catch { throw Self.translate(error) }
+    }
+}

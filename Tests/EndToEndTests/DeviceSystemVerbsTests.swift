@@ -1,0 +1,63 @@
+import Foundation
+import ShowreelTestSupport
+import ShowreelTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `showreel device pbcopy | pbpaste | openurl` as a user runs them against a booted device process.
+@Suite("Device system verbs")
+struct DeviceSystemVerbsTests {
+    let cli = DeviceProcessTests()
+
+    func showreel(_ arguments: [String], _ workspace: Workspace, input: String? = nil) async throws -> ChildProcess {
+        var inputFile: URL?
+        if let input {
+            let file = workspace.file("stdin-\(UUID().uuidString.prefix(8)).txt")
+            try Data(input.utf8).write(to: file)
+            inputFile = file
+        }
+        let child = try ChildProcess(
+            try BuildProducts.showreel, arguments, environment: workspace.environment, in: workspace, name: "cmd", input: inputFile)
+        _ = try await child.waitForExit()
+        return child
+    }
+
+    @Test("pbcopy reads standard input onto the device's pasteboard, pbpaste prints it back as it is; an unknown device exits 3")
+    func pasteboard() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await cli.bootDevice(workspace)
+        let text = "Grüße\nline two"
+        let copy = try await showreel(["device", "pbcopy", udid], workspace, input: text)
+        #expect(copy.process.terminationStatus == 0, "\(copy.stderr)")
+        #expect(try await DeviceClient.named(udid, registry: workspace.registry).pasteboard() == text)
+        let paste = try await showreel(["device", "pbpaste", "booted"], workspace)
+        #expect(paste.process.terminationStatus == 0 && paste.stdout == text, "\(paste.stdout)|\(paste.stderr)")
+
+        let nowhere = try await showreel(["device", "pbpaste", "no-such-device"], workspace)
+        #expect(nowhere.process.terminationStatus == 3 && nowhere.stderr.contains("no-such-device"), "\(nowhere.stderr)")
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
+
+    @Test("openurl opens Countries on Canada's details; an unknown scheme exits 1 naming it, a text without a scheme exits 64")
+    func openURL() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await cli.bootDevice(workspace)
+        let open = try await showreel(["device", "openurl", udid, "countries://country/CA"], workspace)
+        #expect(open.process.terminationStatus == 0 && open.stdout.contains("dev.showreel.countries: runningForeground"), "\(open.stderr)")
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        #expect(try await Application("dev.showreel.countries", device: client).staticTexts["countryName"].label == "Canada")
+
+        let unknown = try await showreel(["device", "openurl", udid, "maps://here"], workspace)
+        #expect(
+            unknown.process.terminationStatus == 1 && unknown.stderr.contains("No app on this device opens 'maps:' URLs"),
+            "\(unknown.stderr)")
+        let noScheme = try await showreel(["device", "openurl", udid, "country/CA"], workspace)
+        #expect(noScheme.process.terminationStatus == 64 && noScheme.stderr.contains("not a URL with a scheme"), "\(noScheme.stderr)")
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
+}

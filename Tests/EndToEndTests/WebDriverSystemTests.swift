@@ -1,0 +1,82 @@
+import Foundation
+import ShowreelTestSupport
+import Testing
+
+/// Appium's ways to reach what simctl does to a device, through `showreel webdriver` as a real
+/// process over real HTTP: the pasteboard and deep links.
+@Suite("WebDriver: pasteboard and deep links")
+struct WebDriverSystemTests {
+    typealias Server = WebDriverSuiteTests.Server
+
+    func script(_ server: Server, _ session: String, _ name: String, _ args: [String: Any]) async throws -> (Int, [String: Any]) {
+        try await server.call("POST", "/session/\(session)/execute/sync", ["script": name, "args": [args]])
+    }
+
+    @Test(
+        "mobile: setPasteboard / getPasteboard and Appium's set_clipboard / get_clipboard (base64) share the device's pasteboard; other encodings and content types are invalid arguments"
+    )
+    func pasteboard() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let session = try await WebDriverLimitsTests.newSession(server)
+
+        var answer = try await script(server, session, "mobile: setPasteboard", ["content": "Grüße"])
+        #expect(answer.0 == 200, "\(answer.1)")
+        answer = try await script(server, session, "mobile: getPasteboard", [:])
+        #expect(answer.1["value"] as? String == "Grüße")
+        answer = try await server.call("POST", "/session/\(session)/appium/device/get_clipboard", ["contentType": "plaintext"])
+        #expect(answer.1["value"] as? String == Data("Grüße".utf8).base64EncodedString())
+
+        let encoded = Data("hello@example.com".utf8).base64EncodedString()
+        answer = try await server.call(
+            "POST", "/session/\(session)/appium/device/set_clipboard", ["content": encoded, "contentType": "plaintext"])
+        #expect(answer.0 == 200, "\(answer.1)")
+        answer = try await script(server, session, "mobile: getPasteboard", ["encoding": "utf8"])
+        #expect(answer.1["value"] as? String == "hello@example.com")
+
+        var (status, code, message) = WebDriverLimitsTests.error(
+            try await server.call("POST", "/session/\(session)/appium/device/set_clipboard", ["content": encoded, "contentType": "image"]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("plaintext"), "\(message)")
+        (status, code, message) = WebDriverLimitsTests.error(
+            try await server.call("POST", "/session/\(session)/appium/device/set_clipboard", ["content": "not base64!"]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("base64"), "\(message)")
+        (status, code, message) = WebDriverLimitsTests.error(try await script(server, session, "mobile: setPasteboard", ["content": 3]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("'content'"), "\(message)")
+        (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: getPasteboard", ["encoding": "latin1"]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("utf8"), "\(message)")
+        try await server.stop()
+    }
+
+    @Test(
+        "mobile: deepLink and navigate-to open Countries on a country; an unknown scheme and a wrong bundleId are invalid arguments naming them"
+    )
+    func deepLink() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let session = try await WebDriverLimitsTests.newSession(server)
+
+        var answer = try await script(
+            server, session, "mobile: deepLink", ["url": "countries://country/CA", "bundleId": "dev.showreel.countries"])
+        #expect(answer.0 == 200, "\(answer.1)")
+        let found = try await server.value("POST", "/session/\(session)/element", ["using": "accessibility id", "value": "countryName"])
+        let element = try #require((found as? [String: Any])?.values.first as? String)
+        #expect(try await server.value("GET", "/session/\(session)/element/\(element)/text") as? String == "Canada")
+
+        answer = try await server.call("POST", "/session/\(session)/url", ["url": "countries://country/JP"])
+        #expect(answer.0 == 200, "\(answer.1)")
+        let japan = try await server.value("POST", "/session/\(session)/element", ["using": "accessibility id", "value": "countryName"])
+        let japanID = try #require((japan as? [String: Any])?.values.first as? String)
+        #expect(try await server.value("GET", "/session/\(session)/element/\(japanID)/text") as? String == "Japan")
+
+        var (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: deepLink", ["url": "maps://here"]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("'maps:'"), "\(message)")
+        (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: deepLink", ["url": "countries://country/CA", "bundleId": "dev.showreel.hello"]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("dev.showreel.countries"), "\(message)")
+        (status, code, message) = WebDriverLimitsTests.error(try await script(server, session, "mobile: deepLink", [:]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("'url'"), "\(message)")
+        try await server.stop()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ShowcaseApps
+import ShowreelFlows
+import ShowreelReport
+import Testing
+
+/// The flow steps for what simctl does to a device (Maestro's names): clipboard and links.
+@Suite("Flow steps: clipboard and links")
+struct SystemStepTests {
+    @Test(
+        "setClipboard and pasteText fill Sign Up's email field (it signs up with the pasted address); copyTextFrom copies the result row, whose text pasted after the address makes it invalid"
+    )
+    func clipboard() async throws {
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "clipboard.yaml",
+            """
+            appId: dev.showreel.signup
+            ---
+            - launchApp
+            - setClipboard: "ada@"
+            - tapOn: {id: email}
+            - pasteText
+            - setClipboard: "example.com"
+            - pasteText
+            - pressKey: Return
+            - assertVisible: "Signed up as ada@example.com"
+            - copyTextFrom: {id: result}
+            - tapOn: {id: email}
+            - pasteText
+            - pressKey: Return
+            - assertVisible: "Invalid Email"
+            """)
+        let entry = try await FlowRunnerTests.run(file, id: "clipboard.yaml", into: folder, videoName: "clipboard")
+        #expect(entry.status == .passed, "\(entry.failures)")
+    }
+
+    @Test("openLink opens Countries on a country's details, in its short and long form")
+    func openLink() async throws {
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "link.yaml",
+            """
+            appId: dev.showreel.countries
+            ---
+            - openLink: countries://country/CA
+            - assertVisible: {id: countryName, text: "Canada"}
+            - openLink: {link: "countries://country/JP"}
+            - assertVisible: {id: countryName, text: "Japan"}
+            """)
+        let entry = try await FlowRunnerTests.run(file, id: "link.yaml", into: folder, videoName: "link")
+        #expect(entry.status == .passed, "\(entry.failures)")
+        #expect(entry.steps.map(\.title).first == "openLink: countries://country/CA")
+    }
+
+    @Test("pasteText with no focused field, and a link no app opens, fail the step saying why")
+    func failures() async throws {
+        let folder = try FlowFolder()
+        let paste = try folder.write("paste.yaml", "appId: dev.showreel.hello\n---\n- launchApp\n- pasteText\n")
+        let pasted = try await FlowRunnerTests.run(paste, id: "paste.yaml", into: folder, videoName: "paste")
+        #expect(
+            pasted.status == .failed && pasted.failures.first?.message.contains("no text field has focus") == true, "\(pasted.failures)")
+        let link = try folder.write("maps.yaml", "appId: dev.showreel.hello\n---\n- openLink: maps://here\n")
+        let linked = try await FlowRunnerTests.run(link, id: "maps.yaml", into: folder, videoName: "maps")
+        #expect(linked.failures.first?.message.contains("No app on this device opens 'maps:' URLs") == true, "\(linked.failures)")
+    }
+
+    @Test("bad values are parse errors with the line: a link without a scheme, setClipboard without text")
+    func parsing() throws {
+        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "bad.yaml", "appId: dev.showreel.hello\n---\n- openLink: country/CA\n- setClipboard\n- copyTextFrom: {idx: 1}\n")
+        var problems: [String] = []
+        do { _ = try parser.parse(fileAt: file, id: "bad.yaml") } catch { problems = error.diagnostics.map(\.description) }
+        #expect(problems.contains { $0.hasPrefix("bad.yaml:3:") && $0.contains("needs a URL with a scheme") }, "\(problems)")
+        #expect(problems.contains("bad.yaml:4:3: 'setClipboard' needs a value, e.g. setClipboard: \"hello@example.com\""), "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("bad.yaml:5:") && $0.contains("idx") }, "\(problems)")
+    }
+}
