@@ -1,4 +1,5 @@
 import Hummingbird
+import ShowreelGraphics
 import ShowreelHTTP
 import ShowreelWire
 
@@ -10,5 +11,9 @@ extension AutomationServer {
         act(router, Routes.setPasteboard, AutomationAPI.PasteboardText.self) { body, _ in .setPasteboard(body.text) }
         router.on(Routes.pasteboard) { _, _ in await respond { AutomationAPI.PasteboardText(text: await device.pasteboard()) } }
         act(router, Routes.openURL, AutomationAPI.OpenURL.self) { body, _ in .openURL(body.url) }
+        act(router, Routes.privacy, AutomationAPI.Privacy.self) { body, _ in .setPermission(try body.change()) }
+        router.on(Routes.permissions) { _, context in
+            await respond { AutomationAPI.Permissions(await device.permissions(of: try Self.bundle(context))) }
+        }
     }
 }

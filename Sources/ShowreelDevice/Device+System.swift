@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 import ShowreelUI
 import ShowreelWire
 
@@ -11,6 +12,42 @@ extension Device {
             return .done
         case let .openURL(url):
             return .app(try await open(url: url))
+        case let .setPermission(change):
+            try await traced("privacy \(change.action.rawValue) \(change.service?.rawValue ?? "all") \(change.bundleIdentifier ?? "")") {
+                try setPermission(change)
+            }
+            return .done
+        }
+    }
+
+    // MARK: Permissions
+
+    /// Grants, revokes or resets as `simctl privacy` does; an app that is not installed is refused.
+    public func setPermission(_ change: PermissionChange) throws {
+        try ensureBooted()
+        if let bundle = change.bundleIdentifier, apps[bundle] == nil {
+            throw DeviceError.unknownApp(bundle, installed: installedApps)
+        }
+        let store = scene.permissions
+        switch (change.action, change.service, change.bundleIdentifier) {
+        case let (.reset, service, bundle):
+            store.reset(service, of: bundle)
+        case let (_, service, bundle?):
+            for one in service.map({ [$0] }) ?? PrivacyService.allCases { store.set(change.status, for: one, of: bundle) }
+        case (_, _, nil):
+            throw DeviceError.invalidRequest("\(change.action.rawValue) needs an app: name its bundle identifier.")
+        }
+    }
+
+    /// The services `bundleIdentifier` was answered for.
+    public func permissions(of bundleIdentifier: String) -> [PrivacyService: PermissionStatus] {
+        scene.permissions.statuses(for: bundleIdentifier)
+    }
+
+    /// Tells the toolkit which app is in the foreground: the permission alert names it.
+    func foregroundDidChange() {
+        scene.permissions.activeApp = foregroundApp.flatMap { bundle in
+            apps[bundle].map { PermissionStore.ActiveApp(bundleIdentifier: bundle, displayName: $0.displayName) }
         }
     }
 

@@ -19,7 +19,7 @@ public actor Device {
     let logger: Logger
     private(set) var apps: [String: AppDefinition] = [:]
     let scene: WindowScene
-    private var foreground: String?
+    private var foreground: String? { didSet { foregroundDidChange() } }
     /// Apps sent home keep their screens, as a real app keeps its state in the background.
     private var background: [String: Screen] = [:]
     private var crashes: [String: String] = [:]

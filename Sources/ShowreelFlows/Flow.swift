@@ -98,7 +98,9 @@ public struct FlowStep: Sendable {
     }
 
     public enum Action: Sendable {
-        case launchApp(appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool)
+        /// `permissions` are set before the launch (Maestro's `launchApp: {permissions: {all: deny}}`).
+        case launchApp(
+            appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool, permissions: [FlowPermission] = [])
         case tap(Target, count: Int, hold: Duration?)
         case inputText(String, into: Target?, keyDelay: Duration, jitter: Duration, seed: UInt64)
         case pressKey(String)

@@ -1,5 +1,6 @@
 import ShowreelAccessibility
 import ShowreelDevice
+import ShowreelGraphics
 import ShowreelWire
 
 extension FlowExecution {
@@ -21,6 +22,14 @@ extension FlowExecution {
             _ = try await device.perform(.setPasteboard(text))
         case let .openLink(url):
             _ = try await device.perform(.openURL(url))
+        case let .setPermissions(app, permissions):
+            guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to set permissions for: name one with appId") }
+            try await apply(permissions, to: app)
         }
+    }
+
+    /// Sets an app's permissions, in order (`all` first), before a launch or as a step.
+    func apply(_ permissions: [FlowPermission], to app: String) async throws {
+        for permission in permissions { _ = try await device.perform(.setPermission(permission.change(for: app))) }
     }
 }

@@ -113,7 +113,9 @@ extension FileParser {
             guard let app = string(node, field: "appId"), checkApp(app, at: node) else { return nil }
             return .launchApp(appId: app, arguments: nil, environment: nil, clearState: false)
         }
-        guard let fields = mapping(node, field: "launchApp", allowed: ["appId", "arguments", "env", "clearState"]) else { return nil }
+        guard let fields = mapping(node, field: "launchApp", allowed: ["appId", "arguments", "env", "clearState", "permissions"]) else {
+            return nil
+        }
         var app: String?
         if let value = fields["appId"] {
             guard let name = string(value, field: "appId"), checkApp(name, at: value) else { return nil }
@@ -122,7 +124,12 @@ extension FileParser {
         let arguments = fields["arguments"].flatMap { strings($0, field: "arguments") }
         let variables = fields["env"].flatMap { self.environment($0, field: "env") }
         let clearState = fields["clearState"].flatMap { bool($0, field: "clearState") } ?? false
-        return .launchApp(appId: app, arguments: arguments, environment: variables, clearState: clearState)
+        var permissions: [FlowPermission] = []
+        if let value = fields["permissions"] {
+            guard let parsed = self.permissions(value) else { return nil }
+            permissions = parsed
+        }
+        return .launchApp(appId: app, arguments: arguments, environment: variables, clearState: clearState, permissions: permissions)
     }
 
     private func tap(_ node: Node, step: String, count: Int, hold: Duration?) -> FlowStep.Action? {

@@ -6,7 +6,7 @@ import ShowreelWire
 extension FlowStep {
     public var summary: String {
         switch action {
-        case let .launchApp(app, _, _, _): app.map { "Launch \($0)" } ?? "Launch the app"
+        case let .launchApp(app, _, _, _, _): app.map { "Launch \($0)" } ?? "Launch the app"
         case let .tap(target, count, hold):
             hold != nil
                 ? "Long-press \(Self.quoted(target))" : count == 2 ? "Double-tap \(Self.quoted(target))" : "Tap \(Self.quoted(target))"

@@ -1,7 +1,27 @@
+import ShowreelGraphics
 import ShowreelWire
 import Yams
 
 extension FileParser {
+    /// A `permissions` map (`{all: deny, location: allow}`): `all` first, then each service,
+    /// as Maestro applies them.
+    func permissions(_ node: Node) -> [FlowPermission]? {
+        let names = PrivacyService.namesWithAll
+        guard let fields = mapping(node, field: "permissions", allowed: names) else { return nil }
+        var settings: [FlowPermission] = []
+        for name in names {
+            guard let value = fields[name] else { continue }
+            guard let word = string(value, field: name) else { return nil }
+            guard let status = FlowPermission.words.first(where: { $0.0 == word })?.1 else {
+                let words = FlowPermission.words.map(\.0)
+                fail(location(value), "'\(name)' must be allow, deny or unset, got '\(word)'\(Spelling.hint(for: word, in: words))")
+                return nil
+            }
+            settings.append(FlowPermission(service: PrivacyService(rawValue: name), status: status))
+        }
+        return settings
+    }
+
     /// A `SystemStep` from its name and value (nil after reporting what is wrong).
     func systemStep(_ name: String, _ argument: Node?) -> SystemStep? {
         switch name {
@@ -33,6 +53,18 @@ extension FileParser {
                 return nil
             }
             return .openLink(url)
+        case "setPermissions":
+            guard let fields = mapping(argument!, field: name, allowed: ["appId", "permissions"]) else { return nil }
+            var app: String?
+            if let value = fields["appId"] {
+                guard let named = string(value, field: "appId"), checkApp(named, at: value) else { return nil }
+                app = named
+            }
+            guard let node = fields["permissions"] else {
+                fail(location(argument!), "missing field 'permissions' in setPermissions")
+                return nil
+            }
+            return permissions(node).map { .setPermissions(appId: app, $0) }
         default:
             return nil
         }

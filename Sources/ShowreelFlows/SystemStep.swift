@@ -1,4 +1,24 @@
+import ShowreelGraphics
 import ShowreelWire
+
+/// One line of a flow's `permissions` map: a service (nil for `all`) allowed, denied or unset.
+public struct FlowPermission: Sendable, Equatable, CustomStringConvertible {
+    public var service: PrivacyService?
+    public var status: PermissionStatus
+
+    /// Maestro's words for the statuses.
+    static let words: [(String, PermissionStatus)] = [("allow", .granted), ("deny", .denied), ("unset", .notDetermined)]
+
+    public var description: String {
+        "\(service?.rawValue ?? "all") \(Self.words.first { $0.1 == status }?.0 ?? status.rawValue)"
+    }
+
+    /// The device's change for `bundle`.
+    func change(for bundle: String) -> PermissionChange {
+        let action: PermissionChange.Action = status == .granted ? .grant : status == .denied ? .revoke : .reset
+        return PermissionChange(action, service, bundleIdentifier: bundle)
+    }
+}
 
 /// The flow steps for what simctl does to a device from outside, by Maestro's names:
 /// `setClipboard`, `pasteText`, `copyTextFrom`, `openLink`.
@@ -11,9 +31,11 @@ public enum SystemStep: Sendable {
     case copyTextFrom(FlowStep.Target)
     /// `openLink: countries://country/CA`: the app owning the scheme opens the URL.
     case openLink(String)
+    /// `setPermissions: {appId, permissions: {location: allow, all: deny}}` (`simctl privacy`).
+    case setPermissions(appId: String?, [FlowPermission])
 
     /// The steps' names, as a flow writes them.
-    static let names = ["setClipboard", "pasteText", "copyTextFrom", "openLink"]
+    static let names = ["setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions"]
     /// Those that take no value.
     static let bareNames: Set = ["pasteText"]
 
@@ -23,6 +45,7 @@ public enum SystemStep: Sendable {
         case .pasteText: "Paste"
         case let .copyTextFrom(target): "Copy the text of \(FlowStep.quoted(target))"
         case let .openLink(url): "Open \(url)"
+        case let .setPermissions(_, permissions): "Set permissions: " + permissions.map(\.description).joined(separator: ", ")
         }
     }
 
@@ -31,6 +54,7 @@ public enum SystemStep: Sendable {
         case "setClipboard": "setClipboard: \"hello@example.com\""
         case "copyTextFrom": "copyTextFrom: {id: countryName}"
         case "openLink": "openLink: countries://country/CA"
+        case "setPermissions": "setPermissions: {permissions: {location: allow}}"
         default: nil
         }
     }

@@ -121,6 +121,16 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    /// The services an app was answered for; ones never asked are left out.
+    public func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus] {
+        try await through {
+            try await $0.permissions(of: bundleIdentifier)
+        } http: {
+            let body: AutomationAPI.Permissions = try await $0.call(Routes.permissions, bundleIdentifier)
+            return body.statuses
+        }
+    }
+
     public func status(of bundleIdentifier: String) async throws -> AppStatus {
         try await through {
             try await $0.status(of: bundleIdentifier)

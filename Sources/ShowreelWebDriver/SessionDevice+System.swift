@@ -1,3 +1,4 @@
+import ShowreelGraphics
 import ShowreelWire
 
 /// What simctl does to a session's device from outside, as the driving vocabulary's values.
@@ -6,6 +7,12 @@ extension SessionDevice {
 
     func pasteboard() async throws(WebDriverError) -> String {
         do { return try await driver.pasteboard() } catch { throw Self.translate(error) }
+    }
+
+    func setPermission(_ change: PermissionChange) async throws(WebDriverError) { try await perform(.setPermission(change)) }
+
+    func permissions(of bundle: String) async throws(WebDriverError) -> [PrivacyService: PermissionStatus] {
+        do { return try await driver.permissions(of: bundle) } catch { throw Self.translate(error) }
     }
 
     /// Opens a URL in the app owning its scheme; returns that app's bundle identifier.

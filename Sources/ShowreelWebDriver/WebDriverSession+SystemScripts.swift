@@ -1,10 +1,15 @@
 import Foundation
+import ShowreelAccessibility
+import ShowreelGraphics
 import ShowreelWire
 
 /// The `mobile:` scripts of Appium's XCUITest driver for what simctl does to a device from
 /// outside: the pasteboard (`setPasteboard`, `getPasteboard`) and deep links (`deepLink`).
 extension WebDriverSession {
-    static let systemScripts = ["mobile: setPasteboard", "mobile: getPasteboard", "mobile: deepLink"]
+    static let systemScripts = [
+        "mobile: setPasteboard", "mobile: getPasteboard", "mobile: deepLink", "mobile: setPermission", "mobile: getPermission",
+        "mobile: alert",
+    ]
 
     /// Runs one of `systemScripts`; nil for a script that is not one of them.
     func executeSystem(_ script: String, _ args: [String: JSONValue]) async throws(WebDriverError) -> JSONValue? {
@@ -29,9 +34,90 @@ extension WebDriverSession {
                 throw .invalidArgument("\(url) opened in \(opened), the app that declares its scheme, not in \(bundle).")
             }
             return .null
+        case "mobile: setPermission":
+            try await setPermissions(args)
+            return .null
+        case "mobile: getPermission":
+            let bundle = try Self.bundle(args, script)
+            guard let name = args["service"]?.string, let service = PrivacyService(rawValue: name) else {
+                throw .invalidArgument(
+                    "mobile: getPermission needs 'service', one of \(PrivacyService.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            let status = try await device.permissions(of: bundle)[service] ?? .notDetermined
+            return .string(Self.appiumWords.first { $0.1 == status }!.0)
+        case "mobile: alert":
+            guard let action = args["action"]?.string, ["accept", "dismiss", "getButtons"].contains(action) else {
+                throw .invalidArgument(
+                    "mobile: alert takes {\"action\": \"accept\", \"dismiss\" or \"getButtons\"} (and \"buttonLabel\" to tap one).")
+            }
+            if action == "getButtons" { return .array(try await alertButtons().map { .string($0.label) }) }
+            try await answerAlert(accept: action == "accept", label: args["buttonLabel"]?.string)
+            return .null
         default:
             return nil
         }
+    }
+
+    /// Appium's words for permission statuses.
+    static let appiumWords: [(String, PermissionStatus)] = [("yes", .granted), ("no", .denied), ("unset", .notDetermined)]
+
+    /// `mobile: setPermission`: `{"bundleId": ..., "access": {"location": "yes", "photos": "no", "camera": "unset"}}`.
+    private func setPermissions(_ args: [String: JSONValue]) async throws(WebDriverError) {
+        let bundle = try Self.bundle(args, "mobile: setPermission")
+        guard let access = args["access"]?.object, !access.isEmpty else {
+            throw .invalidArgument(
+                "mobile: setPermission takes {\"bundleId\": ..., \"access\": {\"location\": \"yes\"}} (yes, no or unset).")
+        }
+        var changes: [PermissionChange] = []
+        for (name, value) in access.sorted(by: { ($0.key == "all" ? 0 : 1, $0.key) < ($1.key == "all" ? 0 : 1, $1.key) }) {
+            guard let word = value.string, let status = Self.appiumWords.first(where: { $0.0 == word })?.1 else {
+                throw .invalidArgument("mobile: setPermission's access for '\(name)' must be yes, no or unset.")
+            }
+            let action: String = status == .granted ? "grant" : status == .denied ? "revoke" : "reset"
+            do { changes.append(try PermissionChange(action: action, service: name, bundleIdentifier: bundle)) } catch {
+                throw .invalidArgument("mobile: setPermission: \(error)")
+            }
+        }
+        for change in changes { try await device.setPermission(change) }
+    }
+
+    private static func bundle(_ args: [String: JSONValue], _ script: String) throws(WebDriverError) -> String {
+        guard let bundle = (args["bundleId"] ?? args["appId"])?.string, !bundle.isEmpty else {
+            throw .invalidArgument("\(script) needs 'bundleId', an app's bundle identifier.")
+        }
+        return bundle
+    }
+
+    // MARK: Alerts (W3C's user prompts and `mobile: alert`)
+
+    /// The buttons of the alert on screen (the top-most one), left to right.
+    func alertButtons() async throws(WebDriverError) -> [ElementSnapshot] {
+        try await alert().flattened.filter { $0.type == .button }
+    }
+
+    /// The alert on screen; `no such alert` without one.
+    func alert() async throws(WebDriverError) -> ElementSnapshot {
+        let alerts = try await device.tree().flatMap(\.flattened).filter { $0.type == .alert }
+        guard let alert = alerts.last else { throw WebDriverError(.noSuchAlert, "No alert is showing.") }
+        return alert
+    }
+
+    /// Taps the button named `label`, or the alert's accepting button (its last: Allow, OK) or
+    /// dismissing one (its first: Don't Allow, Cancel).
+    func answerAlert(accept: Bool, label: String?) async throws(WebDriverError) {
+        let buttons = try await alertButtons()
+        let button: ElementSnapshot?
+        if let label {
+            button = buttons.first { $0.label == label }
+            guard button != nil else {
+                throw .invalidArgument(
+                    "The alert has no button '\(label)'; it has \(buttons.map { "'\($0.label)'" }.joined(separator: ", ")).")
+            }
+        } else {
+            button = accept ? buttons.last : buttons.first
+        }
+        guard let button else { throw WebDriverError(.noSuchAlert, "The alert on screen has no buttons.") }
+        try await device.tap(at: button.frame.center)
     }
 
     /// The pasteboard holds text: Appium's `encoding` may only name UTF-8.
@@ -77,6 +163,18 @@ extension WebDriverRoute {
         },
         .init(.POST, "session/:sid/appium/device/get_clipboard") { call in
             try await call.s.step("get clipboard") { try await call.s.clipboard(call.body) }
+        },
+        .init(.GET, "session/:sid/alert/text") { call in
+            let alert = try await call.s.alert()
+            return .string(alert.label)
+        },
+        .init(.POST, "session/:sid/alert/accept") { call in
+            try await call.s.step("accept alert") { try await call.s.answerAlert(accept: true, label: nil) }
+            return .null
+        },
+        .init(.POST, "session/:sid/alert/dismiss") { call in
+            try await call.s.step("dismiss alert") { try await call.s.answerAlert(accept: false, label: nil) }
+            return .null
         },
         .init(.POST, "session/:sid/url") { call in
             let url = try call.string("url")

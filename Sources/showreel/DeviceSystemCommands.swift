@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import ShowreelGraphics
 import ShowreelTesting
 import ShowreelWire
 
 /// The device verbs simctl has for a device's state from outside, named and shaped as
 /// simctl's: `pbcopy`, `pbpaste`, `openurl`.
 extension DeviceCommand {
-    static let systemCommands: [any ParsableCommand.Type] = [Pbcopy.self, Pbpaste.self, OpenURL.self]
+    static let systemCommands: [any ParsableCommand.Type] = [Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self]
 
     /// `showreel device pbcopy booted < file`, as `xcrun simctl pbcopy booted`.
     struct Pbcopy: AsyncParsableCommand {
@@ -70,6 +71,37 @@ extension DeviceCommand {
                 }
                 let status = try await automation(device) { try await $0.performForApp(.openURL(url)) }
                 Console.out("\(status.bundleIdentifier): \(status.state.rawValue)")
+            }
+        }
+    }
+}
+
+extension DeviceCommand {
+    /// `showreel device privacy booted grant location dev.showreel.places`, as `xcrun simctl privacy`.
+    struct Privacy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "privacy", abstract: "Grant, revoke or reset an app's permission for a service, like `simctl privacy`.",
+            usage: "showreel device privacy <device> grant|revoke|reset <service> [<bundle id>]",
+            discussion: "Services: \(PrivacyService.namesWithAll.joined(separator: ", ")). Reset without a bundle id resets every app.")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "grant, revoke or reset.")
+        var action: String
+        @Argument(help: "A service (location, photos, contacts, ...) or `all`.")
+        var service: String
+        @Argument(help: "The app's bundle identifier (needed for grant and revoke).")
+        var bundleIdentifier: String?
+
+        func run() async throws {
+            try await reportingFailures {
+                let change: PermissionChange
+                do {
+                    change = try PermissionChange(action: action, service: service, bundleIdentifier: bundleIdentifier)
+                } catch {
+                    throw CLIFailure(message: "privacy: \(error)", exitCode: CLIFailure.Code.usage)
+                }
+                _ = try await automation(device) { try await $0.perform(.setPermission(change)) }
             }
         }
     }

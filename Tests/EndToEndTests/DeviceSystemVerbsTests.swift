@@ -60,4 +60,29 @@ struct DeviceSystemVerbsTests {
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }
+
+    @Test("privacy grant / revoke / reset reach the device; a misspelt service or grant without an app exit 64, an unknown app exits 1")
+    func privacy() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await cli.bootDevice(workspace)
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        let grant = try await showreel(["device", "privacy", udid, "grant", "location", "dev.showreel.places"], workspace)
+        #expect(grant.process.terminationStatus == 0, "\(grant.stderr)")
+        #expect(try await client.permissions(of: "dev.showreel.places") == [.location: .granted])
+        _ = try await showreel(["device", "privacy", udid, "revoke", "photos", "dev.showreel.places"], workspace)
+        #expect(try await client.permissions(of: "dev.showreel.places") == [.location: .granted, .photos: .denied])
+        let reset = try await showreel(["device", "privacy", udid, "reset", "all"], workspace)
+        #expect(reset.process.terminationStatus == 0, "\(reset.stderr)")
+        #expect(try await client.permissions(of: "dev.showreel.places").isEmpty)
+
+        let misspelt = try await showreel(["device", "privacy", udid, "grant", "photo", "dev.showreel.places"], workspace)
+        #expect(misspelt.process.terminationStatus == 64 && misspelt.stderr.contains("'photo'"), "\(misspelt.stderr)")
+        #expect(misspelt.stderr.contains("photos"))
+        let noApp = try await showreel(["device", "privacy", udid, "grant", "photos"], workspace)
+        #expect(noApp.process.terminationStatus == 64 && noApp.stderr.contains("name the app"), "\(noApp.stderr)")
+        let unknown = try await showreel(["device", "privacy", udid, "grant", "photos", "dev.showreel.nope"], workspace)
+        #expect(unknown.process.terminationStatus == 1 && unknown.stderr.contains("dev.showreel.nope"), "\(unknown.stderr)")
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
 }

@@ -79,4 +79,44 @@ struct WebDriverSystemTests {
         #expect(status == 400 && code == "invalid argument" && message.contains("'url'"), "\(message)")
         try await server.stop()
     }
+
+    @Test("mobile: setPermission / getPermission, and the permission alert answered through W3C's alert endpoints and mobile: alert")
+    func permissions() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let created = try await server.value(
+            "POST", "/session", ["capabilities": ["alwaysMatch": ["platformName": "iOS", "appium:bundleId": "dev.showreel.places"]]])
+        let session = try #require((created as? [String: Any])?["sessionId"] as? String)
+
+        var answer = try await script(server, session, "mobile: getPermission", ["bundleId": "dev.showreel.places", "service": "location"])
+        #expect(answer.1["value"] as? String == "unset")
+        var (status, code, message) = WebDriverLimitsTests.error(try await server.call("GET", "/session/\(session)/alert/text"))
+        #expect(status == 404 && code == "no such alert", "\(message)")
+
+        let share = try await server.value("POST", "/session/\(session)/element", ["using": "accessibility id", "value": "shareLocation"])
+        let shareID = try #require((share as? [String: Any])?.values.first as? String)
+        _ = try await server.value("POST", "/session/\(session)/element/\(shareID)/click", [:])
+        #expect(try await server.value("GET", "/session/\(session)/alert/text") as? String == "Allow “Places” to use your location?")
+        answer = try await script(server, session, "mobile: alert", ["action": "getButtons"])
+        #expect(answer.1["value"] as? [String] == ["Don’t Allow", "Allow While Using App"])
+        _ = try await server.value("POST", "/session/\(session)/alert/accept", [:])
+        answer = try await script(server, session, "mobile: getPermission", ["bundleId": "dev.showreel.places", "service": "location"])
+        #expect(answer.1["value"] as? String == "yes")
+
+        answer = try await script(
+            server, session, "mobile: setPermission", ["bundleId": "dev.showreel.places", "access": ["all": "no", "photos": "yes"]])
+        #expect(answer.0 == 200, "\(answer.1)")
+        answer = try await script(server, session, "mobile: getPermission", ["bundleId": "dev.showreel.places", "service": "photos"])
+        #expect(answer.1["value"] as? String == "yes")
+        answer = try await script(server, session, "mobile: getPermission", ["bundleId": "dev.showreel.places", "service": "location"])
+        #expect(answer.1["value"] as? String == "no")
+
+        (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: setPermission", ["bundleId": "dev.showreel.places", "access": ["locaton": "yes"]]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("location"), "\(message)")
+        (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: setPermission", ["bundleId": "dev.showreel.places", "access": ["photos": "maybe"]]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("yes, no or unset"), "\(message)")
+        try await server.stop()
+    }
 }

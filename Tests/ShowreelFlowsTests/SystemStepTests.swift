@@ -67,14 +67,44 @@ struct SystemStepTests {
 
     @Test("bad values are parse errors with the line: a link without a scheme, setClipboard without text")
     func parsing() throws {
-        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
+        let problems = try FlowParserTests().problems(
+            "appId: dev.showreel.hello\n---\n- openLink: country/CA\n- setClipboard\n- copyTextFrom: {idx: 1}\n")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("needs a URL with a scheme") }, "\(problems)")
+        #expect(problems.contains("flow.yaml:4:3: 'setClipboard' needs a value, e.g. setClipboard: \"hello@example.com\""), "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:5:") && $0.contains("idx") }, "\(problems)")
+    }
+
+    @Test("launchApp with permissions and setPermissions set them before Places asks; with none, the flow answers the alert")
+    func permissions() async throws {
         let folder = try FlowFolder()
         let file = try folder.write(
-            "bad.yaml", "appId: dev.showreel.hello\n---\n- openLink: country/CA\n- setClipboard\n- copyTextFrom: {idx: 1}\n")
-        var problems: [String] = []
-        do { _ = try parser.parse(fileAt: file, id: "bad.yaml") } catch { problems = error.diagnostics.map(\.description) }
-        #expect(problems.contains { $0.hasPrefix("bad.yaml:3:") && $0.contains("needs a URL with a scheme") }, "\(problems)")
-        #expect(problems.contains("bad.yaml:4:3: 'setClipboard' needs a value, e.g. setClipboard: \"hello@example.com\""), "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("bad.yaml:5:") && $0.contains("idx") }, "\(problems)")
+            "permissions.yaml",
+            """
+            appId: dev.showreel.places
+            ---
+            - launchApp: {permissions: {all: deny, location: allow}}
+            - tapOn: {id: shareLocation}
+            - assertVisible: "Location shared"
+            - setPermissions: {permissions: {location: deny}}
+            - launchApp
+            - tapOn: {id: shareLocation}
+            - assertVisible: "Location not allowed: allow it in Settings."
+            - setPermissions: {appId: dev.showreel.places, permissions: {all: unset}}
+            - launchApp
+            - tapOn: {id: shareLocation}
+            - tapOn: "Allow While Using App"
+            - assertVisible: "Location shared"
+            """)
+        let entry = try await FlowRunnerTests.run(file, id: "permissions.yaml", into: folder, videoName: "permissions")
+        #expect(entry.status == .passed, "\(entry.failures)")
+    }
+
+    @Test("a permission value other than allow, deny or unset, and an unknown service, are parse errors")
+    func permissionParsing() throws {
+        let problems = try FlowParserTests().problems(
+            "appId: dev.showreel.places\n---\n- launchApp: {permissions: {location: yes}}\n- setPermissions: {permissions: {locaton: allow}}\n"
+        )
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("allow, deny or unset") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:4:") && $0.contains("'locaton'") && $0.contains("location") }, "\(problems)")
     }
 }

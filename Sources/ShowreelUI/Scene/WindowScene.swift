@@ -75,6 +75,8 @@ public final class WindowScene {
     var alertWindows: [(alert: AlertController, window: Window)] = []
     /// The device's pasteboard, shared by its apps.
     public let pasteboard = Pasteboard()
+    /// What each app may use (location, photos, ...), and which app asks.
+    public let permissions = PermissionStore()
     /// The text field's Copy and Paste menu while it shows.
     var editMenuWindow: Window?
 

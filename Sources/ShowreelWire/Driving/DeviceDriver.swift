@@ -23,6 +23,8 @@ public protocol DeviceDriver: Sendable {
     func info() async throws -> AutomationAPI.DeviceInfo
     /// The text on the device's pasteboard (`simctl pbpaste`); empty when nothing was copied.
     func pasteboard() async throws -> String
+    /// The services an app was answered for (`simctl privacy`); ones never asked are left out.
+    func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus]
 }
 
 extension DeviceDriver {

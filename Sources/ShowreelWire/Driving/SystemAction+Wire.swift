@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 
 extension AutomationAPI.Routes {
     /// `simctl pbcopy` and `pbpaste`: the device's pasteboard.
@@ -7,8 +8,12 @@ extension AutomationAPI.Routes {
     /// `simctl openurl`.
     package static let openURL = Route(.post, "/v1/open-url")
 
+    /// `simctl privacy`, and what an app was answered.
+    package static let privacy = Route(.post, "/v1/privacy")
+    package static let permissions = Route(.get, "/v1/apps/:bundle/permissions")
+
     /// The routes of `SystemAction`s and the reads beside them.
-    package static let system: [Route] = [setPasteboard, pasteboard, openURL]
+    package static let system: [Route] = [setPasteboard, pasteboard, openURL, privacy, permissions]
 }
 
 extension AutomationAPI {
@@ -17,6 +22,35 @@ extension AutomationAPI {
     package struct PasteboardText: AutomationBody, Equatable, Sendable {
         public var text: String
         public init(text: String) { self.text = text }
+    }
+
+    /// `POST /v1/privacy`: as `simctl privacy` words it (`service` may be `all`; `bundleIdentifier`
+    /// may be left out for `reset`).
+    package struct Privacy: AutomationBody, Equatable, Sendable {
+        public var action: String
+        public var service: String
+        public var bundleIdentifier: String?
+        public init(action: String, service: String, bundleIdentifier: String?) {
+            self.action = action; self.service = service; self.bundleIdentifier = bundleIdentifier
+        }
+        public init(_ change: PermissionChange) {
+            self.init(action: change.action.rawValue, service: change.service?.rawValue ?? "all", bundleIdentifier: change.bundleIdentifier)
+        }
+        public func change() throws(AutomationInputError) -> PermissionChange {
+            try PermissionChange(action: action, service: service, bundleIdentifier: bundleIdentifier)
+        }
+    }
+
+    /// `GET /v1/apps/{bundle}/permissions`: the services the app was answered for.
+    package struct Permissions: Codable, Equatable, Sendable {
+        public var permissions: [String: PermissionStatus]
+        public init(_ statuses: [PrivacyService: PermissionStatus]) {
+            permissions = Dictionary(uniqueKeysWithValues: statuses.map { ($0.key.rawValue, $0.value) })
+        }
+        /// The statuses by service (names this side does not know are left out).
+        public var statuses: [PrivacyService: PermissionStatus] {
+            Dictionary(uniqueKeysWithValues: permissions.compactMap { key, value in PrivacyService(rawValue: key).map { ($0, value) } })
+        }
     }
 
     /// A URL for the app that owns its scheme.
@@ -35,6 +69,8 @@ extension SystemAction {
             return ActionRequest(route: Routes.setPasteboard, body: AutomationAPI.PasteboardText(text: text), answer: .ok)
         case let .openURL(url):
             return ActionRequest(route: Routes.openURL, body: AutomationAPI.OpenURL(url: url), answer: .app)
+        case let .setPermission(change):
+            return ActionRequest(route: Routes.privacy, body: AutomationAPI.Privacy(change), answer: .ok)
         }
     }
 }

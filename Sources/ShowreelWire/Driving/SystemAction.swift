@@ -9,6 +9,8 @@ public enum SystemAction: Sendable, Equatable {
     /// Opens a URL in the app that declares its scheme, launching or activating it (`simctl
     /// openurl`); the answer is that app's state.
     case openURL(String)
+    /// Grants, revokes or resets an app's permission for a service (`simctl privacy`).
+    case setPermission(PermissionChange)
 }
 
 extension DeviceAction {
@@ -41,6 +43,8 @@ extension SystemAction {
             guard URLScheme.of(url) != nil else {
                 throw .outOfRange(field: "url", message: "must be a URL with a scheme, such as countries://country/CA, got '\(url)'")
             }
+        case let .setPermission(change):
+            try change.validate()
         }
     }
 }

@@ -1,0 +1,40 @@
+import ShowcaseApps
+import ShowreelAccessibility
+import ShowreelRender
+import ShowreelTestSupport
+import Testing
+
+@testable import ShowreelUI
+
+/// The system screens the device draws over any app (the permission alert, the text field's
+/// edit menu), as golden images: light, dark, and over an app in Arabic (right to left).
+extension GoldenTests {
+    func placesAlert(arguments: [String] = [], dark: Bool = false) throws -> SceneHarness {
+        let h = try SceneHarness(profile: Self.profile, app: PlacesApp.definition, arguments: arguments)
+        h.scene.permissions.activeApp = PermissionAlertTests.places
+        if dark { h.scene.interfaceStyle = .dark }
+        h.settle()
+        try h.tap("shareLocation")
+        h.settle()
+        return h
+    }
+
+    @Test("the location permission alert over Places: light, dark, Arabic")
+    func permissionAlert() throws {
+        try assertGolden("places-permission-alert", try placesAlert())
+        try assertGolden("places-permission-alert-dark", try placesAlert(dark: true))
+        try assertGolden("places-permission-alert-ar", try placesAlert(arguments: Self.launchArguments("ar", locale: "ar_EG")))
+    }
+
+    @Test("the text field's edit menu over Sign-up")
+    func editMenu() throws {
+        let h = try SceneHarness(profile: Self.profile, app: SignUpApp.definition)
+        h.settle()
+        try h.typeOnKeyboard("kate@example.com")
+        h.scene.pasteboard.string = "x"
+        let field = try #require(h.element("email", type: .textField))
+        h.tap(at: field.frame.center, hold: .milliseconds(600))
+        h.settle()
+        try assertGolden("signup-edit-menu", h)
+    }
+}
