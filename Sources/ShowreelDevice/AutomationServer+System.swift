@@ -12,6 +12,10 @@ extension AutomationServer {
         router.on(Routes.pasteboard) { _, _ in await respond { AutomationAPI.PasteboardText(text: await device.pasteboard()) } }
         act(router, Routes.openURL, AutomationAPI.OpenURL.self) { body, _ in .openURL(body.url) }
         act(router, Routes.privacy, AutomationAPI.Privacy.self) { body, _ in .setPermission(try body.change()) }
+        act(router, Routes.setLocation, Coordinate.self) { body, _ in .setLocation(body) }
+        act(router, Routes.clearLocation) { _ in .setLocation(nil) }
+        act(router, Routes.travel, LocationRoute.self) { body, _ in .travel(body) }
+        router.on(Routes.location) { _, _ in await respond { AutomationAPI.Location(await device.location()) } }
         router.on(Routes.permissions) { _, context in
             await respond { AutomationAPI.Permissions(await device.permissions(of: try Self.bundle(context))) }
         }

@@ -17,7 +17,34 @@ extension Device {
                 try setPermission(change)
             }
             return .done
+        case let .setLocation(coordinate):
+            try await traced(coordinate.map { "set location \($0)" } ?? "clear location") { setLocation(coordinate) }
+            return .done
+        case let .travel(route):
+            try await traced("travel \(route.waypoints.count) waypoints at \(route.speed) m/s") { travel(route) }
+            return .done
         }
+    }
+
+    // MARK: Location
+
+    /// The simulated location; nil while none is set.
+    public func location() -> Coordinate? { scene.location.coordinate }
+
+    /// Moves the device to `coordinate` (nil: no location), ending a route (`simctl location set`).
+    public func setLocation(_ coordinate: Coordinate?) {
+        syncSceneTime()
+        scene.location.set(coordinate)
+        renderIfNeeded()
+    }
+
+    /// Moves the location along `route` from now, once a second on the device clock; it ends at
+    /// the last waypoint after `route.duration` (`simctl location start`).
+    public func travel(_ route: LocationRoute) {
+        syncSceneTime()
+        scene.location.travel(route, from: clock.now)
+        renderIfNeeded()
+        startDisplayLinkIfNeeded()
     }
 
     // MARK: Permissions

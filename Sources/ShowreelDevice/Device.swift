@@ -373,7 +373,9 @@ public actor Device {
         let end = clock.now + duration
         while clock.now < end {
             try Task.checkCancellation()  // an action whose client went away stops here
-            let step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
+            var step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
+            // A location moving along a route is reported (and rendered) once a second.
+            if let report = scene.location.nextUpdate(after: clock.now) { step = min(step, report - clock.now) }
             try await clock.advance(by: step)
             syncSceneTime()
             renderIfNeeded()
@@ -390,7 +392,7 @@ public actor Device {
     /// On the real clock, animations started by an event keep rendering at 60 Hz after the
     /// event returns, like a display link; the virtual clock renders them when time is advanced.
     func startDisplayLinkIfNeeded() {
-        guard clock.kind == .real, scene.hasRunningAnimations, displayLink == nil else { return }
+        guard clock.kind == .real, scene.hasRunningAnimations || scene.location.route != nil, displayLink == nil else { return }
         displayLink = Task { [weak self] in
             while !Task.isCancelled, let self, await self.displayLinkTick() {
                 try? await Task.sleep(for: Self.frameInterval)
@@ -402,7 +404,8 @@ public actor Device {
     private func displayLinkTick() -> Bool {
         syncSceneTime()
         renderIfNeeded()
-        guard scene.hasRunningAnimations, !isShutDown else {
+        // A route moves the location on the real clock too.
+        guard scene.hasRunningAnimations || scene.location.route != nil, !isShutDown else {
             displayLink = nil
             return false
         }

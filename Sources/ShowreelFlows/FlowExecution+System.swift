@@ -22,6 +22,12 @@ extension FlowExecution {
             _ = try await device.perform(.setPasteboard(text))
         case let .openLink(url):
             _ = try await device.perform(.openURL(url))
+        case let .setLocation(place):
+            _ = try await device.perform(.setLocation(place))
+        case let .travel(route):
+            // As Maestro does, the step lasts as long as the journey (the video shows it).
+            _ = try await device.perform(.travel(route))
+            _ = try await device.perform(.wait(route.duration))
         case let .setPermissions(app, permissions):
             guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to set permissions for: name one with appId") }
             try await apply(permissions, to: app)

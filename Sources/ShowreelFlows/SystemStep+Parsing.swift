@@ -3,6 +3,33 @@ import ShowreelWire
 import Yams
 
 extension FileParser {
+    /// A place: `{latitude, longitude}` or "latitude,longitude".
+    func place(_ node: Node, field: String) -> Coordinate? {
+        if case .mapping = node {
+            guard let fields = mapping(node, field: field, allowed: ["latitude", "longitude"]) else { return nil }
+            guard let lat = fields["latitude"].flatMap({ string($0, field: "latitude") }).flatMap(Double.init),
+                let lon = fields["longitude"].flatMap({ string($0, field: "longitude") }).flatMap(Double.init)
+            else {
+                fail(location(node), "\(field) needs 'latitude' and 'longitude', numbers in degrees")
+                return nil
+            }
+            let place = Coordinate(latitude: lat, longitude: lon)
+            guard place.isValid else {
+                fail(location(node), "\(field) must have a latitude from -90 to 90 and a longitude from -180 to 180, got \(lat), \(lon)")
+                return nil
+            }
+            return place
+        }
+        guard let text = string(node, field: field) else { return nil }
+        guard let place = Coordinate(parsing: text) else {
+            fail(
+                location(node),
+                "\(field) must be \"latitude,longitude\" in degrees (latitude -90 to 90, longitude -180 to 180), got '\(text)'")
+            return nil
+        }
+        return place
+    }
+
     /// A `permissions` map (`{all: deny, location: allow}`): `all` first, then each service,
     /// as Maestro applies them.
     func permissions(_ node: Node) -> [FlowPermission]? {
@@ -53,6 +80,35 @@ extension FileParser {
                 return nil
             }
             return .openLink(url)
+        case "setLocation":
+            return place(argument!, field: name).map { .setLocation($0) }
+        case "travel":
+            guard let fields = mapping(argument!, field: name, allowed: ["points", "speed"]) else { return nil }
+            guard let pointsNode = fields["points"], case let .sequence(list) = pointsNode, !list.isEmpty else {
+                fail(location(argument!), "travel needs 'points', a list of \"latitude,longitude\" places")
+                return nil
+            }
+            let points = list.map { place($0, field: "points item") }
+            guard let speedNode = fields["speed"] else {
+                fail(location(argument!), "travel needs 'speed', in metres per second")
+                return nil
+            }
+            guard let speedText = string(speedNode, field: "speed") else { return nil }
+            guard let speed = Double(speedText), speed > 0, speed <= AutomationLimits.maxSpeed else {
+                fail(
+                    location(speedNode),
+                    "'speed' must be metres per second, more than 0 and at most \(Int(AutomationLimits.maxSpeed)), got '\(speedText)'")
+                return nil
+            }
+            guard !points.contains(nil) else { return nil }
+            let route = LocationRoute(waypoints: points.compactMap { $0 }, speed: speed)
+            guard route.duration <= .seconds(AutomationLimits.maxWaitSeconds) else {
+                fail(
+                    location(speedNode),
+                    "travel takes \(Int(route.duration.seconds)) s at \(speedText) m/s; a step waits at most an hour: go faster")
+                return nil
+            }
+            return .travel(route)
         case "setPermissions":
             guard let fields = mapping(argument!, field: name, allowed: ["appId", "permissions"]) else { return nil }
             var app: String?

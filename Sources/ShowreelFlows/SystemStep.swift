@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelGraphics
 import ShowreelWire
 
@@ -33,9 +34,13 @@ public enum SystemStep: Sendable {
     case openLink(String)
     /// `setPermissions: {appId, permissions: {location: allow, all: deny}}` (`simctl privacy`).
     case setPermissions(appId: String?, [FlowPermission])
+    /// `setLocation: {latitude, longitude}` (or "lat,lon"): the simulated location.
+    case setLocation(Coordinate)
+    /// `travel: {points: ["lat,lon", ...], speed: m/s}`: moves along the route and waits until it ends.
+    case travel(LocationRoute)
 
     /// The steps' names, as a flow writes them.
-    static let names = ["setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions"]
+    static let names = ["setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions", "setLocation", "travel"]
     /// Those that take no value.
     static let bareNames: Set = ["pasteText"]
 
@@ -45,6 +50,8 @@ public enum SystemStep: Sendable {
         case .pasteText: "Paste"
         case let .copyTextFrom(target): "Copy the text of \(FlowStep.quoted(target))"
         case let .openLink(url): "Open \(url)"
+        case let .setLocation(place): "Go to \(place)"
+        case let .travel(route): "Travel \(Int(route.length.rounded())) m at \(route.speed.formatted()) m/s"
         case let .setPermissions(_, permissions): "Set permissions: " + permissions.map(\.description).joined(separator: ", ")
         }
     }
@@ -55,6 +62,8 @@ public enum SystemStep: Sendable {
         case "copyTextFrom": "copyTextFrom: {id: countryName}"
         case "openLink": "openLink: countries://country/CA"
         case "setPermissions": "setPermissions: {permissions: {location: allow}}"
+        case "setLocation": "setLocation: {latitude: 43.6532, longitude: -79.3832}"
+        case "travel": "travel: {points: [\"43.6532,-79.3832\", \"43.6426,-79.3871\"], speed: 20}"
         default: nil
         }
     }

@@ -1,3 +1,4 @@
+import ShowreelGraphics
 import ShowreelWire
 
 /// What simctl does to a device from outside, for Swift tests: the pasteboard and URLs.
@@ -14,5 +15,19 @@ extension DeviceClient {
     @discardableResult
     public func openURL(_ url: String) async throws -> AppStatus {
         try await performForApp(.openURL(url))
+    }
+}
+
+/// `simctl location` for Swift tests.
+extension DeviceClient {
+    /// Puts the device at `coordinate` (nil: no location), ending a route.
+    public func setLocation(_ coordinate: Coordinate?) async throws {
+        _ = try await perform(.setLocation(coordinate))
+    }
+
+    /// Moves the location along `route` from now, on the device clock; it is at the last
+    /// waypoint after `route.duration` of device time (wait for it to pass).
+    public func travel(_ route: LocationRoute) async throws {
+        _ = try await perform(.travel(route))
     }
 }

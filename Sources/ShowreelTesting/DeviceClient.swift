@@ -121,6 +121,16 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    /// The simulated location; nil while none is set.
+    public func location() async throws -> Coordinate? {
+        try await through {
+            try await $0.location()
+        } http: {
+            let body: AutomationAPI.Location = try await $0.call(Routes.location)
+            return body.location
+        }
+    }
+
     /// The services an app was answered for; ones never asked are left out.
     public func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus] {
         try await through {

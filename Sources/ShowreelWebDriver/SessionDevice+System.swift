@@ -15,6 +15,12 @@ extension SessionDevice {
         do { return try await driver.permissions(of: bundle) } catch { throw Self.translate(error) }
     }
 
+    func setLocation(_ coordinate: Coordinate?) async throws(WebDriverError) { try await perform(.setLocation(coordinate)) }
+
+    func location() async throws(WebDriverError) -> Coordinate? {
+        do { return try await driver.location() } catch { throw Self.translate(error) }
+    }
+
     /// Opens a URL in the app owning its scheme; returns that app's bundle identifier.
     func open(url: String) async throws(WebDriverError) -> String {
         do { return try await driver.performForApp(.openURL(url)).bundleIdentifier } catch { throw Self.translate(error) }

@@ -8,7 +8,7 @@ import ShowreelWire
 extension WebDriverSession {
     static let systemScripts = [
         "mobile: setPasteboard", "mobile: getPasteboard", "mobile: deepLink", "mobile: setPermission", "mobile: getPermission",
-        "mobile: alert",
+        "mobile: alert", "mobile: setSimulatedLocation", "mobile: getSimulatedLocation", "mobile: resetSimulatedLocation",
     ]
 
     /// Runs one of `systemScripts`; nil for a script that is not one of them.
@@ -53,9 +53,31 @@ extension WebDriverSession {
             if action == "getButtons" { return .array(try await alertButtons().map { .string($0.label) }) }
             try await answerAlert(accept: action == "accept", label: args["buttonLabel"]?.string)
             return .null
+        case "mobile: setSimulatedLocation":
+            try await device.setLocation(try Self.coordinate(args, script))
+            return .null
+        case "mobile: getSimulatedLocation":
+            let here = try await device.location()
+            return ["latitude": here.map { .number($0.latitude) } ?? .null, "longitude": here.map { .number($0.longitude) } ?? .null]
+        case "mobile: resetSimulatedLocation":
+            try await device.setLocation(nil)
+            return .null
         default:
             return nil
         }
+    }
+
+    /// A place from `latitude` and `longitude` in degrees.
+    static func coordinate(_ args: [String: JSONValue], _ command: String) throws(WebDriverError) -> Coordinate {
+        guard let latitude = args["latitude"]?.number, let longitude = args["longitude"]?.number else {
+            throw .invalidArgument("\(command) takes {\"latitude\": 43.6532, \"longitude\": -79.3832}, numbers in degrees.")
+        }
+        let place = Coordinate(latitude: latitude, longitude: longitude)
+        guard place.isValid else {
+            throw .invalidArgument(
+                "\(command): latitude must be from -90 to 90 and longitude from -180 to 180, got \(latitude), \(longitude).")
+        }
+        return place
     }
 
     /// Appium's words for permission statuses.
@@ -174,6 +196,18 @@ extension WebDriverRoute {
         },
         .init(.POST, "session/:sid/alert/dismiss") { call in
             try await call.s.step("dismiss alert") { try await call.s.answerAlert(accept: false, label: nil) }
+            return .null
+        },
+        .init(.GET, "session/:sid/location") { call in
+            guard let here = try await call.s.device.location() else {
+                throw WebDriverError(.unknownError, "The device has no simulated location: set one with POST /location first.")
+            }
+            return ["latitude": .number(here.latitude), "longitude": .number(here.longitude), "altitude": 0]
+        },
+        .init(.POST, "session/:sid/location") { call in
+            let fields = call.body["location"]?.object ?? call.body.object ?? [:]
+            let place = try WebDriverSession.coordinate(fields, "POST /location")
+            try await call.s.step("set location \(place)") { try await call.s.device.setLocation(place) }
             return .null
         },
         .init(.POST, "session/:sid/url") { call in

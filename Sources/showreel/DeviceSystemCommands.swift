@@ -7,7 +7,7 @@ import ShowreelWire
 /// The device verbs simctl has for a device's state from outside, named and shaped as
 /// simctl's: `pbcopy`, `pbpaste`, `openurl`.
 extension DeviceCommand {
-    static let systemCommands: [any ParsableCommand.Type] = [Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self]
+    static let systemCommands: [any ParsableCommand.Type] = [Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self]
 
     /// `showreel device pbcopy booted < file`, as `xcrun simctl pbcopy booted`.
     struct Pbcopy: AsyncParsableCommand {
@@ -102,6 +102,67 @@ extension DeviceCommand {
                     throw CLIFailure(message: "privacy: \(error)", exitCode: CLIFailure.Code.usage)
                 }
                 _ = try await automation(device) { try await $0.perform(.setPermission(change)) }
+            }
+        }
+    }
+}
+
+extension DeviceCommand {
+    /// `showreel device location booted set 43.6532,-79.3832`, as `xcrun simctl location`.
+    struct Location: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "location", abstract: "Set, clear or move a device's simulated location, like `simctl location`.",
+            usage: """
+                showreel device location <device> set <lat>,<lon>
+                showreel device location <device> clear
+                showreel device location <device> start [--speed <m/s>] <lat>,<lon> <lat>,<lon> ...
+                """,
+            discussion:
+                "start moves the location along the waypoints at the speed (default 20 m/s) on the device clock, reported once a second.")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "set, clear or start.")
+        var action: String
+        @Argument(help: "Places as <lat>,<lon>: one for set, the waypoints for start.")
+        var places: [String] = []
+        @Option(help: "Metres per second along a route (start).")
+        var speed = 20.0
+
+        func run() async throws {
+            try await reportingFailures {
+                let action = try self.deviceAction()
+                _ = try await automation(device) { try await $0.perform(action) }
+            }
+        }
+
+        func deviceAction() throws -> DeviceAction {
+            let coordinates = try places.map { text in
+                guard let coordinate = Coordinate(parsing: text) else {
+                    throw CLIFailure(
+                        message: "'\(text)' is not a place: write <latitude>,<longitude> in degrees, e.g. 43.6532,-79.3832.",
+                        exitCode: CLIFailure.Code.usage)
+                }
+                return coordinate
+            }
+            switch (action, coordinates.count) {
+            case ("set", 1): return .setLocation(coordinates[0])
+            case ("clear", 0): return .setLocation(nil)
+            case ("start", 1...):
+                let route = LocationRoute(waypoints: coordinates, speed: speed)
+                guard speed.isFinite, speed > 0, speed <= AutomationLimits.maxSpeed else {
+                    throw CLIFailure(
+                        message: "--speed must be more than 0 and at most \(Int(AutomationLimits.maxSpeed)) m/s, got \(speed).",
+                        exitCode: CLIFailure.Code.usage)
+                }
+                return .travel(route)
+            case ("set", _), ("clear", _), ("start", _):
+                throw CLIFailure(
+                    message:
+                        "location \(action) takes \(action == "set" ? "one place" : action == "clear" ? "no places" : "one or more waypoints"), got \(coordinates.count).",
+                    exitCode: CLIFailure.Code.usage)
+            default:
+                throw CLIFailure(message: "Unknown location action '\(action)'. Use set, clear or start.", exitCode: CLIFailure.Code.usage)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 import ShowreelTestSupport
 import ShowreelTesting
 import Testing
@@ -82,6 +83,30 @@ struct DeviceSystemVerbsTests {
         #expect(noApp.process.terminationStatus == 64 && noApp.stderr.contains("name the app"), "\(noApp.stderr)")
         let unknown = try await showreel(["device", "privacy", udid, "grant", "photos", "dev.showreel.nope"], workspace)
         #expect(unknown.process.terminationStatus == 1 && unknown.stderr.contains("dev.showreel.nope"), "\(unknown.stderr)")
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
+
+    @Test("location set / start / clear reach the device; a place that is not one, and set with two places, exit 64")
+    func location() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await cli.bootDevice(workspace)
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        let set = try await showreel(["device", "location", udid, "set", "43.6532,-79.3832"], workspace)
+        #expect(set.process.terminationStatus == 0, "\(set.stderr)")
+        #expect(try await client.location() == Coordinate(latitude: 43.6532, longitude: -79.3832))
+        let start = try await showreel(
+            ["device", "location", udid, "start", "--speed", "1000", "43.6532,-79.3832", "43.6426,-79.3871"], workspace)
+        #expect(start.process.terminationStatus == 0, "\(start.stderr)")
+        _ = try await client.perform(.wait(.seconds(2)))
+        #expect(try await client.location() == Coordinate(latitude: 43.6426, longitude: -79.3871))
+        #expect(try await showreel(["device", "location", udid, "clear"], workspace).process.terminationStatus == 0)
+        #expect(try await client.location() == nil)
+
+        let offGlobe = try await showreel(["device", "location", udid, "set", "95,10"], workspace)
+        #expect(offGlobe.process.terminationStatus == 64 && offGlobe.stderr.contains("'95,10' is not a place"), "\(offGlobe.stderr)")
+        let two = try await showreel(["device", "location", udid, "set", "1,1", "2,2"], workspace)
+        #expect(two.process.terminationStatus == 64 && two.stderr.contains("takes one place"), "\(two.stderr)")
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }

@@ -119,4 +119,31 @@ struct WebDriverSystemTests {
         #expect(status == 400 && code == "invalid argument" && message.contains("yes, no or unset"), "\(message)")
         try await server.stop()
     }
+
+    @Test(
+        "POST / GET /location and mobile: setSimulatedLocation / getSimulatedLocation / resetSimulatedLocation; a place off the globe is an invalid argument"
+    )
+    func location() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let session = try await WebDriverLimitsTests.newSession(server)
+        var answer = try await server.call(
+            "POST", "/session/\(session)/location", ["location": ["latitude": 43.6532, "longitude": -79.3832, "altitude": 0]])
+        #expect(answer.0 == 200, "\(answer.1)")
+        let here = try await server.value("GET", "/session/\(session)/location") as? [String: Any]
+        #expect(here?["latitude"] as? Double == 43.6532 && here?["longitude"] as? Double == -79.3832)
+
+        answer = try await script(server, session, "mobile: setSimulatedLocation", ["latitude": 51.5, "longitude": -0.12])
+        #expect(answer.0 == 200, "\(answer.1)")
+        answer = try await script(server, session, "mobile: getSimulatedLocation", [:])
+        #expect((answer.1["value"] as? [String: Any])?["latitude"] as? Double == 51.5)
+        _ = try await script(server, session, "mobile: resetSimulatedLocation", [:])
+        answer = try await script(server, session, "mobile: getSimulatedLocation", [:])
+        #expect((answer.1["value"] as? [String: Any])?["latitude"] is NSNull)
+
+        let (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: setSimulatedLocation", ["latitude": 95, "longitude": 0]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("-90 to 90"), "\(message)")
+        try await server.stop()
+    }
 }

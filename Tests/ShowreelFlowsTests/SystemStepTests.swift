@@ -107,4 +107,40 @@ struct SystemStepTests {
         #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("allow, deny or unset") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:4:") && $0.contains("'locaton'") && $0.contains("location") }, "\(problems)")
     }
+
+    @Test("setLocation puts Places at a place, travel follows a route to its end (the step lasts the journey)")
+    func location() async throws {
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "route.yaml",
+            """
+            appId: dev.showreel.places
+            ---
+            - setLocation: {latitude: 43.6532, longitude: -79.3832}
+            - launchApp: {permissions: {location: allow}}
+            - tapOn: {id: shareLocation}
+            - assertVisible: "43.6532, -79.3832"
+            - travel: {points: ["43.6532,-79.3832", "43.6426,-79.3871"], speed: 200}
+            - assertVisible: "43.6426, -79.3871"
+            """)
+        let entry = try await FlowRunnerTests.run(file, id: "route.yaml", into: folder, videoName: "route")
+        #expect(entry.status == .passed, "\(entry.failures)")
+        let travel = try #require(entry.steps.firstIndex { $0.title.hasPrefix("travel") })
+        #expect(entry.steps[travel + 1].time - entry.steps[travel].time >= 6, "\(entry.steps.map(\.time))")
+    }
+
+    @Test("a place off the globe, travel without speed or too slow for an hour, are parse errors")
+    func locationParsing() throws {
+        let problems = try FlowParserTests().problems(
+            """
+            appId: dev.showreel.places
+            ---
+            - setLocation: "95,10"
+            - travel: {points: ["1,1", "2,2"]}
+            - travel: {points: ["1,1", "2,2"], speed: 1}
+            """)
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("latitude -90 to 90") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:4:") && $0.contains("'speed'") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:5:") && $0.contains("at most an hour") }, "\(problems)")
+    }
 }

@@ -37,4 +37,25 @@ extension GoldenTests {
         h.settle()
         try assertGolden("signup-edit-menu", h)
     }
+
+    @Test("Places following a route, halfway: light, dark, Arabic")
+    func placesRoute() throws {
+        for (name, arguments, dark) in [
+            ("places-route", [String](), false), ("places-route-dark", [], true),
+            ("places-route-ar", Self.launchArguments("ar", locale: "ar_EG"), false),
+        ] {
+            let h = try SceneHarness(profile: Self.profile, app: PlacesApp.definition, arguments: arguments)
+            h.scene.permissions.activeApp = PermissionAlertTests.places
+            h.scene.permissions.set(.granted, for: .location, of: PlacesApp.bundleIdentifier)
+            if dark { h.scene.interfaceStyle = .dark }
+            h.settle()
+            try h.tap("shareLocation")
+            h.scene.location.travel(
+                LocationRoute(
+                    waypoints: [LocationSimulatorTests.cityHall, LocationSimulatorTests.tower, LocationSimulatorTests.harbour], speed: 150),
+                from: h.scene.now)
+            h.advance(by: .seconds(9))
+            try assertGolden(name, h)
+        }
+    }
 }

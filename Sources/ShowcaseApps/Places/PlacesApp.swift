@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelRender
 import ShowreelUI
 
@@ -15,11 +16,14 @@ public enum PlacesApp {
     }
 }
 
-/// Where the person is: a button that asks to share the location, and what came of it.
+/// Where the person is: a button that asks to share the location, what came of it, and once
+/// allowed, the place in degrees and a map of the way the device went.
 final class PlacesScreen: Screen {
     let strings: LocalizedStrings
     let status: Label
     let shareButton: Button
+    let coordinate = Label("", font: .system(15), color: .secondaryLabel, alignment: .center)
+    let map = PlacesMapView()
 
     init(strings: LocalizedStrings) {
         self.strings = strings
@@ -32,8 +36,9 @@ final class PlacesScreen: Screen {
         status.accessibilityIdentifier = "locationStatus"
         shareButton.accessibilityIdentifier = "shareLocation"
         shareButton.action = { [weak self] in self?.shareLocation() }
-        view.addSubview(status)
-        view.addSubview(shareButton)
+        coordinate.accessibilityIdentifier = "locationCoordinate"
+        map.isHidden = true
+        for subview in [status, coordinate, map, shareButton] as [View] { view.addSubview(subview) }
     }
 
     func shareLocation() {
@@ -41,12 +46,23 @@ final class PlacesScreen: Screen {
             guard let self else { return }
             status.text = granted ? strings("Location shared") : strings("Location not allowed: allow it in Settings.")
             status.textColor = granted ? .label : .systemRed
+            guard granted else { return }
+            // Allowed: the location as it comes, and the way it goes on the map.
+            startUpdatingLocation { [weak self] place in
+                guard let self else { return }
+                coordinate.text = String(format: "%.4f, %.4f", place.latitude, place.longitude)
+                map.isHidden = false
+                map.add(place)
+            }
         }
     }
 
     override func layout(safeArea: Rect) {
         let width = safeArea.width - 48
-        status.frame = Rect(x: 24, y: safeArea.minY + 120, width: width, height: 60)
+        status.frame = Rect(x: 24, y: safeArea.minY + 100, width: width, height: 50)
+        coordinate.frame = Rect(x: 24, y: status.frame.maxY, width: width, height: 24)
+        map.frame = Rect(
+            x: 24, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
         shareButton.frame = Rect(x: 24, y: safeArea.maxY - 120, width: width, height: 54)
     }
 }

@@ -6,6 +6,7 @@ extension WindowScene {
     public func advanceTime(to time: Duration) {
         guard time > now else { return }
         now = time
+        location.advance(to: time)
         stepAnimations()
         refreshStatusBar()
         reconcileKeyboard()

@@ -77,6 +77,8 @@ public final class WindowScene {
     public let pasteboard = Pasteboard()
     /// What each app may use (location, photos, ...), and which app asks.
     public let permissions = PermissionStore()
+    /// The simulated location apps read, set or moved along a route by the device.
+    public let location = LocationSimulator()
     /// The text field's Copy and Paste menu while it shows.
     var editMenuWindow: Window?
 

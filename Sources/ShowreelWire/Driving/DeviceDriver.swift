@@ -25,6 +25,8 @@ public protocol DeviceDriver: Sendable {
     func pasteboard() async throws -> String
     /// The services an app was answered for (`simctl privacy`); ones never asked are left out.
     func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus]
+    /// The simulated location (`simctl location`); nil while none is set.
+    func location() async throws -> Coordinate?
 }
 
 extension DeviceDriver {

@@ -13,7 +13,9 @@ extension AutomationAPI.Routes {
     package static let permissions = Route(.get, "/v1/apps/:bundle/permissions")
 
     /// The routes of `SystemAction`s and the reads beside them.
-    package static let system: [Route] = [setPasteboard, pasteboard, openURL, privacy, permissions]
+    package static let system: [Route] = [
+        setPasteboard, pasteboard, openURL, privacy, permissions, setLocation, clearLocation, location, travel,
+    ]
 }
 
 extension AutomationAPI {
@@ -71,6 +73,12 @@ extension SystemAction {
             return ActionRequest(route: Routes.openURL, body: AutomationAPI.OpenURL(url: url), answer: .app)
         case let .setPermission(change):
             return ActionRequest(route: Routes.privacy, body: AutomationAPI.Privacy(change), answer: .ok)
+        case let .setLocation(coordinate?):
+            return ActionRequest(route: Routes.setLocation, body: coordinate, answer: .ok)
+        case .setLocation(nil):
+            return ActionRequest(route: Routes.clearLocation, body: nil, answer: .ok)
+        case let .travel(route):
+            return ActionRequest(route: Routes.travel, body: route, answer: .ok)
         }
     }
 }

@@ -1,3 +1,5 @@
+import ShowreelGraphics
+
 /// What `simctl` does to a device from outside, rather than a finger on its screen: the
 /// pasteboard (`pbcopy`), opening a URL (`openurl`). One case of `DeviceAction` carries them
 /// (`.system`), so every front end reaches them the way it reaches a tap, and each new one is
@@ -11,6 +13,10 @@ public enum SystemAction: Sendable, Equatable {
     case openURL(String)
     /// Grants, revokes or resets an app's permission for a service (`simctl privacy`).
     case setPermission(PermissionChange)
+    /// Sets the simulated location (`simctl location set`); nil clears it (`simctl location clear`).
+    case setLocation(Coordinate?)
+    /// Moves the location along a route at a speed on the device clock (`simctl location start`).
+    case travel(LocationRoute)
 }
 
 extension DeviceAction {
@@ -45,6 +51,10 @@ extension SystemAction {
             }
         case let .setPermission(change):
             try change.validate()
+        case let .setLocation(coordinate):
+            try AutomationLimits.check(coordinate, "location")
+        case let .travel(route):
+            try AutomationLimits.check(route)
         }
     }
 }
