@@ -16,6 +16,8 @@ extension AutomationServer {
         act(router, Routes.clearLocation) { _ in .setLocation(nil) }
         act(router, Routes.travel, LocationRoute.self) { body, _ in .travel(body) }
         router.on(Routes.location) { _, _ in await respond { AutomationAPI.Location(await device.location()) } }
+        act(router, Routes.push, PushPayload.self) { body, context in .push(body, to: try Self.bundle(context)) }
+        router.on(Routes.notifications) { _, _ in await respond { AutomationAPI.Notifications(await device.notifications()) } }
         router.on(Routes.permissions) { _, context in
             await respond { AutomationAPI.Permissions(await device.permissions(of: try Self.bundle(context))) }
         }

@@ -23,7 +23,36 @@ extension Device {
         case let .travel(route):
             try await traced("travel \(route.waypoints.count) waypoints at \(route.speed) m/s") { travel(route) }
             return .done
+        case let .push(bundle, payload):
+            try await traced("push to \(bundle)") { try await push(payload, to: bundle) }
+            return .done
         }
+    }
+
+    // MARK: Notifications
+
+    /// Every notification delivered, oldest first.
+    public func notifications() -> [SystemNotification] { scene.notifications.delivered }
+
+    /// Delivers a notification to an app, as `simctl push`: its banner slides down over the
+    /// screen and it joins the list. An app whose notifications were revoked gets none: that is
+    /// refused, so a test does not wait for a banner that never comes.
+    public func push(_ payload: PushPayload, to bundleIdentifier: String) async throws {
+        try ensureBooted()
+        guard let app = apps[bundleIdentifier] else { throw DeviceError.unknownApp(bundleIdentifier, installed: installedApps) }
+        guard scene.permissions.status(of: .notifications, for: bundleIdentifier) != .denied else {
+            throw DeviceError.invalidRequest(
+                "\(bundleIdentifier) may not send notifications (they were revoked): grant them first, e.g. `showreel device privacy booted grant notifications \(bundleIdentifier)`."
+            )
+        }
+        syncSceneTime()
+        scene.deliver(
+            SystemNotification(
+                bundleIdentifier: bundleIdentifier, appName: app.displayName, title: payload.title, subtitle: payload.subtitle,
+                body: payload.body, badge: payload.badge, time: clock.now.seconds))
+        renderIfNeeded()
+        startDisplayLinkIfNeeded()
+        try await settle()
     }
 
     // MARK: Location

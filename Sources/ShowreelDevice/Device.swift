@@ -304,6 +304,8 @@ public actor Device {
         _ = scene.touchUp(at: point)
         renderIfNeeded()
         startDisplayLinkIfNeeded()
+        // A tapped notification banner opens its app.
+        if let app = scene.notifications.takeOpenRequest() { try await activate(app) }
     }
 
     /// The longest an action waits for the app to become idle: an endless animation (a
@@ -374,8 +376,8 @@ public actor Device {
         while clock.now < end {
             try Task.checkCancellation()  // an action whose client went away stops here
             var step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
-            // A location moving along a route is reported (and rendered) once a second.
-            if let report = scene.location.nextUpdate(after: clock.now) { step = min(step, report - clock.now) }
+            // A route's location reports and a banner leaving are rendered when they happen.
+            if let next = scene.nextScheduledUpdate(after: clock.now) { step = min(step, next - clock.now) }
             try await clock.advance(by: step)
             syncSceneTime()
             renderIfNeeded()
@@ -392,7 +394,8 @@ public actor Device {
     /// On the real clock, animations started by an event keep rendering at 60 Hz after the
     /// event returns, like a display link; the virtual clock renders them when time is advanced.
     func startDisplayLinkIfNeeded() {
-        guard clock.kind == .real, scene.hasRunningAnimations || scene.location.route != nil, displayLink == nil else { return }
+        guard clock.kind == .real, scene.hasRunningAnimations || scene.nextScheduledUpdate(after: clock.now) != nil, displayLink == nil
+        else { return }
         displayLink = Task { [weak self] in
             while !Task.isCancelled, let self, await self.displayLinkTick() {
                 try? await Task.sleep(for: Self.frameInterval)
@@ -405,7 +408,7 @@ public actor Device {
         syncSceneTime()
         renderIfNeeded()
         // A route moves the location on the real clock too.
-        guard scene.hasRunningAnimations || scene.location.route != nil, !isShutDown else {
+        guard scene.hasRunningAnimations || scene.nextScheduledUpdate(after: clock.now) != nil, !isShutDown else {
             displayLink = nil
             return false
         }

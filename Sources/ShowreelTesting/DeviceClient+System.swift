@@ -31,3 +31,12 @@ extension DeviceClient {
         _ = try await perform(.travel(route))
     }
 }
+
+/// `simctl push` for Swift tests.
+extension DeviceClient {
+    /// Delivers a notification to an app; returns once its banner has slid in.
+    /// - Throws: `DeviceClient.Failure` for an app that is not installed or whose notifications were revoked.
+    public func push(_ payload: PushPayload, to bundleIdentifier: String) async throws {
+        _ = try await perform(.push(payload, to: bundleIdentifier))
+    }
+}

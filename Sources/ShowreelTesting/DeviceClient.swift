@@ -121,6 +121,16 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    /// Every notification delivered, oldest first.
+    public func notifications() async throws -> [SystemNotification] {
+        try await through {
+            try await $0.notifications()
+        } http: {
+            let body: AutomationAPI.Notifications = try await $0.call(Routes.notifications)
+            return body.notifications
+        }
+    }
+
     /// The simulated location; nil while none is set.
     public func location() async throws -> Coordinate? {
         try await through {

@@ -21,6 +21,8 @@ extension SessionDevice {
         do { return try await driver.location() } catch { throw Self.translate(error) }
     }
 
+    func push(_ payload: PushPayload, to bundle: String) async throws(WebDriverError) { try await perform(.push(payload, to: bundle)) }
+
     /// Opens a URL in the app owning its scheme; returns that app's bundle identifier.
     func open(url: String) async throws(WebDriverError) -> String {
         do { return try await driver.performForApp(.openURL(url)).bundleIdentifier } catch { throw Self.translate(error) }

@@ -9,6 +9,7 @@ extension WebDriverSession {
     static let systemScripts = [
         "mobile: setPasteboard", "mobile: getPasteboard", "mobile: deepLink", "mobile: setPermission", "mobile: getPermission",
         "mobile: alert", "mobile: setSimulatedLocation", "mobile: getSimulatedLocation", "mobile: resetSimulatedLocation",
+        "mobile: pushNotification",
     ]
 
     /// Runs one of `systemScripts`; nil for a script that is not one of them.
@@ -61,6 +62,19 @@ extension WebDriverSession {
             return ["latitude": here.map { .number($0.latitude) } ?? .null, "longitude": here.map { .number($0.longitude) } ?? .null]
         case "mobile: resetSimulatedLocation":
             try await device.setLocation(nil)
+            return .null
+        case "mobile: pushNotification":
+            let bundle = try Self.bundle(args, script)
+            guard let payload = args["payload"], payload.object != nil else {
+                throw .invalidArgument(
+                    "mobile: pushNotification takes {\"bundleId\": ..., \"payload\": {\"aps\": {\"alert\": {\"title\": ..., \"body\": ...}}}}."
+                )
+            }
+            let decoded: PushPayload
+            do { decoded = try JSONDecoder().decode(PushPayload.self, from: try JSONEncoder().encode(payload)) } catch {
+                throw .invalidArgument("mobile: pushNotification's payload is not simctl's shape: \(describeDecodingError(error)).")
+            }
+            try await device.push(decoded, to: bundle)
             return .null
         default:
             return nil

@@ -7,7 +7,9 @@ import ShowreelWire
 /// The device verbs simctl has for a device's state from outside, named and shaped as
 /// simctl's: `pbcopy`, `pbpaste`, `openurl`.
 extension DeviceCommand {
-    static let systemCommands: [any ParsableCommand.Type] = [Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self]
+    static let systemCommands: [any ParsableCommand.Type] = [
+        Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self, Push.self,
+    ]
 
     /// `showreel device pbcopy booted < file`, as `xcrun simctl pbcopy booted`.
     struct Pbcopy: AsyncParsableCommand {
@@ -163,6 +165,54 @@ extension DeviceCommand {
                     exitCode: CLIFailure.Code.usage)
             default:
                 throw CLIFailure(message: "Unknown location action '\(action)'. Use set, clear or start.", exitCode: CLIFailure.Code.usage)
+            }
+        }
+    }
+}
+
+extension DeviceCommand {
+    /// `showreel device push booted dev.showreel.mail payload.json`, as `xcrun simctl push`.
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "push", abstract: "Deliver a push notification to an app, like `simctl push`.",
+            usage: "showreel device push <device> [<bundle id>] <payload.json | ->",
+            discussion: """
+                The payload is simctl's: {"aps": {"alert": {"title": "...", "body": "..."}, "badge": 1}}; `-` reads it from \
+                standard input. Without a bundle id, the payload's "Simulator Target Bundle" names the app.
+                """)
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "[<bundle id>] <payload.json | ->")
+        var rest: [String] = []
+
+        func run() async throws {
+            try await reportingFailures {
+                guard (1...2).contains(rest.count) else {
+                    throw CLIFailure(
+                        message: "push takes [<bundle id>] and a payload file (or - for standard input).", exitCode: CLIFailure.Code.usage)
+                }
+                let file = rest.last!
+                let data: Data
+                do {
+                    data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+                } catch {
+                    throw CLIFailure(
+                        message: "Cannot read the payload \(file): \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.usage)
+                }
+                let payload: PushPayload
+                do { payload = try JSONDecoder().decode(PushPayload.self, from: data) } catch {
+                    throw CLIFailure(
+                        message:
+                            "The payload \(file) is not a push payload ({\"aps\": {\"alert\": ...}}): \(describeDecodingError(error)).",
+                        exitCode: CLIFailure.Code.usage)
+                }
+                guard let bundle = rest.count == 2 ? rest[0] : payload.targetBundle else {
+                    throw CLIFailure(
+                        message: "Name the app: push <device> <bundle id> \(file), or put \"Simulator Target Bundle\" in the payload.",
+                        exitCode: CLIFailure.Code.usage)
+                }
+                _ = try await automation(device) { try await $0.perform(.push(payload, to: bundle)) }
             }
         }
     }

@@ -110,4 +110,27 @@ struct DeviceSystemVerbsTests {
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }
+
+    @Test("push delivers a payload file (bundle named or from the payload) and stdin; a bad payload or no app exit 64")
+    func push() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await cli.bootDevice(workspace)
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        let file = workspace.file("payload.json")
+        try Data(#"{"aps":{"alert":{"title":"Kate Bell","body":"Noon?"}}}"#.utf8).write(to: file)
+        let named = try await showreel(["device", "push", udid, "dev.showreel.mail", file.path], workspace)
+        #expect(named.process.terminationStatus == 0, "\(named.stderr)")
+        let targeted = try await showreel(
+            ["device", "push", udid, "-"], workspace,
+            input: #"{"aps":{"alert":"From stdin"},"Simulator Target Bundle":"dev.showreel.mail"}"#)
+        #expect(targeted.process.terminationStatus == 0, "\(targeted.stderr)")
+        #expect(try await client.notifications().map(\.body) == ["Noon?", "From stdin"])
+
+        let noApp = try await showreel(["device", "push", udid, file.path], workspace)
+        #expect(noApp.process.terminationStatus == 64 && noApp.stderr.contains("Simulator Target Bundle"), "\(noApp.stderr)")
+        let bad = try await showreel(["device", "push", udid, "dev.showreel.mail", "-"], workspace, input: #"{"alert":"x"}"#)
+        #expect(bad.process.terminationStatus == 64 && bad.stderr.contains("aps"), "\(bad.stderr)")
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
 }

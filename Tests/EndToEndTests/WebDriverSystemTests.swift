@@ -146,4 +146,26 @@ struct WebDriverSystemTests {
         #expect(status == 400 && code == "invalid argument" && message.contains("-90 to 90"), "\(message)")
         try await server.stop()
     }
+
+    @Test("mobile: pushNotification shows the banner; clicking it opens the app; a payload without aps is an invalid argument")
+    func push() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let session = try await WebDriverLimitsTests.newSession(server)
+        let answer = try await script(
+            server, session, "mobile: pushNotification",
+            ["bundleId": "dev.showreel.mail", "payload": ["aps": ["alert": ["title": "Kate Bell", "body": "Noon?"]]]])
+        #expect(answer.0 == 200, "\(answer.1)")
+        let found = try await server.value(
+            "POST", "/session/\(session)/element", ["using": "accessibility id", "value": "NotificationBanner"])
+        let banner = try #require((found as? [String: Any])?.values.first as? String)
+        _ = try await server.value("POST", "/session/\(session)/element/\(banner)/click", [:])
+        let state = try await script(server, session, "mobile: queryAppState", ["bundleId": "dev.showreel.mail"])
+        #expect(state.1["value"] as? Double == 4)
+
+        let (status, code, message) = WebDriverLimitsTests.error(
+            try await script(server, session, "mobile: pushNotification", ["bundleId": "dev.showreel.mail", "payload": ["alert": "x"]]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("aps"), "\(message)")
+        try await server.stop()
+    }
 }

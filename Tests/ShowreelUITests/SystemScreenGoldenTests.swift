@@ -58,4 +58,19 @@ extension GoldenTests {
             try assertGolden(name, h)
         }
     }
+
+    @Test("a notification banner over Hello: light, dark, and over an Arabic app")
+    func notificationBanner() throws {
+        for (name, arguments, dark) in [
+            ("notification-banner", [String](), false), ("notification-banner-dark", [], true),
+            ("notification-banner-ar", Self.launchArguments("ar", locale: "ar_EG"), false),
+        ] {
+            let h = try SceneHarness(profile: Self.profile, app: HelloApp.definition, arguments: arguments)
+            if dark { h.scene.interfaceStyle = .dark }
+            h.settle()
+            h.scene.deliver(NotificationBannerTests.lunch)
+            h.settle()
+            try assertGolden(name, h)
+        }
+    }
 }

@@ -7,6 +7,7 @@ extension WindowScene {
         guard time > now else { return }
         now = time
         location.advance(to: time)
+        advanceNotifications(to: time)
         stepAnimations()
         refreshStatusBar()
         reconcileKeyboard()

@@ -79,6 +79,8 @@ public final class WindowScene {
     public let permissions = PermissionStore()
     /// The simulated location apps read, set or moved along a route by the device.
     public let location = LocationSimulator()
+    /// The notifications delivered to apps, and the banner showing the latest.
+    public let notifications = NotificationList()
     /// The text field's Copy and Paste menu while it shows.
     var editMenuWindow: Window?
 

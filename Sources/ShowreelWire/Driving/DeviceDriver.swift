@@ -27,6 +27,8 @@ public protocol DeviceDriver: Sendable {
     func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus]
     /// The simulated location (`simctl location`); nil while none is set.
     func location() async throws -> Coordinate?
+    /// Every notification delivered (`simctl push`), oldest first.
+    func notifications() async throws -> [SystemNotification]
 }
 
 extension DeviceDriver {

@@ -14,7 +14,7 @@ extension AutomationAPI.Routes {
 
     /// The routes of `SystemAction`s and the reads beside them.
     package static let system: [Route] = [
-        setPasteboard, pasteboard, openURL, privacy, permissions, setLocation, clearLocation, location, travel,
+        setPasteboard, pasteboard, openURL, privacy, permissions, setLocation, clearLocation, location, travel, push, notifications,
     ]
 }
 
@@ -79,6 +79,8 @@ extension SystemAction {
             return ActionRequest(route: Routes.clearLocation, body: nil, answer: .ok)
         case let .travel(route):
             return ActionRequest(route: Routes.travel, body: route, answer: .ok)
+        case let .push(bundle, payload):
+            return ActionRequest(route: Routes.push, bundle: bundle, body: payload, answer: .ok)
         }
     }
 }

@@ -17,6 +17,8 @@ public enum SystemAction: Sendable, Equatable {
     case setLocation(Coordinate?)
     /// Moves the location along a route at a speed on the device clock (`simctl location start`).
     case travel(LocationRoute)
+    /// Delivers a notification to an app: its banner slides down over the screen (`simctl push`).
+    case push(bundle: String, PushPayload)
 }
 
 extension DeviceAction {
@@ -55,6 +57,8 @@ extension SystemAction {
             try AutomationLimits.check(coordinate, "location")
         case let .travel(route):
             try AutomationLimits.check(route)
+        case let .push(_, payload):
+            try payload.validate()
         }
     }
 }
