@@ -18,6 +18,8 @@ extension AutomationServer {
         router.on(Routes.location) { _, _ in await respond { AutomationAPI.Location(await device.location()) } }
         act(router, Routes.push, PushPayload.self) { body, context in .push(body, to: try Self.bundle(context)) }
         router.on(Routes.notifications) { _, _ in await respond { AutomationAPI.Notifications(await device.notifications()) } }
+        act(router, Routes.setNetwork, AutomationAPI.Network.self) { body, _ in .setAirplaneMode(body.airplaneMode) }
+        router.on(Routes.network) { _, _ in await respond { AutomationAPI.Network(airplaneMode: await device.airplaneMode()) } }
         router.on(Routes.permissions) { _, context in
             await respond { AutomationAPI.Permissions(await device.permissions(of: try Self.bundle(context))) }
         }

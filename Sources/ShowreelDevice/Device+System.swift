@@ -26,7 +26,21 @@ extension Device {
         case let .push(bundle, payload):
             try await traced("push to \(bundle)") { try await push(payload, to: bundle) }
             return .done
+        case let .setAirplaneMode(on):
+            try await traced("airplane mode \(on ? "on" : "off")") { setAirplaneMode(on) }
+            return .done
         }
+    }
+
+    // MARK: Network
+
+    /// Whether airplane mode is on.
+    public func airplaneMode() -> Bool { scene.network.airplaneMode }
+
+    /// Airplane mode on or off: apps observing the network hear of it, the status bar shows it.
+    public func setAirplaneMode(_ on: Bool) {
+        scene.setAirplaneMode(on)
+        renderIfNeeded()
     }
 
     // MARK: Notifications

@@ -22,6 +22,9 @@ extension FlowExecution {
             _ = try await device.perform(.setPasteboard(text))
         case let .openLink(url):
             _ = try await device.perform(.openURL(url))
+        case let .setAirplaneMode(on):
+            let current = await device.airplaneMode()
+            _ = try await device.perform(.setAirplaneMode(on ?? !current))
         case let .setLocation(place):
             _ = try await device.perform(.setLocation(place))
         case let .travel(route):

@@ -80,6 +80,17 @@ extension FileParser {
                 return nil
             }
             return .openLink(url)
+        case "toggleAirplaneMode":
+            return .setAirplaneMode(nil)
+        case "setAirplaneMode":
+            guard let word = string(argument!, field: name) else { return nil }
+            guard let on = ["enabled": true, "disabled": false][word] else {
+                fail(
+                    location(argument!),
+                    "setAirplaneMode takes enabled or disabled, got '\(word)'\(Spelling.hint(for: word, in: ["enabled", "disabled"]))")
+                return nil
+            }
+            return .setAirplaneMode(on)
         case "setLocation":
             return place(argument!, field: name).map { .setLocation($0) }
         case "travel":

@@ -38,11 +38,16 @@ public enum SystemStep: Sendable {
     case setLocation(Coordinate)
     /// `travel: {points: ["lat,lon", ...], speed: m/s}`: moves along the route and waits until it ends.
     case travel(LocationRoute)
+    /// `setAirplaneMode: enabled|disabled`; `toggleAirplaneMode` (nil) switches it.
+    case setAirplaneMode(Bool?)
 
     /// The steps' names, as a flow writes them.
-    static let names = ["setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions", "setLocation", "travel"]
+    static let names = [
+        "setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions", "setLocation", "travel", "setAirplaneMode",
+        "toggleAirplaneMode",
+    ]
     /// Those that take no value.
-    static let bareNames: Set = ["pasteText"]
+    static let bareNames: Set = ["pasteText", "toggleAirplaneMode"]
 
     var summary: String {
         switch self {
@@ -50,6 +55,7 @@ public enum SystemStep: Sendable {
         case .pasteText: "Paste"
         case let .copyTextFrom(target): "Copy the text of \(FlowStep.quoted(target))"
         case let .openLink(url): "Open \(url)"
+        case let .setAirplaneMode(on): on.map { $0 ? "Turn airplane mode on" : "Turn airplane mode off" } ?? "Toggle airplane mode"
         case let .setLocation(place): "Go to \(place)"
         case let .travel(route): "Travel \(Int(route.length.rounded())) m at \(route.speed.formatted()) m/s"
         case let .setPermissions(_, permissions): "Set permissions: " + permissions.map(\.description).joined(separator: ", ")
@@ -62,6 +68,7 @@ public enum SystemStep: Sendable {
         case "copyTextFrom": "copyTextFrom: {id: countryName}"
         case "openLink": "openLink: countries://country/CA"
         case "setPermissions": "setPermissions: {permissions: {location: allow}}"
+        case "setAirplaneMode": "setAirplaneMode: enabled"
         case "setLocation": "setLocation: {latitude: 43.6532, longitude: -79.3832}"
         case "travel": "travel: {points: [\"43.6532,-79.3832\", \"43.6426,-79.3871\"], speed: 20}"
         default: nil

@@ -40,3 +40,11 @@ extension DeviceClient {
         _ = try await perform(.push(payload, to: bundleIdentifier))
     }
 }
+
+/// Connectivity for Swift tests.
+extension DeviceClient {
+    /// Airplane mode on (apps see no network) or off.
+    public func setAirplaneMode(_ on: Bool) async throws {
+        _ = try await perform(.setAirplaneMode(on))
+    }
+}

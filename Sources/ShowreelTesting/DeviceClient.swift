@@ -121,6 +121,16 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    /// Whether airplane mode is on.
+    public func airplaneMode() async throws -> Bool {
+        try await through {
+            try await $0.airplaneMode()
+        } http: {
+            let body: AutomationAPI.Network = try await $0.call(Routes.network)
+            return body.airplaneMode
+        }
+    }
+
     /// Every notification delivered, oldest first.
     public func notifications() async throws -> [SystemNotification] {
         try await through {

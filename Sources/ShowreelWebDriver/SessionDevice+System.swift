@@ -23,6 +23,12 @@ extension SessionDevice {
 
     func push(_ payload: PushPayload, to bundle: String) async throws(WebDriverError) { try await perform(.push(payload, to: bundle)) }
 
+    func setAirplaneMode(_ on: Bool) async throws(WebDriverError) { try await perform(.setAirplaneMode(on)) }
+
+    func airplaneMode() async throws(WebDriverError) -> Bool {
+        do { return try await driver.airplaneMode() } catch { throw Self.translate(error) }
+    }
+
     /// Opens a URL in the app owning its scheme; returns that app's bundle identifier.
     func open(url: String) async throws(WebDriverError) -> String {
         do { return try await driver.performForApp(.openURL(url)).bundleIdentifier } catch { throw Self.translate(error) }

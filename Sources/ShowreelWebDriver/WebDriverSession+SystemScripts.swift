@@ -224,6 +224,18 @@ extension WebDriverRoute {
             try await call.s.step("set location \(place)") { try await call.s.device.setLocation(place) }
             return .null
         },
+        // Appium's network connection: a bit mask, 1 airplane mode, 2 Wi-Fi, 4 data.
+        .init(.GET, "session/:sid/network_connection") { call in
+            .number(try await call.s.device.airplaneMode() ? 1 : 6)
+        },
+        .init(.POST, "session/:sid/network_connection") { call in
+            guard let type = (call.body["parameters"]?["type"] ?? call.body["type"])?.number, [0, 1, 2, 4, 6].contains(type) else {
+                throw WebDriverError.invalidArgument(
+                    "network_connection takes {\"parameters\": {\"type\": 1}}: 1 airplane mode, 6 Wi-Fi and data (0, 2, 4 too).")
+            }
+            try await call.s.step("network connection \(Int(type))") { try await call.s.device.setAirplaneMode(type == 1) }
+            return .number(type == 1 ? 1 : 6)
+        },
         .init(.POST, "session/:sid/url") { call in
             let url = try call.string("url")
             return try await call.s.step("open \(url)") {

@@ -8,7 +8,7 @@ import ShowreelWire
 /// simctl's: `pbcopy`, `pbpaste`, `openurl`.
 extension DeviceCommand {
     static let systemCommands: [any ParsableCommand.Type] = [
-        Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self, Push.self,
+        Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self, Push.self, Airplane.self,
     ]
 
     /// `showreel device pbcopy booted < file`, as `xcrun simctl pbcopy booted`.
@@ -213,6 +213,31 @@ extension DeviceCommand {
                         exitCode: CLIFailure.Code.usage)
                 }
                 _ = try await automation(device) { try await $0.perform(.push(payload, to: bundle)) }
+            }
+        }
+    }
+}
+
+extension DeviceCommand {
+    /// `showreel device airplane booted on`: airplane mode (simctl has no verb for it; a
+    /// simulator takes the Mac's network).
+    struct Airplane: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "airplane",
+            abstract: "Turn a device's airplane mode on or off: no network for apps, an airplane in the status bar.",
+            usage: "showreel device airplane <device> on|off")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "on or off.")
+        var state: String
+
+        func run() async throws {
+            try await reportingFailures {
+                guard let on = ["on": true, "off": false][state] else {
+                    throw CLIFailure(message: "Unknown airplane mode '\(state)'. Use on or off.", exitCode: CLIFailure.Code.usage)
+                }
+                _ = try await automation(device) { try await $0.perform(.setAirplaneMode(on)) }
             }
         }
     }

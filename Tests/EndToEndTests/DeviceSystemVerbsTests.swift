@@ -133,4 +133,19 @@ struct DeviceSystemVerbsTests {
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }
+
+    @Test("airplane on / off reach the device; anything else exits 64")
+    func airplane() async throws {
+        let workspace = try Workspace()
+        let (device, udid) = try await cli.bootDevice(workspace)
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        #expect(try await showreel(["device", "airplane", udid, "on"], workspace).process.terminationStatus == 0)
+        #expect(try await client.airplaneMode())
+        #expect(try await showreel(["device", "airplane", udid, "off"], workspace).process.terminationStatus == 0)
+        #expect(try await !client.airplaneMode())
+        let bad = try await showreel(["device", "airplane", udid, "maybe"], workspace)
+        #expect(bad.process.terminationStatus == 64 && bad.stderr.contains("Use on or off"), "\(bad.stderr)")
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+    }
 }

@@ -168,4 +168,18 @@ struct WebDriverSystemTests {
         #expect(status == 400 && code == "invalid argument" && message.contains("aps"), "\(message)")
         try await server.stop()
     }
+
+    @Test("GET / POST network_connection: 1 is airplane mode, 6 Wi-Fi and data; another type is an invalid argument")
+    func networkConnection() async throws {
+        let workspace = try Workspace()
+        let server = try await Server.start(workspace)
+        let session = try await WebDriverLimitsTests.newSession(server)
+        #expect(try await server.value("GET", "/session/\(session)/network_connection") as? Double == 6)
+        #expect(try await server.value("POST", "/session/\(session)/network_connection", ["parameters": ["type": 1]]) as? Double == 1)
+        #expect(try await server.value("GET", "/session/\(session)/network_connection") as? Double == 1)
+        let (status, code, message) = WebDriverLimitsTests.error(
+            try await server.call("POST", "/session/\(session)/network_connection", ["parameters": ["type": 3]]))
+        #expect(status == 400 && code == "invalid argument" && message.contains("airplane"), "\(message)")
+        try await server.stop()
+    }
 }

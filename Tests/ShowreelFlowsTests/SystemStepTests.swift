@@ -5,15 +5,21 @@ import ShowreelReport
 import Testing
 
 /// The flow steps for what simctl does to a device (Maestro's names): clipboard and links.
-@Suite("Flow steps: clipboard and links")
+@Suite("Flow steps: what simctl does to a device")
 struct SystemStepTests {
+    /// Runs the flow `text` as `<name>.yaml` on an in-process device (see `FlowRunnerTests.run`).
+    static func run(_ name: String, _ text: String) async throws -> ManifestEntry {
+        let folder = try FlowFolder()
+        let file = try folder.write("\(name).yaml", text)
+        return try await FlowRunnerTests.run(file, id: "\(name).yaml", into: folder, videoName: name)
+    }
+
     @Test(
         "setClipboard and pasteText fill Sign Up's email field (it signs up with the pasted address); copyTextFrom copies the result row, whose text pasted after the address makes it invalid"
     )
     func clipboard() async throws {
-        let folder = try FlowFolder()
-        let file = try folder.write(
-            "clipboard.yaml",
+        let entry = try await Self.run(
+            "clipboard",
             """
             appId: dev.showreel.signup
             ---
@@ -31,15 +37,13 @@ struct SystemStepTests {
             - pressKey: Return
             - assertVisible: "Invalid Email"
             """)
-        let entry = try await FlowRunnerTests.run(file, id: "clipboard.yaml", into: folder, videoName: "clipboard")
         #expect(entry.status == .passed, "\(entry.failures)")
     }
 
     @Test("openLink opens Countries on a country's details, in its short and long form")
     func openLink() async throws {
-        let folder = try FlowFolder()
-        let file = try folder.write(
-            "link.yaml",
+        let entry = try await Self.run(
+            "link",
             """
             appId: dev.showreel.countries
             ---
@@ -48,20 +52,16 @@ struct SystemStepTests {
             - openLink: {link: "countries://country/JP"}
             - assertVisible: {id: countryName, text: "Japan"}
             """)
-        let entry = try await FlowRunnerTests.run(file, id: "link.yaml", into: folder, videoName: "link")
         #expect(entry.status == .passed, "\(entry.failures)")
         #expect(entry.steps.map(\.title).first == "openLink: countries://country/CA")
     }
 
     @Test("pasteText with no focused field, and a link no app opens, fail the step saying why")
     func failures() async throws {
-        let folder = try FlowFolder()
-        let paste = try folder.write("paste.yaml", "appId: dev.showreel.hello\n---\n- launchApp\n- pasteText\n")
-        let pasted = try await FlowRunnerTests.run(paste, id: "paste.yaml", into: folder, videoName: "paste")
+        let pasted = try await Self.run("paste", "appId: dev.showreel.hello\n---\n- launchApp\n- pasteText\n")
         #expect(
             pasted.status == .failed && pasted.failures.first?.message.contains("no text field has focus") == true, "\(pasted.failures)")
-        let link = try folder.write("maps.yaml", "appId: dev.showreel.hello\n---\n- openLink: maps://here\n")
-        let linked = try await FlowRunnerTests.run(link, id: "maps.yaml", into: folder, videoName: "maps")
+        let linked = try await Self.run("maps", "appId: dev.showreel.hello\n---\n- openLink: maps://here\n")
         #expect(linked.failures.first?.message.contains("No app on this device opens 'maps:' URLs") == true, "\(linked.failures)")
     }
 
@@ -76,9 +76,8 @@ struct SystemStepTests {
 
     @Test("launchApp with permissions and setPermissions set them before Places asks; with none, the flow answers the alert")
     func permissions() async throws {
-        let folder = try FlowFolder()
-        let file = try folder.write(
-            "permissions.yaml",
+        let entry = try await Self.run(
+            "permissions",
             """
             appId: dev.showreel.places
             ---
@@ -95,7 +94,6 @@ struct SystemStepTests {
             - tapOn: "Allow While Using App"
             - assertVisible: "Location shared"
             """)
-        let entry = try await FlowRunnerTests.run(file, id: "permissions.yaml", into: folder, videoName: "permissions")
         #expect(entry.status == .passed, "\(entry.failures)")
     }
 
@@ -110,9 +108,8 @@ struct SystemStepTests {
 
     @Test("setLocation puts Places at a place, travel follows a route to its end (the step lasts the journey)")
     func location() async throws {
-        let folder = try FlowFolder()
-        let file = try folder.write(
-            "route.yaml",
+        let entry = try await Self.run(
+            "route",
             """
             appId: dev.showreel.places
             ---
@@ -123,7 +120,6 @@ struct SystemStepTests {
             - travel: {points: ["43.6532,-79.3832", "43.6426,-79.3871"], speed: 200}
             - assertVisible: "43.6426, -79.3871"
             """)
-        let entry = try await FlowRunnerTests.run(file, id: "route.yaml", into: folder, videoName: "route")
         #expect(entry.status == .passed, "\(entry.failures)")
         let travel = try #require(entry.steps.firstIndex { $0.title.hasPrefix("travel") })
         #expect(entry.steps[travel + 1].time - entry.steps[travel].time >= 6, "\(entry.steps.map(\.time))")
@@ -142,5 +138,25 @@ struct SystemStepTests {
         #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("latitude -90 to 90") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:4:") && $0.contains("'speed'") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:5:") && $0.contains("at most an hour") }, "\(problems)")
+    }
+
+    @Test("setAirplaneMode and toggleAirplaneMode: Places says it is offline, then not; a wrong value is a parse error")
+    func airplaneMode() async throws {
+        let entry = try await Self.run(
+            "offline",
+            """
+            appId: dev.showreel.places
+            ---
+            - launchApp
+            - setAirplaneMode: enabled
+            - assertVisible: {id: networkStatus}
+            - toggleAirplaneMode
+            - assertNotVisible: {id: networkStatus}
+            - toggleAirplaneMode
+            - assertVisible: "Offline: airplane mode is on"
+            """)
+        #expect(entry.status == .passed, "\(entry.failures)")
+        let problems = try FlowParserTests().problems("appId: dev.showreel.places\n---\n- setAirplaneMode: on\n")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("enabled or disabled") }, "\(problems)")
     }
 }

@@ -73,4 +73,15 @@ extension GoldenTests {
             try assertGolden(name, h)
         }
     }
+
+    @Test("airplane mode in the status bar and Places offline: light and dark")
+    func airplaneMode() throws {
+        for (name, dark) in [("places-airplane-mode", false), ("places-airplane-mode-dark", true)] {
+            let h = try SceneHarness(profile: Self.profile, app: PlacesApp.definition)
+            h.scene.setAirplaneMode(true)
+            if dark { h.scene.interfaceStyle = .dark }
+            h.settle()
+            try assertGolden(name, h)
+        }
+    }
 }

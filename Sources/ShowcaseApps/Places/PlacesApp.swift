@@ -24,11 +24,13 @@ final class PlacesScreen: Screen {
     let shareButton: Button
     let coordinate = Label("", font: .system(15), color: .secondaryLabel, alignment: .center)
     let map = PlacesMapView()
+    let offline: Label
 
     init(strings: LocalizedStrings) {
         self.strings = strings
         status = Label(strings("Location not shared yet"), font: .system(17), color: .secondaryLabel, alignment: .center, lines: 0)
         shareButton = Button(strings("Share My Location"))
+        offline = Label(strings("Offline: airplane mode is on"), font: .system(15, weight: .bold), color: .systemRed, alignment: .center)
         super.init(title: strings("Places"))
     }
 
@@ -38,7 +40,14 @@ final class PlacesScreen: Screen {
         shareButton.action = { [weak self] in self?.shareLocation() }
         coordinate.accessibilityIdentifier = "locationCoordinate"
         map.isHidden = true
-        for subview in [status, coordinate, map, shareButton] as [View] { view.addSubview(subview) }
+        offline.accessibilityIdentifier = "networkStatus"
+        offline.isHidden = true
+        for subview in [status, coordinate, map, shareButton, offline] as [View] { view.addSubview(subview) }
+    }
+
+    override func viewDidAppear() {
+        // The app reads the device's connectivity: offline, it says so.
+        scene?.network.observe(self) { [weak self] connected in self?.offline.isHidden = connected }
     }
 
     func shareLocation() {
@@ -64,5 +73,6 @@ final class PlacesScreen: Screen {
         map.frame = Rect(
             x: 24, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
         shareButton.frame = Rect(x: 24, y: safeArea.maxY - 120, width: width, height: 54)
+        offline.frame = Rect(x: 24, y: safeArea.minY + 70, width: width, height: 24)
     }
 }

@@ -29,6 +29,8 @@ public protocol DeviceDriver: Sendable {
     func location() async throws -> Coordinate?
     /// Every notification delivered (`simctl push`), oldest first.
     func notifications() async throws -> [SystemNotification]
+    /// Whether airplane mode is on.
+    func airplaneMode() async throws -> Bool
 }
 
 extension DeviceDriver {

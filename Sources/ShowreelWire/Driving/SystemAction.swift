@@ -19,6 +19,8 @@ public enum SystemAction: Sendable, Equatable {
     case travel(LocationRoute)
     /// Delivers a notification to an app: its banner slides down over the screen (`simctl push`).
     case push(bundle: String, PushPayload)
+    /// Turns airplane mode on or off: no network for apps, an airplane in the status bar.
+    case setAirplaneMode(Bool)
 }
 
 extension DeviceAction {
@@ -59,6 +61,8 @@ extension SystemAction {
             try AutomationLimits.check(route)
         case let .push(_, payload):
             try payload.validate()
+        case .setAirplaneMode:
+            break
         }
     }
 }
