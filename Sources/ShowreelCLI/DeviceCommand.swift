@@ -16,7 +16,8 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Boot, list, shut down and erase devices; launch and terminate apps; override the status bar.",
-        subcommands: [Boot.self, List.self, Shutdown.self, Erase.self, Launch.self, Terminate.self, StatusBar.self, UI.self])
+        subcommands: [Boot.self, List.self, Shutdown.self, Erase.self, Launch.self, Terminate.self, StatusBar.self, UI.self]
+            + systemCommands)
 
     struct Boot: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -132,6 +132,7 @@ package struct AutomationServer: Sendable {
         act(router, Routes.overrideStatusBar, StatusBarOverride.self) { body, _ in .overrideStatusBar(body) }
         act(router, Routes.clearStatusBar) { _ in .clearStatusBar }
         act(router, Routes.appearance, AutomationAPI.SetAppearance.self) { body, _ in .setInterfaceStyle(body.appearance) }
+        registerSystem(on: router)
 
         // Time.
         act(router, Routes.wait, AutomationAPI.Wait.self) { body, _ in try body.action() }
@@ -188,7 +189,7 @@ package struct AutomationServer: Sendable {
     }
 
     /// An action route with a JSON body: the body becomes the action, the device performs it.
-    private func act<Body: AutomationBody & Sendable>(
+    func act<Body: AutomationBody & Sendable>(
         _ router: Router<AutomationRequestContext>, _ route: Route, _ type: Body.Type, emptyBody: Body? = nil,
         _ action: @escaping @Sendable (Body, AutomationRequestContext) throws -> DeviceAction
     ) {
@@ -204,7 +205,7 @@ package struct AutomationServer: Sendable {
     }
 
     /// An action route without a body (what the path names is the whole request).
-    private func act(
+    func act(
         _ router: Router<AutomationRequestContext>, _ route: Route,
         _ action: @escaping @Sendable (AutomationRequestContext) throws -> DeviceAction
     ) {

@@ -65,6 +65,8 @@ extension Device: DeviceDriver {
             return .statusBar(StatusBarOverride(statusBar))
         case let .setInterfaceStyle(style):
             setInterfaceStyle(style)
+        case let .system(action):
+            return try await perform(action)
         }
         return .done
     }

@@ -17,9 +17,9 @@ package actor Device {
     package nonisolated let registry: DeviceRegistry
 
     let logger: Logger
-    private var apps: [String: AppDefinition] = [:]
+    private(set) var apps: [String: AppDefinition] = [:]
     let scene: WindowScene
-    private var foreground: String?
+    private var foreground: String? { didSet { foregroundDidChange() } }
     /// Apps sent home keep their screens, as a real app keeps its state in the background.
     private var background: [String: Screen] = [:]
     private var crashes: [String: String] = [:]
@@ -304,6 +304,8 @@ package actor Device {
         _ = scene.touchUp(at: point)
         renderIfNeeded()
         startDisplayLinkIfNeeded()
+        // A tapped notification banner opens its app.
+        if let app = scene.notifications.takeOpenRequest() { try await activate(app) }
     }
 
     /// The longest an action waits for the app to become idle: an endless animation (a
@@ -373,7 +375,9 @@ package actor Device {
         let end = clock.now + duration
         while clock.now < end {
             try Task.checkCancellation()  // an action whose client went away stops here
-            let step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
+            var step = scene.hasRunningAnimations ? min(Self.frameInterval, end - clock.now) : end - clock.now
+            // A route's location reports and a banner leaving are rendered when they happen.
+            if let next = scene.nextScheduledUpdate(after: clock.now) { step = min(step, next - clock.now) }
             try await clock.advance(by: step)
             syncSceneTime()
             renderIfNeeded()
@@ -390,7 +394,8 @@ package actor Device {
     /// On the real clock, animations started by an event keep rendering at 60 Hz after the
     /// event returns, like a display link; the virtual clock renders them when time is advanced.
     func startDisplayLinkIfNeeded() {
-        guard clock.kind == .real, scene.hasRunningAnimations, displayLink == nil else { return }
+        guard clock.kind == .real, scene.hasRunningAnimations || scene.nextScheduledUpdate(after: clock.now) != nil, displayLink == nil
+        else { return }
         displayLink = Task { [weak self] in
             while !Task.isCancelled, let self, await self.displayLinkTick() {
                 try? await Task.sleep(for: Self.frameInterval)
@@ -402,7 +407,8 @@ package actor Device {
     private func displayLinkTick() -> Bool {
         syncSceneTime()
         renderIfNeeded()
-        guard scene.hasRunningAnimations, !isShutDown else {
+        // A route moves the location on the real clock too.
+        guard scene.hasRunningAnimations || scene.nextScheduledUpdate(after: clock.now) != nil, !isShutDown else {
             displayLink = nil
             return false
         }

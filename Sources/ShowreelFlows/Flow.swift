@@ -98,7 +98,9 @@ package struct FlowStep: Sendable {
     }
 
     package enum Action: Sendable {
-        case launchApp(appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool)
+        /// `permissions` are set before the launch (Maestro's `launchApp: {permissions: {all: deny}}`).
+        case launchApp(
+            appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool, permissions: [FlowPermission] = [])
         case tap(Target, count: Int, hold: Duration?)
         case inputText(String, into: Target?, keyDelay: Duration, jitter: Duration, seed: UInt64)
         case pressKey(String)
@@ -116,6 +118,8 @@ package struct FlowStep: Sendable {
         case statusBar(StatusBarValues)
         /// `setAppearance: dark`: the device switches to light or dark, as `simctl ui appearance`.
         case setAppearance(InterfaceStyle)
+        /// What simctl does to the device from outside: clipboard, links (see `SystemStep`).
+        case system(SystemStep)
         case runFlow(Flow)
         case repeatSteps(times: Int, steps: [FlowStep])
         case caption(String)

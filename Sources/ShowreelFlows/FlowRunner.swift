@@ -305,8 +305,9 @@ final class FlowExecution: @unchecked Sendable {
     /// own work (screenshots, captions, sub-flows). The device settles after each action itself.
     private func perform(_ step: FlowStep) async throws {
         switch step.action {
-        case let .launchApp(app, arguments, environment, clearState):
+        case let .launchApp(app, arguments, environment, clearState, permissions):
             guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to launch: name one with appId") }
+            try await apply(permissions, to: app)
             if clearState { try? FileManager.default.removeItem(at: device.dataContainer(for: app)) }
             try await act(
                 .launch(
@@ -362,6 +363,8 @@ final class FlowExecution: @unchecked Sendable {
             attachments.append(file)
         case let .setAppearance(style):
             await device.setInterfaceStyle(style)
+        case let .system(step):
+            try await perform(step)
         case let .statusBar(values):
             await device.overrideStatusBar(values)
         case let .runFlow(subflow):

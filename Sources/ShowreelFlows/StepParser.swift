@@ -7,13 +7,14 @@ import Yams
 
 /// The step vocabulary (Maestro's names) and how each step's argument is read.
 extension FileParser {
-    static let stepNames = [
-        "launchApp", "tapOn", "doubleTapOn", "longPressOn", "inputText", "pressKey", "swipe", "scroll",
-        "scrollUntilVisible", "back", "shake", "keyCommand", "assertVisible", "assertNotVisible", "waitFor", "wait",
-        "screenshot", "statusBar", "setAppearance", "runFlow", "repeat", "caption",
-    ]
+    static let stepNames =
+        [
+            "launchApp", "tapOn", "doubleTapOn", "longPressOn", "inputText", "pressKey", "swipe", "scroll",
+            "scrollUntilVisible", "back", "shake", "keyCommand", "assertVisible", "assertNotVisible", "waitFor", "wait",
+            "screenshot", "statusBar", "setAppearance", "runFlow", "repeat", "caption",
+        ] + SystemStep.names
     /// Steps that take no argument: `- back`.
-    static let bareSteps: Set = ["launchApp", "back", "shake", "scroll"]
+    static let bareSteps: Set = Set(["launchApp", "back", "shake", "scroll"]).union(SystemStep.bareNames)
     static let targetKeys = ["text", "id", "type", "index", "point"]
 
     func steps(_ node: Node, field: String) -> [FlowStep] {
@@ -100,7 +101,7 @@ extension FileParser {
                 return string(node, field: "text").map(FlowStep.Action.caption)
             }
             return string(argument!, field: name).map(FlowStep.Action.caption)
-        default: return nil
+        default: return systemStep(name, argument).map(FlowStep.Action.system)
         }
     }
 
@@ -112,7 +113,9 @@ extension FileParser {
             guard let app = string(node, field: "appId"), checkApp(app, at: node) else { return nil }
             return .launchApp(appId: app, arguments: nil, environment: nil, clearState: false)
         }
-        guard let fields = mapping(node, field: "launchApp", allowed: ["appId", "arguments", "env", "clearState"]) else { return nil }
+        guard let fields = mapping(node, field: "launchApp", allowed: ["appId", "arguments", "env", "clearState", "permissions"]) else {
+            return nil
+        }
         var app: String?
         if let value = fields["appId"] {
             guard let name = string(value, field: "appId"), checkApp(name, at: value) else { return nil }
@@ -121,7 +124,12 @@ extension FileParser {
         let arguments = fields["arguments"].flatMap { strings($0, field: "arguments") }
         let variables = fields["env"].flatMap { self.environment($0, field: "env") }
         let clearState = fields["clearState"].flatMap { bool($0, field: "clearState") } ?? false
-        return .launchApp(appId: app, arguments: arguments, environment: variables, clearState: clearState)
+        var permissions: [FlowPermission] = []
+        if let value = fields["permissions"] {
+            guard let parsed = self.permissions(value) else { return nil }
+            permissions = parsed
+        }
+        return .launchApp(appId: app, arguments: arguments, environment: variables, clearState: clearState, permissions: permissions)
     }
 
     private func tap(_ node: Node, step: String, count: Int, hold: Duration?) -> FlowStep.Action? {
@@ -394,7 +402,7 @@ extension FileParser {
         case "setAppearance": "setAppearance: dark"
         case "runFlow": "runFlow: login.yaml"
         case "repeat": "repeat: {times: 3, commands: [back]}"
-        default: "caption: \"Sign up in seconds\""
+        default: SystemStep.example(name) ?? "caption: \"Sign up in seconds\""
         }
     }
 }

@@ -6,7 +6,7 @@ import ShowreelWire
 extension FlowStep {
     package var summary: String {
         switch action {
-        case let .launchApp(app, _, _, _): app.map { "Launch \($0)" } ?? "Launch the app"
+        case let .launchApp(app, _, _, _, _): app.map { "Launch \($0)" } ?? "Launch the app"
         case let .tap(target, count, hold):
             hold != nil
                 ? "Long-press \(Self.quoted(target))" : count == 2 ? "Double-tap \(Self.quoted(target))" : "Tap \(Self.quoted(target))"
@@ -32,6 +32,7 @@ extension FlowStep {
         case let .screenshot(name): "Screenshot \(name)"
         case .statusBar: "Set the status bar"
         case .setAppearance(let style): "Switch to \(style.rawValue) appearance"
+        case let .system(step): step.summary
         case let .runFlow(flow): flow.name
         case let .repeatSteps(times, _): "Repeat \(times) times"
         case let .caption(text): text

@@ -111,6 +111,56 @@ public struct DeviceClient: DeviceDriver {
         try await performForApp(.activate(bundle: bundleIdentifier))
     }
 
+    /// The text on the device's pasteboard (`simctl pbpaste`); empty when nothing was copied.
+    public func pasteboard() async throws -> String {
+        try await through {
+            try await $0.pasteboard()
+        } http: {
+            let body: AutomationAPI.PasteboardText = try await $0.call(Routes.pasteboard)
+            return body.text
+        }
+    }
+
+    /// Whether airplane mode is on.
+    public func airplaneMode() async throws -> Bool {
+        try await through {
+            try await $0.airplaneMode()
+        } http: {
+            let body: AutomationAPI.Network = try await $0.call(Routes.network)
+            return body.airplaneMode
+        }
+    }
+
+    /// Every notification delivered, oldest first.
+    public func notifications() async throws -> [SystemNotification] {
+        try await through {
+            try await $0.notifications()
+        } http: {
+            let body: AutomationAPI.Notifications = try await $0.call(Routes.notifications)
+            return body.notifications
+        }
+    }
+
+    /// The simulated location; nil while none is set.
+    public func location() async throws -> Coordinate? {
+        try await through {
+            try await $0.location()
+        } http: {
+            let body: AutomationAPI.Location = try await $0.call(Routes.location)
+            return body.location
+        }
+    }
+
+    /// The services an app was answered for; ones never asked are left out.
+    public func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus] {
+        try await through {
+            try await $0.permissions(of: bundleIdentifier)
+        } http: {
+            let body: AutomationAPI.Permissions = try await $0.call(Routes.permissions, bundleIdentifier)
+            return body.statuses
+        }
+    }
+
     public func status(of bundleIdentifier: String) async throws -> AppStatus {
         try await through {
             try await $0.status(of: bundleIdentifier)

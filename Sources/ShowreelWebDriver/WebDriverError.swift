@@ -6,6 +6,7 @@ package struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertib
     package enum Code: String, Sendable, CaseIterable {
         case invalidSessionID = "invalid session id"
         case noSuchElement = "no such element"
+        case noSuchAlert = "no such alert"
         case staleElementReference = "stale element reference"
         case invalidSelector = "invalid selector"
         case invalidArgument = "invalid argument"
@@ -23,7 +24,7 @@ package struct WebDriverError: Error, Sendable, Equatable, CustomStringConvertib
         /// The status the spec's error table gives the code.
         package var status: HTTPResponse.Status {
             switch self {
-            case .invalidSessionID, .noSuchElement, .staleElementReference, .unknownCommand: .notFound
+            case .invalidSessionID, .noSuchElement, .noSuchAlert, .staleElementReference, .unknownCommand: .notFound
             case .invalidSelector, .invalidArgument, .elementNotInteractable, .invalidElementState: .badRequest
             case .unknownMethod: .methodNotAllowed
             case .sessionNotCreated, .unsupportedOperation, .javascriptError, .timeout, .moveTargetOutOfBounds, .unknownError:

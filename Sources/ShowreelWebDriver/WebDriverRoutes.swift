@@ -62,7 +62,7 @@ struct WebDriverRoute: Sendable {
 }
 
 extension WebDriverRoute {
-    static let all: [WebDriverRoute] = sessionRoutes + elementRoutes + deviceRoutes
+    static let all: [WebDriverRoute] = sessionRoutes + elementRoutes + deviceRoutes + systemRoutes
 
     static let sessionRoutes: [WebDriverRoute] = [
         .init(.GET, "status") { call in

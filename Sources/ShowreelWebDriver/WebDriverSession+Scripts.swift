@@ -7,12 +7,13 @@ import ShowreelWire
 /// Appium's XCUITest driver names them, and `showreel: status` to mark the session's manifest
 /// entry failed. A device runs no JavaScript: any other script is refused.
 extension WebDriverSession {
-    static let scripts = [
-        "mobile: tap", "mobile: doubleTap", "mobile: touchAndHold", "mobile: swipe", "mobile: scroll",
-        "mobile: dragFromToForDuration", "mobile: shake", "mobile: keys", "mobile: launchApp", "mobile: terminateApp",
-        "mobile: activateApp", "mobile: queryAppState", "mobile: isAppInstalled", "mobile: pressButton",
-        "showreel: status",
-    ]
+    static let scripts =
+        [
+            "mobile: tap", "mobile: doubleTap", "mobile: touchAndHold", "mobile: swipe", "mobile: scroll",
+            "mobile: dragFromToForDuration", "mobile: shake", "mobile: keys", "mobile: launchApp", "mobile: terminateApp",
+            "mobile: activateApp", "mobile: queryAppState", "mobile: isAppInstalled", "mobile: pressButton",
+            "showreel: status",
+        ] + systemScripts
 
     func execute(_ body: JSONValue) async throws(WebDriverError) -> JSONValue {
         guard let script = body["script"]?.string else { throw .invalidArgument("execute needs 'script', e.g. \"mobile: swipe\".") }
@@ -72,6 +73,7 @@ extension WebDriverSession {
             }
             reportedFailure = status == "failed" ? (args["message"]?.string ?? "The client marked the session failed.") : nil
         default:
+            if let answer = try await executeSystem(canonical, args) { return answer }
             throw .unsupported("The script '\(name)' is not supported. Scripts: \(Self.scripts.joined(separator: ", ")).")
         }
         return .null

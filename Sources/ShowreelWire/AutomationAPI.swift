@@ -23,48 +23,48 @@ public enum AutomationAPI {
     }
 
     package struct Launch: AutomationBody, Equatable, Sendable {
-        public var arguments: [String]?
-        public var environment: [String: String]?
-        public init(arguments: [String]? = nil, environment: [String: String]? = nil) {
+        package var arguments: [String]?
+        package var environment: [String: String]?
+        package init(arguments: [String]? = nil, environment: [String: String]? = nil) {
             self.arguments = arguments; self.environment = environment
         }
     }
 
     package struct WaitForState: AutomationBody, Equatable, Sendable {
-        public var state: AppState
-        public var timeout: Double
-        public init(state: AppState, timeout: Double) { self.state = state; self.timeout = timeout }
+        package var state: AppState
+        package var timeout: Double
+        package init(state: AppState, timeout: Double) { self.state = state; self.timeout = timeout }
     }
 
     package struct Tap: AutomationBody, Equatable, Sendable {
-        public var query: ElementQuery?
-        public var point: Point?
+        package var query: ElementQuery?
+        package var point: Point?
         /// 2 for a double tap.
-        public var count: Int?
+        package var count: Int?
         /// Seconds the finger stays down (a press), default 0.1.
-        public var duration: Double?
-        public init(query: ElementQuery? = nil, point: Point? = nil, count: Int? = nil, duration: Double? = nil) {
+        package var duration: Double?
+        package init(query: ElementQuery? = nil, point: Point? = nil, count: Int? = nil, duration: Double? = nil) {
             self.query = query; self.point = point; self.count = count; self.duration = duration
         }
     }
 
     package struct TypeText: AutomationBody, Equatable, Sendable {
-        public var text: String
+        package var text: String
         /// A text field to tap first (to focus it); without it, the focused field gets the text.
-        public var query: ElementQuery?
+        package var query: ElementQuery?
         /// Seconds between keys, and up to this much more at random (seeded: same run, same video).
-        public var keyDelay: Double?
-        public var jitter: Double?
-        public var seed: UInt64?
-        public init(text: String, query: ElementQuery? = nil, keyDelay: Double? = nil, jitter: Double? = nil, seed: UInt64? = nil) {
+        package var keyDelay: Double?
+        package var jitter: Double?
+        package var seed: UInt64?
+        package init(text: String, query: ElementQuery? = nil, keyDelay: Double? = nil, jitter: Double? = nil, seed: UInt64? = nil) {
             self.text = text; self.query = query; self.keyDelay = keyDelay; self.jitter = jitter; self.seed = seed
         }
     }
 
     package struct Key: AutomationBody, Equatable, Sendable {
         /// A key's identifier on the software keyboard: a character, "shift", "more", "space", "delete", "Return".
-        public var key: String
-        public init(key: String) { self.key = key }
+        package var key: String
+        package init(key: String) { self.key = key }
     }
 
     public enum Direction: String, Codable, Sendable, CaseIterable {
@@ -83,13 +83,13 @@ public enum AutomationAPI {
 
     package struct Swipe: AutomationBody, Equatable, Sendable {
         /// Swipe on an element (its centre), or from a screen edge, or between two points.
-        public var query: ElementQuery?
-        public var edge: Edge?
-        public var direction: Direction?
-        public var from: Point?
-        public var to: Point?
-        public var duration: Double?
-        public init(
+        package var query: ElementQuery?
+        package var edge: Edge?
+        package var direction: Direction?
+        package var from: Point?
+        package var to: Point?
+        package var duration: Double?
+        package init(
             query: ElementQuery? = nil, edge: Edge? = nil, direction: Direction? = nil, from: Point? = nil,
             to: Point? = nil, duration: Double? = nil
         ) {
@@ -98,36 +98,36 @@ public enum AutomationAPI {
     }
 
     package struct KeyCommand: AutomationBody, Equatable, Sendable {
-        public var key: String
+        package var key: String
         /// "command", "shift", "option", "control".
-        public var modifiers: [String]
-        public init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
+        package var modifiers: [String]
+        package init(key: String, modifiers: [String]) { self.key = key; self.modifiers = modifiers }
     }
 
     package struct Scroll: AutomationBody, Equatable, Sendable {
         /// Where the content comes from: `down` brings what is below into view.
-        public var direction: Direction
-        public init(direction: Direction) { self.direction = direction }
+        package var direction: Direction
+        package init(direction: Direction) { self.direction = direction }
     }
 
     package struct SetAppearance: AutomationBody, Equatable, Sendable {
-        public var appearance: InterfaceStyle
-        public init(appearance: InterfaceStyle) { self.appearance = appearance }
+        package var appearance: InterfaceStyle
+        package init(appearance: InterfaceStyle) { self.appearance = appearance }
     }
 
     package struct Wait: AutomationBody, Equatable, Sendable {
-        public var seconds: Double
-        public init(seconds: Double) { self.seconds = seconds }
+        package var seconds: Double
+        package init(seconds: Double) { self.seconds = seconds }
     }
 
     package struct WaitFor: AutomationBody, Equatable, Sendable {
-        public var query: ElementQuery
+        package var query: ElementQuery
         /// false waits for the element to disappear from the screen.
-        public var exists: Bool?
+        package var exists: Bool?
         /// true waits for the element to be on screen and hittable (`waitForHittable`).
-        public var hittable: Bool?
-        public var timeout: Double
-        public init(query: ElementQuery, exists: Bool? = nil, hittable: Bool? = nil, timeout: Double) {
+        package var hittable: Bool?
+        package var timeout: Double
+        package init(query: ElementQuery, exists: Bool? = nil, hittable: Bool? = nil, timeout: Double) {
             self.query = query; self.exists = exists; self.hittable = hittable; self.timeout = timeout
         }
     }
@@ -140,34 +140,34 @@ public enum AutomationAPI {
     }
 
     package struct Query: AutomationBody, Equatable, Sendable {
-        public var query: ElementQuery
-        public init(query: ElementQuery) { self.query = query }
+        package var query: ElementQuery
+        package init(query: ElementQuery) { self.query = query }
 
-        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) { try limits.check(query, "query") }
+        package func validate(_ limits: AutomationLimits) throws(AutomationInputError) { try limits.check(query, "query") }
     }
 
     package struct QueryResult: Codable, Equatable, Sendable {
-        public var count: Int
-        public var elements: [ElementSnapshot]
-        public init(count: Int, elements: [ElementSnapshot]) { self.count = count; self.elements = elements }
+        package var count: Int
+        package var elements: [ElementSnapshot]
+        package init(count: Int, elements: [ElementSnapshot]) { self.count = count; self.elements = elements }
     }
 
     package struct Tree: Codable, Equatable, Sendable {
-        public var elements: [ElementSnapshot]
-        public init(elements: [ElementSnapshot]) { self.elements = elements }
+        package var elements: [ElementSnapshot]
+        package init(elements: [ElementSnapshot]) { self.elements = elements }
     }
 
     /// `POST /v1/trace`: when tracing started, and when the recording it is for did.
     package struct TraceStarted: Codable, Equatable, Sendable {
         /// Device seconds since boot.
-        public var time: Double
+        package var time: Double
         /// The device time of the first frame the display stream sent to the recorder that
         /// connected last and is still recording, if any: a recorder in another process that just
         /// reported its first frame started its video there.
-        public var recordingStart: Double?
+        package var recordingStart: Double?
         /// This trace's id, for `/v1/trace/end`: several recordings may trace one device.
-        public var id: String?
-        public init(time: Double, recordingStart: Double? = nil, id: String? = nil) {
+        package var id: String?
+        package init(time: Double, recordingStart: Double? = nil, id: String? = nil) {
             self.time = time
             self.recordingStart = recordingStart
             self.id = id
@@ -178,19 +178,19 @@ public enum AutomationAPI {
     package struct TraceEnd: AutomationBody, Equatable, Sendable {
         /// The device time, in seconds since boot, of the video's first frame: the trace's
         /// times count from it.
-        public var videoStart: Double
+        package var videoStart: Double
         /// Whether the trace carries its pictures (small JPEGs); false for a video that is not
         /// kept, where encoding them would be wasted. Default true.
-        public var pictures: Bool?
+        package var pictures: Bool?
         /// Which trace ends: the id `/v1/trace` answered; may be left out while only one runs.
-        public var id: String?
-        public init(videoStart: Double, pictures: Bool? = nil, id: String? = nil) {
+        package var id: String?
+        package init(videoStart: Double, pictures: Bool? = nil, id: String? = nil) {
             self.videoStart = videoStart
             self.pictures = pictures
             self.id = id
         }
 
-        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        package func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
             // Beyond an Int64 of seconds a Duration traps (1e21 took the device down).
             if let problem = AutomationLimits.deviceTime.problem(with: videoStart) {
                 throw .outOfRange(field: "videoStart", message: "is device seconds since boot: \(problem)")
@@ -201,10 +201,10 @@ public enum AutomationAPI {
     /// `POST /v1/trace/steps`: opens a step of a front end whose steps span several actions
     /// (a WebDriver command): the actions until `/v1/trace/steps/end` are part of it.
     package struct TraceStep: AutomationBody, Equatable, Sendable {
-        public var title: String
-        public init(title: String) { self.title = title }
+        package var title: String
+        package init(title: String) { self.title = title }
 
-        public func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
+        package func validate(_ limits: AutomationLimits) throws(AutomationInputError) {
             guard !title.isEmpty, title.count <= AutomationLimits.maxTextLength else {
                 throw .outOfRange(field: "title", message: "must be 1 to \(AutomationLimits.maxTextLength) characters, got \(title.count)")
             }
@@ -213,8 +213,8 @@ public enum AutomationAPI {
 
     /// `POST /v1/trace/steps/end`: closes the open step, failed with `error` when it has one.
     package struct TraceStepEnd: AutomationBody, Equatable, Sendable {
-        public var error: String?
-        public init(error: String? = nil) { self.error = error }
+        package var error: String?
+        package init(error: String? = nil) { self.error = error }
     }
 
     /// Every error: a sentence that says what failed and what the screen had instead.
@@ -222,8 +222,8 @@ public enum AutomationAPI {
 
     /// An empty success.
     package struct OK: Codable, Equatable, Sendable {
-        public var ok: Bool
-        public init() { ok = true }
+        package var ok: Bool
+        package init() { ok = true }
     }
 }
 

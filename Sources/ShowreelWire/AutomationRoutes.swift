@@ -42,10 +42,11 @@ extension AutomationAPI {
         /// The POSTs that only read the screen (everything else but a GET acts on the device).
         package static let reads: [Route] = [query, element]
 
-        package static let all: [Route] = [
-            device, tree, query, element, launch, terminate, activate, state, waitForState, home,
-            tap, type, key, swipe, shake, scroll, appearance, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
-            traceStart, traceEnd, traceStep, traceStepEnd,
-        ]
+        package static let all: [Route] =
+            [
+                device, tree, query, element, launch, terminate, activate, state, waitForState, home,
+                tap, type, key, swipe, shake, scroll, appearance, keyCommand, overrideStatusBar, clearStatusBar, screenshot, wait, waitFor,
+                traceStart, traceEnd, traceStep, traceStepEnd,
+            ] + system
     }
 }

@@ -14,6 +14,7 @@ struct AppsTests {
         #expect(
             ShowcaseCatalog.apps.map(\.bundleIdentifier) == [
                 "dev.showreel.hello", "dev.showreel.countries", "dev.showreel.greeting", "dev.showreel.signup", "dev.showreel.mail",
+                "dev.showreel.places",
             ])
     }
 

@@ -21,10 +21,13 @@ struct AutomationRequestTests {
         try await Self.post(h.client.baseURL!, path, json, timeout: timeout)
     }
 
-    static func post(_ base: URL, _ path: String, _ json: String, timeout: TimeInterval = 60) async throws -> (Int, String) {
+    /// A request with a JSON body (none when nil) by `method`, POST unless told.
+    static func post(_ base: URL, _ path: String, _ json: String?, method: String = "POST", timeout: TimeInterval = 60) async throws -> (
+        Int, String
+    ) {
         var request = URLRequest(url: base.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.httpBody = Data(json.utf8)
+        request.httpMethod = method
+        request.httpBody = json.map { Data($0.utf8) }
         request.timeoutInterval = timeout
         // A session of its own: the shared one may be busy with another test's big download,
         // and then its timeout, which is this test's hang-up, comes late.

@@ -13,7 +13,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     public init(
         _ executable: URL, _ arguments: [String], environment: [String: String], in workspace: Workspace, name: String,
-        directory: URL? = nil
+        directory: URL? = nil, input: URL? = nil
     ) throws {
         stdoutURL = workspace.file("\(name).out")
         stderrURL = workspace.file("\(name).err")
@@ -26,10 +26,14 @@ public final class ChildProcess: @unchecked Sendable {
         let output = try FileHandle(forWritingTo: stdoutURL), errors = try FileHandle(forWritingTo: stderrURL)
         process.standardOutput = output
         process.standardError = errors
+        // Standard input from a file (`pbcopy < file`); the child reads its own copy.
+        let reading = try input.map { try FileHandle(forReadingFrom: $0) }
+        if let reading { process.standardInput = reading }
         defer {
             // The child has its own copies: this process's stay open for good otherwise.
             try? output.close()
             try? errors.close()
+            try? reading?.close()
         }
         try process.run()
     }

@@ -14,6 +14,7 @@ public enum CountriesApp {
         let strings = try AppStrings.load("Countries", context: context, bundleIdentifier: bundleIdentifier)
         return makeRootScreen(dataSource: source, strings: strings)
     }
+    .openingURLs(schemes: [CountriesLinks.scheme]) { url, root in CountriesLinks.open(url, root: root) }
 
     /// The data source the launch arguments ask for (created when first asked for).
     public static func dataSourceProvider(for context: LaunchContext) -> Provider<any CountriesDataSource> {

@@ -12,13 +12,13 @@ extension PackageTemplate {
             /// {{NAME}}: a list of items, each pushed to its details, and a field that adds one.
             /// `--items-source mock|sample` picks where the items come from (sample by default); debug
             /// builds show a debug drawer (top right) that says which.
-            public enum {{APP}} {
-                public static let bundleIdentifier = "{{BUNDLE}}"
-                public static let sourceArgument = "--items-source"
+            package enum {{APP}} {
+                package static let bundleIdentifier = "{{BUNDLE}}"
+                package static let sourceArgument = "--items-source"
 
                 /// The app as a device installs it: `.device(apps: [{{APP}}.definition])` in tests, and
                 /// `ShowreelCommand.main(apps: [{{APP}}.definition])` in the `{{EXEC}}` executable.
-                public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "{{NAME}}") { context in
+                package static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "{{NAME}}") { context in
                     let source = try itemSource(for: context)
                     let catalog = Bundle.module.url(forResource: "Localizable", withExtension: "xcstrings")
                     let strings = try LocalizedStrings.load(catalog, context: context, bundleIdentifier: bundleIdentifier)
@@ -32,7 +32,7 @@ extension PackageTemplate {
                 }
 
                 /// The source the launch arguments ask for; any other name stops the app with a fatal error.
-                public static func itemSource(for context: LaunchContext) throws -> any ItemSource {
+                package static func itemSource(for context: LaunchContext) throws -> any ItemSource {
                     switch context.option(for: sourceArgument) ?? "sample" {
                     case "mock": return MockItemSource()
                     case "sample": return SampleItemSource()
@@ -48,12 +48,12 @@ extension PackageTemplate {
             import ShowreelUI
 
             /// One thing on the list: `id` is what tests find it by, in every language.
-            public struct Item: Sendable, Equatable {
-                public var id: String
-                public var name: String
-                public var note: String
+            package struct Item: Sendable, Equatable {
+                package var id: String
+                package var name: String
+                package var note: String
 
-                public init(id: String, name: String, note: String) {
+                package init(id: String, name: String, note: String) {
                     self.id = id
                     self.name = name
                     self.note = note
@@ -61,7 +61,7 @@ extension PackageTemplate {
             }
 
             /// Where the list comes from: the dependency the launch argument `--items-source` picks.
-            public protocol ItemSource: Sendable {
+            package protocol ItemSource: Sendable {
                 /// A name for the debug drawer.
                 var name: String { get }
                 /// The items, named in the launch's language.
@@ -69,11 +69,11 @@ extension PackageTemplate {
             }
 
             /// Fixed data for tests and flows: the same three items on every run.
-            public struct MockItemSource: ItemSource {
-                public let name = "mock"
-                public init() {}
+            package struct MockItemSource: ItemSource {
+                package let name = "mock"
+                package init() {}
 
-                public func items(_ strings: LocalizedStrings) -> [Item] {
+                package func items(_ strings: LocalizedStrings) -> [Item] {
                     [
                         Item(id: "apples", name: strings("Apples"), note: strings("Crisp and sweet.")),
                         Item(id: "bread", name: strings("Bread"), note: strings("Baked this morning.")),
@@ -83,11 +83,11 @@ extension PackageTemplate {
             }
 
             /// What the app shows without the mock: in a real app, the network or a database.
-            public struct SampleItemSource: ItemSource {
-                public let name = "sample"
-                public init() {}
+            package struct SampleItemSource: ItemSource {
+                package let name = "sample"
+                package init() {}
 
-                public func items(_ strings: LocalizedStrings) -> [Item] {
+                package func items(_ strings: LocalizedStrings) -> [Item] {
                     [
                         Item(id: "tea", name: strings("Tea"), note: strings("Green, loose leaf.")),
                         Item(id: "rice", name: strings("Rice"), note: strings("Long grain.")),

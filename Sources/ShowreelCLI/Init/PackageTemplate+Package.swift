@@ -102,8 +102,8 @@ extension PackageTemplate {
             # {{NAME}}
 
             ```sh
-            swift run {{EXEC}} run Flows    # every flow in Flows/ on its own device: a video each, report.html, in Recordings/
-            swift test                     # the UI tests: a video each in Recordings/, and Recordings/manifest.json
+            swift run {{EXEC}} run Flows   # every flow in Flows/ on its own device: a video each, report.html, in Recordings/
+            swift test   # the UI tests: a video each in Recordings/, and Recordings/manifest.json
             ```
 
             Linux needs FFmpeg, Cairo, Pango, libyuv and xcb's development packages (the list is in

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an app is launched with: its arguments and environment, as `simctl launch` passes them.
 public struct LaunchContext: Sendable, Equatable {
     public var arguments: [String]
@@ -29,6 +31,10 @@ public struct AppDefinition: Sendable {
     /// The app's Info.plist: `CFBundleIdentifier`, `CFBundleShortVersionString` (version),
     /// `CFBundleVersion` (build), and whatever else the app keeps there.
     public let infoDictionary: [String: String]
+    /// The URL schemes the app opens (`CFBundleURLSchemes`), lowercased: see `openingURLs`.
+    public internal(set) var urlSchemes: [String] = []
+    /// What the app does with a URL it is opened with, given its root screen.
+    public internal(set) var urlHandler: (@Sendable (URL, Screen) -> Void)?
 
     public init(
         bundleIdentifier: String, displayName: String, version: String = "1.0", build: String = "1",

@@ -70,6 +70,7 @@ extension WindowScene {
             }
             return true
         }
+        if let field = firstResponder, editingCommand(input, in: field) { return true }
         var screen = topMostScreen
         while let current = screen {
             if let command = current.keyCommands.first(where: { $0.input == input }) {

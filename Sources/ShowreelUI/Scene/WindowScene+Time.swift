@@ -6,6 +6,8 @@ extension WindowScene {
     public func advanceTime(to time: Duration) {
         guard time > now else { return }
         now = time
+        location.advance(to: time)
+        advanceNotifications(to: time)
         stepAnimations()
         refreshStatusBar()
         reconcileKeyboard()

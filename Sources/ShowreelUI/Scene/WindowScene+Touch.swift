@@ -108,6 +108,13 @@ extension WindowScene {
             scroll.endDragging(at: point, time: now)
             return scroll
         }
+        // A finger that rested on a text field opens its Copy and Paste menu.
+        if let field = touch.target as? TextField, now - touch.startTime >= Self.editMenuPress,
+            field.bounds.contains(field.convertFromScreen(point))
+        {
+            showEditMenu(for: field)
+            return field
+        }
         if let target = touch.target {
             return target.touchEnded(at: target.convertFromScreen(point)) ? target : nil
         }

@@ -73,6 +73,18 @@ public final class WindowScene {
     /// The time the status bar shows at `now == 0` when not overridden (minutes after midnight).
     public var statusBarStartMinutes = 9 * 60 + 41 { didSet { refreshStatusBar() } }
     var alertWindows: [(alert: AlertController, window: Window)] = []
+    /// The device's pasteboard, shared by its apps.
+    public let pasteboard = Pasteboard()
+    /// What each app may use (location, photos, ...), and which app asks.
+    public let permissions = PermissionStore()
+    /// The simulated location apps read, set or moved along a route by the device.
+    public let location = LocationSimulator()
+    /// The notifications delivered to apps, and the banner showing the latest.
+    public let notifications = NotificationList()
+    /// Connectivity: airplane mode, as apps read it and the status bar shows it.
+    public let network = NetworkState()
+    /// The text field's Copy and Paste menu while it shows.
+    var editMenuWindow: Window?
 
     /// Light or dark for every window and the status bar: semantic colours draw their variant.
     public var interfaceStyle: InterfaceStyle = .light { didSet { if interfaceStyle != oldValue { invalidate() } } }
@@ -138,6 +150,7 @@ public final class WindowScene {
         }
         keyboardAnimation?.cancel()
         keyboardProgress = 0
+        hideEditMenu()
         keyboardWindow.isHidden = true
         for entry in alertWindows { removeWindow(entry.window) }
         alertWindows.removeAll()

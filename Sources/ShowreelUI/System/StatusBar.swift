@@ -6,6 +6,8 @@ final class StatusBarView: View {
     var values = StatusBarValues() { didSet { if values != oldValue { setNeedsDisplay() } } }
     /// Dark content on light screens, white on dark ones.
     var foreground: Color = .label { didSet { if foreground != oldValue { setNeedsDisplay() } } }
+    /// An airplane instead of signal and network (see `NetworkState`).
+    var airplaneMode = false { didSet { if airplaneMode != oldValue { setNeedsDisplay() } } }
 
     override init(frame: Rect = .zero) {
         super.init(frame: frame)
@@ -25,6 +27,10 @@ final class StatusBarView: View {
             values.time, in: Rect(x: 24, y: midY - 11, width: 90, height: 22), font: .system(16, weight: .bold),
             color: foreground, alignment: .center)
         var x = drawBattery(canvas, right: bounds.maxX - 28, midY: midY) - 7
+        if airplaneMode {
+            _ = drawAirplane(canvas, right: x, midY: midY)
+            return
+        }
         x = drawNetwork(canvas, right: x, midY: midY) - 6
         x = drawCellular(canvas, right: x, midY: midY)
         if !values.operatorName.isEmpty {
@@ -40,21 +46,22 @@ final class StatusBarView: View {
         let midY = bounds.height / 2
         let font = Font.system(12, weight: .bold)
         var x = 6.0
-        for bar in 0..<4 {
+        if airplaneMode { _ = drawAirplane(canvas, right: x + 15, midY: midY) }
+        for bar in 0..<4 where !airplaneMode {
             canvas.fillCircle(
                 center: Point(x: x + 3, y: midY), radius: 2.7,
                 color: bar < values.cellularBars ? foreground : foreground.withAlpha(0.25))
             x += 6.5
         }
         x += 3
-        if !values.operatorName.isEmpty {
+        if !values.operatorName.isEmpty, !airplaneMode {
             let width = TextMetrics.size(of: values.operatorName, font: .system(12)).width
             canvas.draw(
                 values.operatorName, in: Rect(x: x, y: 0, width: width + 1, height: bounds.height),
                 font: .system(12), color: foreground)
             x += width + 5
         }
-        _ = drawNetwork(canvas, right: x + networkWidth, midY: midY)
+        if !airplaneMode { _ = drawNetwork(canvas, right: x + networkWidth, midY: midY) }
         canvas.draw(
             values.time, in: Rect(x: bounds.midX - 60, y: 0, width: 120, height: bounds.height), font: font,
             color: foreground, alignment: .center)

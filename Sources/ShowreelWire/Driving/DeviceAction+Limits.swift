@@ -68,6 +68,7 @@ extension DeviceAction {
             try limits.check(wait.query, "query")
             try limits.check(wait.timeout, "timeout", AutomationLimits.wait)
         case let .waitForState(_, _, timeout): try limits.check(timeout, "timeout", AutomationLimits.wait)
+        case let .system(action): try action.validate()
         case .launch, .terminate, .activate, .pressHome, .pressKey, .keyCommand, .scroll, .shake, .overrideStatusBar,
             .clearStatusBar, .setInterfaceStyle:
             break

@@ -78,6 +78,7 @@ extension DeviceAction {
         case .clearStatusBar: return ActionRequest(route: Routes.clearStatusBar, body: nil, answer: .statusBar)
         case let .setInterfaceStyle(style):
             return ActionRequest(route: Routes.appearance, body: AutomationAPI.SetAppearance(appearance: style), answer: .ok)
+        case let .system(action): return action.request
         }
     }
 }

@@ -29,6 +29,8 @@ public enum DeviceAction: Sendable, Equatable {
     case clearStatusBar
     /// Light or dark for every app and the system screens (`simctl ui appearance`).
     case setInterfaceStyle(InterfaceStyle)
+    /// What simctl does to the device from outside: pasteboard, URLs (see `SystemAction`).
+    case system(SystemAction)
 
     public typealias Direction = AutomationAPI.Direction
     public typealias Edge = AutomationAPI.Edge

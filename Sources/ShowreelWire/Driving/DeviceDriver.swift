@@ -21,6 +21,16 @@ public protocol DeviceDriver: Sendable {
     func status(of bundleIdentifier: String) async throws -> AppStatus
     /// The device: its name, profile, clock and apps.
     func info() async throws -> AutomationAPI.DeviceInfo
+    /// The text on the device's pasteboard (`simctl pbpaste`); empty when nothing was copied.
+    func pasteboard() async throws -> String
+    /// The services an app was answered for (`simctl privacy`); ones never asked are left out.
+    func permissions(of bundleIdentifier: String) async throws -> [PrivacyService: PermissionStatus]
+    /// The simulated location (`simctl location`); nil while none is set.
+    func location() async throws -> Coordinate?
+    /// Every notification delivered (`simctl push`), oldest first.
+    func notifications() async throws -> [SystemNotification]
+    /// Whether airplane mode is on.
+    func airplaneMode() async throws -> Bool
 }
 
 extension DeviceDriver {

@@ -1,0 +1,78 @@
+import Foundation
+import ShowreelRender
+import ShowreelUI
+
+/// The device-state sample: an app that asks for the location (the system's permission alert,
+/// answered in a test or a flow, or set beforehand with `simctl privacy`) and says what it got.
+public enum PlacesApp {
+    public static let bundleIdentifier = "dev.showreel.places"
+
+    public static let definition = AppDefinition(bundleIdentifier: bundleIdentifier, displayName: "Places") { context in
+        let strings = try AppStrings.load("Places", context: context, bundleIdentifier: bundleIdentifier)
+        let navigation = NavigationController(rootScreen: PlacesScreen(strings: strings))
+        navigation.prefersLargeTitles = true
+        navigation.layoutDirection = strings.layoutDirection
+        return navigation
+    }
+}
+
+/// Where the person is: a button that asks to share the location, what came of it, and once
+/// allowed, the place in degrees and a map of the way the device went.
+final class PlacesScreen: Screen {
+    let strings: LocalizedStrings
+    let status: Label
+    let shareButton: Button
+    let coordinate = Label("", font: .system(15), color: .secondaryLabel, alignment: .center)
+    let map = PlacesMapView()
+    let offline: Label
+
+    init(strings: LocalizedStrings) {
+        self.strings = strings
+        status = Label(strings("Location not shared yet"), font: .system(17), color: .secondaryLabel, alignment: .center, lines: 0)
+        shareButton = Button(strings("Share My Location"))
+        offline = Label(strings("Offline: airplane mode is on"), font: .system(15, weight: .bold), color: .systemRed, alignment: .center)
+        super.init(title: strings("Places"))
+    }
+
+    override func viewDidLoad() {
+        status.accessibilityIdentifier = "locationStatus"
+        shareButton.accessibilityIdentifier = "shareLocation"
+        shareButton.action = { [weak self] in self?.shareLocation() }
+        coordinate.accessibilityIdentifier = "locationCoordinate"
+        map.isHidden = true
+        offline.accessibilityIdentifier = "networkStatus"
+        offline.isHidden = true
+        for subview in [status, coordinate, map, shareButton, offline] as [View] { view.addSubview(subview) }
+    }
+
+    override func viewDidAppear() {
+        // The app reads the device's connectivity: offline, it says so.
+        scene?.network.observe(self) { [weak self] connected in self?.offline.isHidden = connected }
+    }
+
+    func shareLocation() {
+        requestPermission(.location, reason: strings("Places shows where you are and the way you go.")) { [weak self] granted in
+            guard let self else { return }
+            status.text = granted ? strings("Location shared") : strings("Location not allowed: allow it in Settings.")
+            status.textColor = granted ? .label : .systemRed
+            guard granted else { return }
+            // Allowed: the location as it comes, and the way it goes on the map.
+            startUpdatingLocation { [weak self] place in
+                guard let self else { return }
+                coordinate.text = String(format: "%.4f, %.4f", place.latitude, place.longitude)
+                map.isHidden = false
+                map.add(place)
+            }
+        }
+    }
+
+    override func layout(safeArea: Rect) {
+        let width = safeArea.width - 48
+        status.frame = Rect(x: 24, y: safeArea.minY + 100, width: width, height: 50)
+        coordinate.frame = Rect(x: 24, y: status.frame.maxY, width: width, height: 24)
+        map.frame = Rect(
+            x: 24, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
+        shareButton.frame = Rect(x: 24, y: safeArea.maxY - 120, width: width, height: 54)
+        offline.frame = Rect(x: 24, y: safeArea.minY + 70, width: width, height: 24)
+    }
+}

@@ -1,0 +1,44 @@
+import ShowreelAccessibility
+import ShowreelDevice
+import ShowreelGraphics
+import ShowreelWire
+
+extension FlowExecution {
+    /// A `SystemStep` on the flow's device: each is a `DeviceAction` (or, for `copyTextFrom`,
+    /// a read and one), so the device traces it like any step.
+    func perform(_ step: SystemStep) async throws {
+        switch step {
+        case let .setClipboard(text):
+            _ = try await device.perform(.setPasteboard(text))
+        case .pasteText:
+            guard await device.hasFocusedTextField else {
+                throw StepFailure(message: "no text field has focus to paste into: tap one first")
+            }
+            _ = try await device.perform(.keyCommand(DeviceAction.KeyCommand("v", modifiers: .command)))
+        case let .copyTextFrom(target):
+            let element = try await device.element(try Self.query(target))
+            let text = element.value.flatMap { $0.isEmpty ? nil : $0 } ?? element.label
+            guard !text.isEmpty else { throw StepFailure(message: "\(element.displayName) has no text to copy") }
+            _ = try await device.perform(.setPasteboard(text))
+        case let .openLink(url):
+            _ = try await device.perform(.openURL(url))
+        case let .setAirplaneMode(on):
+            let current = await device.airplaneMode()
+            _ = try await device.perform(.setAirplaneMode(on ?? !current))
+        case let .setLocation(place):
+            _ = try await device.perform(.setLocation(place))
+        case let .travel(route):
+            // As Maestro does, the step lasts as long as the journey (the video shows it).
+            _ = try await device.perform(.travel(route))
+            _ = try await device.perform(.wait(route.duration))
+        case let .setPermissions(app, permissions):
+            guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to set permissions for: name one with appId") }
+            try await apply(permissions, to: app)
+        }
+    }
+
+    /// Sets an app's permissions, in order (`all` first), before a launch or as a step.
+    func apply(_ permissions: [FlowPermission], to app: String) async throws {
+        for permission in permissions { _ = try await device.perform(.setPermission(permission.change(for: app))) }
+    }
+}
