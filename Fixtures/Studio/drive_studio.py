@@ -1,0 +1,232 @@
+"""Drives `showreel studio`'s page in headless Chromium (Selenium and chromedriver), as a person
+would: clicks, drags and keys on the live screen. Run by Tests/ShowreelStudioTests with a
+scenario name and the URL the studio printed; prints what it saw as JSON on stdout."""
+import json
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Bounds for hangs, not speeds: the machine may be loaded.
+WAIT = 120
+
+
+def browser(width=1500, height=1400):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
+                     "--window-size=%d,%d" % (width, height), "--password-store=basic", "--force-device-scale-factor=1"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+class Studio:
+    def __init__(self, driver, url):
+        self.driver = driver
+        driver.get(url)
+        self.until("the page has its state and a frame",
+                   "return !!(window.studio && studio.state && document.getElementById('screen').dataset.frame)")
+        self.idle()
+        self.screen = driver.find_element(By.CSS_SELECTOR, "[data-testid=screen]")
+
+    def until(self, what, script):
+        try:
+            WebDriverWait(self.driver, WAIT).until(lambda d: d.execute_script(script))
+        except Exception:
+            raise SystemExit("timed out waiting for %s; error shown: %r; page: %s" % (what, self.error(), self.driver.execute_script(
+                "const ids = []; const walk = (ns) => ns.forEach((n) => { ids.push(n.id || n.label); walk(n.children); }); walk(studio.tree);"
+                "return JSON.stringify({generation: studio.generation, shown: studio.shown, stream: document.getElementById('screen').dataset.stream,"
+                " steps: studio.state && studio.state.steps, sent: studio.sent.slice(-3), elements: ids.slice(0, 40)})")))
+
+    def error(self):
+        return self.driver.execute_script("return document.getElementById('error').textContent")
+
+    def idle(self):
+        self.until("the page to be idle", "return document.body.dataset.busy === '0'")
+
+    def steps(self):
+        return self.driver.execute_script("return studio.state.steps")
+
+    def wait_steps(self, count):
+        self.idle()
+        self.until("%d steps" % count, "return document.getElementById('flow').dataset.count === '%d'" % count)
+
+    def wait_element(self, key):
+        """Waits until the live tree has an element whose identifier or label is `key`."""
+        script = ("const all = []; const walk = (ns) => ns.forEach((n) => { all.push(n); walk(n.children); }); walk(studio.tree);"
+                  "return all.find((n) => n.id === %s || n.label === %s) || null") % (json.dumps(key), json.dumps(key))
+        self.until("an element %r on the live screen" % key, script)
+        return self.driver.execute_script(script)
+
+    def centre(self, key):
+        node = self.wait_element(key)
+        return node["x"] + node["width"] / 2, node["y"] + node["height"] / 2
+
+    def offset(self, x, y):
+        # Selenium's offsets count from the centre of the element's part in view: the window is
+        # tall enough for the whole page, scrolled to the top, so that is the screen's centre.
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        box = self.screen.rect
+        return int(round(x - box["width"] / 2)), int(round(y - box["height"] / 2))
+
+    def click(self, x, y, modifier=None):
+        dx, dy = self.offset(x, y)
+        chain = ActionChains(self.driver).move_to_element_with_offset(self.screen, dx, dy)
+        if modifier:
+            chain = chain.key_down(modifier)
+        chain = chain.click()
+        if modifier:
+            chain = chain.key_up(modifier)
+        chain.perform()
+
+    def tap(self, key, steps):
+        x, y = self.centre(key)
+        self.click(x, y)
+        self.wait_steps(steps)
+
+    def drag(self, x1, y1, x2, y2):
+        dx, dy = self.offset(x1, y1)
+        (ActionChains(self.driver).move_to_element_with_offset(self.screen, dx, dy).click_and_hold()
+         .move_by_offset(int((x2 - x1) / 2), int((y2 - y1) / 2)).move_by_offset(int((x2 - x1) / 2), int((y2 - y1) / 2))
+         .release().perform())
+
+    def type(self, text, steps):
+        ActionChains(self.driver).send_keys(text).perform()
+        self.wait_steps(steps)
+
+    def button(self, testid_or_action, index=None):
+        if index is None:
+            self.driver.find_element(By.CSS_SELECTOR, "[data-testid=%s]" % testid_or_action).click()
+        else:
+            self.driver.find_element(
+                By.CSS_SELECTOR, "#flow li[data-index='%d'] button[data-action=%s]" % (index, testid_or_action)).click()
+        self.idle()
+
+
+def record(studio, result):
+    """Mail: open a thread (a list row), a message, reply, type, cancel, swipe back to the thread."""
+    box = studio.screen.rect
+    result["screenBox"] = [box["width"], box["height"]]
+    x, y = studio.centre("Lunch on Friday?")
+    ActionChains(studio.driver).move_to_element_with_offset(studio.screen, *studio.offset(x, y)).perform()
+    studio.until("the hover outline", "return !document.getElementById('hover').hidden")
+    result["hovered"] = studio.driver.execute_script("return document.getElementById('screen').dataset.hover")
+    studio.tap("Lunch on Friday?", 2)
+    studio.tap("message0", 3)
+    studio.tap("reply", 4)
+    studio.tap("replyBody", 5)
+    studio.wait_element("keyboard")
+    studio.type("Hi", 6)
+    studio.until("one inputText with all of it", "return studio.state.steps[5] === '- inputText: \"Hi\"'")
+    studio.tap("cancelReply", 7)
+    studio.wait_element("reply")
+    studio.drag(4, 420, 320, 430)
+    studio.wait_steps(8)
+    studio.wait_element("message0")
+    # The tree: search, select, see every selector with its uniqueness.
+    search = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=search]")
+    search.send_keys("Anna")
+    studio.until("search results", "return document.querySelectorAll('#tree [data-testid=element]').length > 0")
+    studio.driver.find_element(By.CSS_SELECTOR, "#tree [data-testid=element]").click()
+    studio.until("the selectors", "return document.querySelectorAll('[data-testid=selector]').length > 0")
+    result["selected"] = studio.driver.execute_script("return studio.selected")
+    result["selectedOutlined"] = studio.driver.execute_script("return !document.getElementById('selected').hidden")
+    result["selectors"] = studio.driver.execute_script(
+        "return [...document.querySelectorAll('[data-testid=selector]')].map((e) => [e.textContent, e.dataset.unique])")
+
+
+def reopen(studio, result):
+    """A reopened flow: replayed (the thread is back), then more steps appended."""
+    result["before"] = studio.steps()
+    result["notice"] = studio.driver.execute_script("return studio.state.notice || null")
+    studio.tap("message0", len(result["before"]) + 1)
+    studio.wait_element("reply")
+    # Alt-click asserts the element under the pointer visible.
+    x, y = studio.centre("reply")
+    studio.click(x, y, Keys.ALT)
+    studio.wait_steps(len(result["before"]) + 2)
+    result["after"] = studio.steps()
+
+
+def branch(studio, result):
+    """Branch at step 3 (the open message): replayed to there on a fresh device, recording on."""
+    studio.button("branch", 2)
+    studio.wait_steps(3)
+    studio.wait_element("reply")
+    result["afterBranch"] = studio.steps()
+    studio.tap("reply", 4)
+    studio.wait_element("replyBody")
+    result["after"] = studio.steps()
+
+
+def timeline(studio, result):
+    """Delete and edit steps, pause (only assertions recorded), run the flow and see its video."""
+    count = len(studio.steps())
+    studio.button("delete", count - 1)
+    studio.wait_steps(count - 1)
+    result["afterDelete"] = studio.steps()
+    studio.button("edit", 1)
+    editor = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=step-editor]")
+    editor.clear()
+    editor.send_keys('- tapOn: {id: "Release 5.1 notes"}')
+    studio.button("save", 1)
+    studio.until("the edit", "return studio.state.steps[1] === '- tapOn: {id: \"Release 5.1 notes\"}'")
+    studio.wait_element("reply")
+    result["afterEdit"] = studio.steps()
+    studio.button("pause")
+    studio.until("paused", "return studio.state.paused === true")
+    x, y = studio.centre("reply")
+    studio.click(x, y)
+    studio.idle()
+    result["pausedTapError"] = studio.error()
+    studio.click(x, y, Keys.CONTROL)
+    studio.wait_steps(count)
+    result["afterPausedAssert"] = studio.steps()
+    studio.button("pause")
+    studio.button("run")
+    studio.until("the run's result", "return !!document.getElementById('run-result').dataset.status")
+    result["run"] = studio.driver.execute_script(
+        "return {status: document.getElementById('run-result').dataset.status, video: document.getElementById('run-video').src,"
+        " chapters: [...document.querySelectorAll('#chapters li')].map((e) => e.textContent),"
+        " flags: [...document.querySelectorAll('[data-testid=flag]')].map((e) => e.textContent)}")
+    studio.until("the video's metadata or an error",
+                  "const v = document.getElementById('run-video'); return v.readyState >= 1 || !!v.error")
+    result["videoDuration"] = studio.driver.execute_script("return document.getElementById('run-video').duration")
+    result["videoError"] = studio.driver.execute_script(
+        "const v = document.getElementById('run-video'); return v.error ? v.error.code : null")
+
+
+def pictures(studio, result):
+    """Screenshots of the page for docs/studio.md (the element tree's inspector open)."""
+    folder = sys.argv[3]
+    studio.wait_element("inbox")
+    x, y = studio.centre("Lunch on Friday?")
+    ActionChains(studio.driver).move_to_element_with_offset(studio.screen, *studio.offset(x, y)).perform()
+    search = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=search]")
+    search.send_keys("Lunch")
+    studio.until("search results", "return document.querySelectorAll('#tree [data-testid=element]').length > 0")
+    studio.driver.find_element(By.CSS_SELECTOR, "#tree [data-testid=element]").click()
+    studio.until("the selectors", "return document.querySelectorAll('[data-testid=selector]').length > 0")
+    studio.driver.save_screenshot(folder + "/studio.png")
+    result["saved"] = [folder + "/studio.png"]
+
+
+def main():
+    scenario, url = sys.argv[1], sys.argv[2]
+    driver = browser()
+    result = {}
+    try:
+        studio = Studio(driver, url)
+        globals()[scenario](studio, result)
+        result["final"] = studio.steps()
+    finally:
+        driver.quit()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
