@@ -158,6 +158,12 @@ def branch(studio, result):
     studio.wait_steps(3)
     studio.wait_element("reply")
     result["afterBranch"] = studio.steps()
+    # Text before identifiers from now on (saved in the flow's header).
+    priority = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=priority]")
+    priority.clear()
+    priority.send_keys("text, id, type, point")
+    studio.button("save-priority")
+    studio.until("the new priority", "return studio.state.priority.join(',') === 'text,id,type,point'")
     studio.tap("reply", 4)
     studio.wait_element("replyBody")
     result["after"] = studio.steps()
@@ -201,23 +207,31 @@ def timeline(studio, result):
 
 
 def pictures(studio, result):
-    """Screenshots of the page for docs/studio.md (the element tree's inspector open)."""
+    """Screenshots of the page for docs/studio.md: the inspector open on a row, then a run."""
     folder = sys.argv[3]
     studio.wait_element("inbox")
-    x, y = studio.centre("Lunch on Friday?")
-    ActionChains(studio.driver).move_to_element_with_offset(studio.screen, *studio.offset(x, y)).perform()
     search = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=search]")
     search.send_keys("Lunch")
     studio.until("search results", "return document.querySelectorAll('#tree [data-testid=element]').length > 0")
     studio.driver.find_element(By.CSS_SELECTOR, "#tree [data-testid=element]").click()
     studio.until("the selectors", "return document.querySelectorAll('[data-testid=selector]').length > 0")
+    x, y = studio.centre("Release 5.1 notes")
+    ActionChains(studio.driver).move_to_element_with_offset(studio.screen, *studio.offset(x, y)).perform()
+    studio.until("the hover outline", "return !document.getElementById('hover').hidden")
     studio.driver.save_screenshot(folder + "/studio.png")
-    result["saved"] = [folder + "/studio.png"]
+    studio.button("run")
+    studio.until("the run's result", "return !!document.getElementById('run-result').dataset.status")
+    studio.until("the video", "return document.getElementById('run-video').readyState >= 2")
+    studio.driver.execute_script("const v = document.getElementById('run-video'); v.currentTime = v.duration / 2;")
+    studio.until("the seek", "return !document.getElementById('run-video').seeking")
+    studio.driver.save_screenshot(folder + "/studio-run.png")
+    result["saved"] = [folder + "/studio.png", folder + "/studio-run.png"]
 
 
 def main():
     scenario, url = sys.argv[1], sys.argv[2]
-    driver = browser()
+    # The pictures: as tall as the page, no taller.
+    driver = browser(height=1100) if scenario == "pictures" else browser()
     result = {}
     try:
         studio = Studio(driver, url)

@@ -90,15 +90,12 @@ package struct StudioServer: Sendable {
                 throw APIError(.unprocessableContent, error.description)
             }
         }
-        router.get("/runs/:id/:file") { _, context -> Response in
+        router.get("/runs/:id/:file") { request, context -> Response in
             guard let id = context.parameters.get("id", as: Int.self), let name = context.parameters.get("file"),
                 let url = await session.runFile(id, name), let data = try? Data(contentsOf: url)
             else { throw APIError(.notFound, "no such file of a run") }
-            var headers = HTTPFields()
-            headers[.contentType] =
-                name.hasSuffix(".mp4") ? "video/mp4" : name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
-            headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            let type = name.hasSuffix(".mp4") ? "video/mp4" : name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+            return RangedFile.response(data, type: type, range: request.headers[.range])
         }
         router.post("/api/pause") { request, _ in
             let body = try await request.decodeJSON(PauseBody.self, example: #"{"paused": true}"#)

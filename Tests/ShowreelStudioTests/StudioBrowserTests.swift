@@ -11,12 +11,15 @@ struct StudioBrowserTests {
 
     /// A studio on a Mail flow with `steps`, driven through `scenario`: what the page reported,
     /// and the steps of the flow file it left.
-    static func drive(_ scenario: String, onMailFlowWith steps: [String]) async throws -> (seen: [String: Any], file: [String]) {
+    static func drive(_ scenario: String, onMailFlowWith steps: [String]) async throws -> (
+        seen: [String: Any], file: [String], header: String
+    ) {
         let workspace = try Workspace()
         let flow = try workspace.write("mail.yaml", "appId: dev.showreel.mail\n---\n" + steps.joined(separator: "\n") + "\n")
         let studio = try await StudioRig.start(flow, [], in: workspace, name: "studio")
         let seen = try await studio.process.stopping { try await studio.drive(scenario) }
-        return (seen, try Self.steps(of: flow))
+        let text = try String(contentsOf: flow, encoding: .utf8)
+        return (seen, try Self.steps(of: flow), text.components(separatedBy: "\n---\n")[0])
     }
 
     static func steps(of file: URL) throws -> [String] {
@@ -63,18 +66,21 @@ struct StudioBrowserTests {
         #expect(after == steps + ["- tapOn: {id: \"message0\"}", "- assertVisible: {id: \"reply\"}"])
     }
 
-    /// "Branch here" replays to the step on a fresh device and records on from there.
+    /// "Branch here" replays to the step on a fresh device and records on from there, with the
+    /// selector priority changed on the page.
     @Test func branchAtAStep() async throws {
-        let (seen, file) = try await Self.drive(
+        let (seen, file, header) = try await Self.drive(
             "branch", onMailFlowWith: Self.opening + ["- tapOn: {id: \"reply\"}", "- tapOn: {id: \"cancelReply\"}"])
         #expect(seen["afterBranch"] as? [String] == Self.opening)
-        #expect(file == Self.opening + ["- tapOn: {id: \"reply\"}"])
+        // The priority changed on the page: text first, written in the header.
+        #expect(file == Self.opening + ["- tapOn: \"Reply\""])
+        #expect(header == "appId: dev.showreel.mail\nselectors: [text, id, type, point]")
     }
 
     /// The timeline: delete, edit (replayed on a fresh device), pause (only assertions), and Run
     /// with its video and chapters.
     @Test func timelinePauseAndRun() async throws {
-        let (seen, file) = try await Self.drive("timeline", onMailFlowWith: Self.opening + ["- tapOn: {id: \"reply\"}"])
+        let (seen, file, _) = try await Self.drive("timeline", onMailFlowWith: Self.opening + ["- tapOn: {id: \"reply\"}"])
         #expect(seen["afterDelete"] as? [String] == Self.opening)
         let edited = ["- launchApp", "- tapOn: {id: \"Release 5.1 notes\"}", "- tapOn: {id: \"message0\"}"]
         #expect(seen["afterEdit"] as? [String] == edited)

@@ -72,6 +72,30 @@ struct StudioSecurityTests {
         }
     }
 
+    /// A new flow's header comes from the options, and the file is written before the page opens.
+    @Test func aNewFlowsHeaderFromTheOptions() async throws {
+        let workspace = try Workspace()
+        let flow = workspace.file("countries.yaml")
+        let studio = try await StudioRig.start(
+            flow,
+            [
+                "--app", "dev.showreel.countries", "--device", "phone-small", "--language", "de", "--appearance", "dark", "--",
+                "--countries-datasource", "local-mock",
+            ], in: workspace, name: "studio")
+        try await studio.process.stopping {}
+        #expect(
+            try String(contentsOf: flow, encoding: .utf8) == """
+                # Recorded with showreel studio.
+                appId: "dev.showreel.countries"
+                arguments: ["--countries-datasource", "local-mock"]
+                device: {profile: "phone-small", appearance: "dark", languages: ["de"]}
+                selectors: [id, text, type, point]
+                ---
+                - launchApp
+
+                """)
+    }
+
     /// Bad command lines: one sentence and a non-zero exit.
     @Test func badCommandLines() async throws {
         let workspace = try Workspace()
