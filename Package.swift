@@ -198,7 +198,7 @@ let package = Package(
             dependencies: [
                 "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
                 "ShowreelAccessibility",
-                "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
+                "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting", "ShowreelStudio",
             ], path: "Benchmarks"),
         // Helpers the test targets share: temporary folders and workspaces, child processes, build
         // product paths, `eventually`, synthetic frames, ffprobe, the scene harness, an in-process

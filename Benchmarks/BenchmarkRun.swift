@@ -17,6 +17,7 @@ struct BenchmarkRun {
         var stepTracks = true
         var x11 = true
         var webDriver = true
+        var studio = true
         var x11Seconds = 60
         var keep = false
         var matrix = true
@@ -155,6 +156,7 @@ struct BenchmarkRun {
         }
         if configuration.x11 { printX11() }
         if configuration.webDriver { printWebDriver() }
+        if configuration.studio { printStudio() }
         if configuration.keep { print("\nFiles kept in \(work)") }
     }
 
@@ -196,6 +198,11 @@ struct BenchmarkRun {
     /// `showreel webdriver` against the Swift client, and the pytest suite with and without recording.
     func printWebDriver() {
         printSection("WebDriver", "WebDriver", needs: Self.fromTheRoot) { try WebDriverBenchmark.run(rounds: configuration.rounds) }
+    }
+
+    /// `showreel studio`: frame delay to the page, idle cost.
+    func printStudio() {
+        printSection("studio", "Studio", needs: Self.fromTheRoot) { try StudioBenchmark.run() }
     }
 
     /// A 16-cell matrix run against the single cell, and an App Store preview's cost.

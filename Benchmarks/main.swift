@@ -27,7 +27,7 @@ case "--device-recorders":
 case "-h", "--help":
     print(
         """
-        usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--only-text] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
+        usage: showreel-bench [--rounds N] [--sizes phone,phone-3x] [--skip-display-stream] [--skip-flows] [--only-flows] [--only-ui-suite] [--only-traces] [--only-webdriver] [--skip-webdriver] [--only-studio] [--skip-studio] [--only-text] [--skip-matrix] [--only-matrix] [--skip-steps] [--only-steps] [--skip-x11] [--only-x11] [--x11-seconds N] [--keep]
           --rounds N             encode runs per encoder and size; the fastest counts (default 3; the UI suite runs 9 rounds at least)
           --sizes LIST           device profiles to record (default phone,phone-3x: 780x1688 and 1170x2532)
           --skip-display-stream  skip the display stream transport benchmark
@@ -36,6 +36,7 @@ case "-h", "--help":
           --only-ui-suite        only the UI suite with and without recording (needs `swift build --build-tests`)
           --only-text            only what text shaping costs against the toy Cairo text path
           --only-traces          only what step traces add to `showreel run`, and `showreel diff` speed
+          --only-studio          only `showreel studio`: frame delay to the page, idle events and CPU
           --only-webdriver       only `showreel webdriver`: a round trip against the Swift client, the pytest suite with and without recording
           --skip-webdriver       skip that
           --skip-steps           skip what chapters, subtitles and previews add to a flow video
@@ -56,6 +57,7 @@ default:
     var onlyText = false
     var onlySteps = false
     var onlyWebDriver = false
+    var onlyStudio = false
     var onlyMatrix = false
     var index = 0
     while index < arguments.count {
@@ -83,6 +85,8 @@ default:
         case "--only-traces": onlyTraces = true
         case "--only-webdriver": onlyWebDriver = true
         case "--skip-webdriver": configuration.webDriver = false
+        case "--only-studio": onlyStudio = true
+        case "--skip-studio": configuration.studio = false
         case "--only-text": onlyText = true
         case "--x11-seconds":
             index += 1
@@ -96,7 +100,9 @@ default:
         index += 1
     }
     do {
-        if onlyWebDriver {
+        if onlyStudio {
+            BenchmarkRun(configuration: configuration).printStudio()
+        } else if onlyWebDriver {
             BenchmarkRun(configuration: configuration).printWebDriver()
         } else if onlyMatrix {
             BenchmarkRun(configuration: configuration).printMatrix()

@@ -2,7 +2,9 @@
 would: clicks, drags and keys on the live screen. Run by Tests/ShowreelStudioTests with a
 scenario name and the URL the studio printed; prints what it saw as JSON on stdout."""
 import json
+import os
 import sys
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -226,6 +228,37 @@ def pictures(studio, result):
     studio.until("the seek", "return !document.getElementById('run-video').seeking")
     studio.driver.save_screenshot(folder + "/studio-run.png")
     result["saved"] = [folder + "/studio.png", folder + "/studio-run.png"]
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench(studio, result):
+    """`make bench`: frame delays while recording 10 steps (the studio's CPU meanwhile), then
+    10 s idle with the page open: events sent and the studio's CPU (argv[3]: its pid)."""
+    pid = int(sys.argv[3])
+    studio.driver.execute_script("studio.delays = []")
+    count = len(studio.steps())
+    start, cpu = time.monotonic(), cpu_seconds(pid)
+    for _ in range(5):
+        count += 1
+        studio.tap("Lunch on Friday?", count)
+        studio.wait_element("message0")
+        studio.drag(4, 420, 320, 430)
+        count += 1
+        studio.wait_steps(count)
+        studio.wait_element("inbox")
+    result["busyCPU"] = (cpu_seconds(pid) - cpu) / (time.monotonic() - start)
+    time.sleep(1)
+    result["delays"] = studio.driver.execute_script("return studio.delays")
+    events = studio.driver.execute_script("return studio.events")
+    start, cpu = time.monotonic(), cpu_seconds(pid)
+    time.sleep(10)
+    result["idleCPU"] = (cpu_seconds(pid) - cpu) / (time.monotonic() - start)
+    result["idleEvents"] = studio.driver.execute_script("return studio.events") - events
 
 
 def main():

@@ -13,6 +13,9 @@ package final class FrameHub: DisplayStreamSink, Sendable {
     private struct State {
         var latest: Frame?
         var generation = 0
+        /// When the latest frame reached the hub (wall clock, ms since 1970): the start of the
+        /// delay to its display that the page measures and the bench reports.
+        var receivedAt = 0.0
         var watchers: [UUID: AsyncStream<Int>.Continuation] = [:]
         var subscription: DisplaySubscription?
         var encoded: (generation: Int, png: Data)?
@@ -39,6 +42,7 @@ package final class FrameHub: DisplayStreamSink, Sendable {
         let (generation, watchers) = state.withLock { state -> (Int, [AsyncStream<Int>.Continuation]) in
             state.latest = frame
             state.generation += 1
+            state.receivedAt = Date().timeIntervalSince1970 * 1000
             return (state.generation, Array(state.watchers.values))
         }
         for watcher in watchers { watcher.yield(generation) }
@@ -58,6 +62,7 @@ package final class FrameHub: DisplayStreamSink, Sendable {
     }
 
     package var generation: Int { state.withLock { $0.generation } }
+    package var receivedAt: Double { state.withLock { $0.receivedAt } }
 
     /// The latest frame as PNG, encoded once per frame however many pages ask.
     package func png() -> (generation: Int, data: Data)? {

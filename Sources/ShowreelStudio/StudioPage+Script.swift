@@ -5,7 +5,7 @@ extension StudioPage {
         "use strict";
         const $ = (id) => document.getElementById(id);
         const screen = $("screen"), frame = $("frame"), hover = $("hover"), selectedBox = $("selected");
-        const studio = window.studio = { state: null, tree: [], generation: 0, shown: 0, selected: null, flagged: new Set(), sent: [] };
+        const studio = window.studio = { state: null, tree: [], generation: 0, shown: 0, selected: null, flagged: new Set(), sent: [], events: 0, delays: [] };
         let queue = Promise.resolve(), busy = 0;
 
         function setBusy(delta) { busy += delta; document.body.dataset.busy = String(busy); }
@@ -109,12 +109,16 @@ extension StudioPage {
           events.addEventListener("frame", (event) => {
             const data = JSON.parse(event.data);
             studio.generation = data.n;
+            studio.events += 1;
             studio.tree = data.tree;
             const image = new Image();
             image.onload = () => {
               if (data.n < studio.shown) return;
               frame.src = image.src;
               studio.shown = data.n;
+              // From the frame reaching the studio to its picture here (the bench's figure).
+              studio.delays.push(Date.now() - data.at);
+              if (studio.delays.length > 500) studio.delays.shift();
               screen.dataset.frame = String(data.n);
             };
             image.src = "/frame.png?n=" + data.n;

@@ -137,7 +137,7 @@ package struct StudioServer: Sendable {
     }
 
     /// Server-sent events: one `frame` event per new frame, with its generation (the page loads
-    /// `/frame.png`) and the element tree of that moment. A page that is behind gets only the
+    /// `/frame.png`), when it arrived, and the element tree of that moment. A page that is behind gets only the
     /// newest; while the screen is idle nothing is sent.
     static func liveScreen(_ session: StudioSession) -> Response {
         var headers = HTTPFields()
@@ -146,7 +146,7 @@ package struct StudioServer: Sendable {
         let body = ResponseBody { writer in
             for await generation in session.hub.generations() {
                 let tree = TreeNode.nodes(await session.tree)
-                let event = FrameEvent(n: generation, tree: tree)
+                let event = FrameEvent(n: generation, at: session.hub.receivedAt, tree: tree)
                 let json = String(decoding: WireJSON.encode(event), as: UTF8.self)
                 try await writer.write(ByteBuffer(string: "event: frame\ndata: \(json)\n\n"))
             }
@@ -157,6 +157,8 @@ package struct StudioServer: Sendable {
 
     struct FrameEvent: Codable {
         var n: Int
+        /// When the frame reached the studio (ms since 1970).
+        var at: Double
         var tree: [TreeNode]
     }
 }
