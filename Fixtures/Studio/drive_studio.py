@@ -168,7 +168,31 @@ def branch(studio, result):
     studio.until("the new priority", "return studio.state.priority.join(',') === 'text,id,type,point'")
     studio.tap("reply", 4)
     studio.wait_element("replyBody")
+    # A long press: held for most of a second.
+    x, y = studio.centre("cancelReply")
+    (ActionChains(studio.driver).move_to_element_with_offset(studio.screen, *studio.offset(x, y)).click_and_hold()
+     .pause(0.9).release().perform())
+    studio.wait_steps(5)
     result["after"] = studio.steps()
+
+
+def flag(studio, result):
+    """A step edited to a selector that finds nothing: the replay says where it stopped, and Run
+    flags the step with the moment in the video."""
+    studio.button("edit", 1)
+    editor = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=step-editor]")
+    editor.clear()
+    editor.send_keys('- tapOn: {id: "nowhere"}')
+    studio.button("save", 1)
+    studio.until("the replay's notice", "return !!studio.state.notice")
+    result["notice"] = studio.driver.execute_script("return studio.state.notice")
+    studio.button("run")
+    studio.until("the run's result", "return !!document.getElementById('run-result').dataset.status")
+    result["status"] = studio.driver.execute_script("return document.getElementById('run-result').dataset.status")
+    result["flags"] = studio.driver.execute_script(
+        "return [...document.querySelectorAll('[data-testid=flag]')].map((e) => [e.dataset.step, e.textContent])")
+    result["flaggedSteps"] = studio.driver.execute_script(
+        "return [...document.querySelectorAll('#flow li.flagged')].map((e) => e.dataset.index)")
 
 
 def timeline(studio, result):
@@ -201,6 +225,10 @@ def timeline(studio, result):
         "return {status: document.getElementById('run-result').dataset.status, video: document.getElementById('run-video').src,"
         " chapters: [...document.querySelectorAll('#chapters li')].map((e) => e.textContent),"
         " flags: [...document.querySelectorAll('[data-testid=flag]')].map((e) => e.textContent)}")
+    result["report"] = studio.driver.execute_script("return document.getElementById('run-report').href")
+    result["reportPage"] = studio.driver.execute_async_script(
+        "const done = arguments[0]; fetch(document.getElementById('run-report').href)"
+        ".then(async (r) => done([r.status, (await r.text()).includes('<video')])).catch((e) => done([0, String(e)]))")
     studio.until("the video's metadata or an error",
                   "const v = document.getElementById('run-video'); return v.readyState >= 1 || !!v.error")
     result["videoDuration"] = studio.driver.execute_script("return document.getElementById('run-video').duration")

@@ -42,6 +42,7 @@ enum StudioPage {
               <video id="run-video" data-testid="run-video" controls muted></video>
               <ol id="chapters" data-testid="chapters"></ol>
               <ul id="flags" data-testid="flags"></ul>
+              <a id="run-report" data-testid="run-report" target="_blank">Report with the trace</a> ·
               <a id="run-trace" data-testid="run-trace" target="_blank">Trace (JSON)</a>
             </section>
           </section>

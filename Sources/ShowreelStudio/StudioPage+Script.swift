@@ -309,6 +309,7 @@ extension StudioPage {
                 return li;
               }));
               if (result.trace) $("run-trace").href = result.trace;
+              if (result.report) $("run-report").href = result.report;
               showState(studio.state);
             } catch (error) {
               $("run-status").textContent = error.message;

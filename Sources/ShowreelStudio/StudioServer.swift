@@ -94,7 +94,10 @@ package struct StudioServer: Sendable {
             guard let id = context.parameters.get("id", as: Int.self), let name = context.parameters.get("file"),
                 let url = await session.runFile(id, name), let data = try? Data(contentsOf: url)
             else { throw APIError(.notFound, "no such file of a run") }
-            let type = name.hasSuffix(".mp4") ? "video/mp4" : name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+            let types = [
+                "mp4": "video/mp4", "json": "application/json", "html": "text/html; charset=utf-8", "png": "image/png", "jpg": "image/jpeg",
+            ]
+            let type = types[(name as NSString).pathExtension] ?? "application/octet-stream"
             return RangedFile.response(data, type: type, range: request.headers[.range])
         }
         router.post("/api/pause") { request, _ in

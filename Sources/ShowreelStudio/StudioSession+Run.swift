@@ -27,6 +27,9 @@ extension StudioSession {
         /// The video's address on the studio (`/runs/1/<flow>.mp4`).
         package var video: String?
         package var trace: String?
+        /// The run's report (`report.html`, as `showreel run` writes it): the video with its steps
+        /// and the trace, pictures and all.
+        package var report: String?
         package var chapters: [Chapter]
         package var failure: String?
         package var flagged: [Flag]
@@ -41,6 +44,8 @@ extension StudioSession {
             throw StudioError("cannot make a folder for the run's video: \(error)")
         }
         let entry = await runner(output: folder).run(flow, videoName: flowName)
+        let report = try? HTMLReport(manifest: RunManifest(title: "Studio run \(id): \(flow.name)", entries: [entry]))
+            .write(to: folder.appendingPathComponent(HTMLReport.fileName))
         let traceName = flowName + RunTrace.fileSuffix
         let trace = (try? Data(contentsOf: folder.appendingPathComponent(traceName))).flatMap {
             try? JSONDecoder().decode(RunTrace.self, from: $0)
@@ -68,7 +73,7 @@ extension StudioSession {
         }
         return RunResult(
             id: id, status: entry.status.rawValue, video: entry.video.map { "/runs/\(id)/\($0)" },
-            trace: trace == nil ? nil : "/runs/\(id)/\(traceName)",
+            trace: trace == nil ? nil : "/runs/\(id)/\(traceName)", report: report == nil ? nil : "/runs/\(id)/\(HTMLReport.fileName)",
             chapters: entry.steps.map { RunResult.Chapter(title: $0.title, time: $0.time, status: $0.status.rawValue) },
             failure: entry.failures.first?.message, flagged: flags.sorted { $0.step < $1.step })
     }

@@ -67,13 +67,13 @@ struct StudioBrowserTests {
     }
 
     /// "Branch here" replays to the step on a fresh device and records on from there, with the
-    /// selector priority changed on the page.
+    /// selector priority changed on the page; a held click is a long press.
     @Test func branchAtAStep() async throws {
         let (seen, file, header) = try await Self.drive(
             "branch", onMailFlowWith: Self.opening + ["- tapOn: {id: \"reply\"}", "- tapOn: {id: \"cancelReply\"}"])
         #expect(seen["afterBranch"] as? [String] == Self.opening)
         // The priority changed on the page: text first, written in the header.
-        #expect(file == Self.opening + ["- tapOn: \"Reply\""])
+        #expect(file == Self.opening + ["- tapOn: \"Reply\"", "- longPressOn: \"Cancel\""])
         #expect(header == "appId: dev.showreel.mail\nselectors: [text, id, type, point]")
     }
 
@@ -90,7 +90,22 @@ struct StudioBrowserTests {
         #expect(run["status"] as? String == "passed", "\(run)")
         #expect((run["chapters"] as? [String])?.count == 4)
         #expect((run["flags"] as? [String])?.isEmpty == true)
+        #expect((seen["report"] as? String ?? "").hasSuffix("/runs/1/report.html"))
+        #expect((seen["reportPage"] as? [Any])?.first as? Int == 200)
+        #expect((seen["reportPage"] as? [Any])?.last as? Bool == true, "the run's report shows its video")
         #expect(seen["videoError"] is NSNull, "the page's video element could not play the run's video")
         #expect((seen["videoDuration"] as? Double ?? 0) > 0)
+    }
+
+    /// A step whose selector finds nothing: the replay stops there and says so, and Run flags
+    /// the step (failed, with its moment in the video).
+    @Test func aStepThatStopsMatchingIsFlagged() async throws {
+        let (seen, file, _) = try await Self.drive("flag", onMailFlowWith: Self.opening)
+        #expect(file == ["- launchApp", "- tapOn: {id: \"nowhere\"}", "- tapOn: {id: \"message0\"}"])
+        #expect((seen["notice"] as? String ?? "").contains("nowhere"), "\(seen)")
+        #expect(seen["status"] as? String == "failed")
+        let flags = try #require(seen["flags"] as? [[String]])
+        #expect(flags.count == 1 && flags.first?.first == "1" && (flags.first?.last ?? "").contains("nowhere"), "\(flags)")
+        #expect(seen["flaggedSteps"] as? [String] == ["1"])
     }
 }
