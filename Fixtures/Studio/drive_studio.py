@@ -108,6 +108,14 @@ class Studio:
                 By.CSS_SELECTOR, "#flow li[data-index='%d'] button[data-action=%s]" % (index, testid_or_action)).click()
         self.idle()
 
+    def edit(self, index, text):
+        """Edits step `index` on the timeline to `text` and saves it."""
+        self.button("edit", index)
+        editor = self.driver.find_element(By.CSS_SELECTOR, "[data-testid=step-editor]")
+        editor.clear()
+        editor.send_keys(text)
+        self.button("save", index)
+
 
 def record(studio, result):
     """Mail: open a thread (a list row), a message, reply, type, cancel, swipe back to the thread."""
@@ -179,11 +187,7 @@ def branch(studio, result):
 def flag(studio, result):
     """A step edited to a selector that finds nothing: the replay says where it stopped, and Run
     flags the step with the moment in the video."""
-    studio.button("edit", 1)
-    editor = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=step-editor]")
-    editor.clear()
-    editor.send_keys('- tapOn: {id: "nowhere"}')
-    studio.button("save", 1)
+    studio.edit(1, '- tapOn: {id: "nowhere"}')
     studio.until("the replay's notice", "return !!studio.state.notice")
     result["notice"] = studio.driver.execute_script("return studio.state.notice")
     studio.button("run")
@@ -201,11 +205,7 @@ def timeline(studio, result):
     studio.button("delete", count - 1)
     studio.wait_steps(count - 1)
     result["afterDelete"] = studio.steps()
-    studio.button("edit", 1)
-    editor = studio.driver.find_element(By.CSS_SELECTOR, "[data-testid=step-editor]")
-    editor.clear()
-    editor.send_keys('- tapOn: {id: "Release 5.1 notes"}')
-    studio.button("save", 1)
+    studio.edit(1, '- tapOn: {id: "Release 5.1 notes"}')
     studio.until("the edit", "return studio.state.steps[1] === '- tapOn: {id: \"Release 5.1 notes\"}'")
     studio.wait_element("reply")
     result["afterEdit"] = studio.steps()
