@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ShowreelFlows
 import ShowreelGraphics
 import ShowreelStudio
 
@@ -71,6 +72,8 @@ struct StudioCommand: AsyncParsableCommand {
                 apps: ShowreelConfiguration.current.apps, port: port, logger: logger)
             let session: StudioSession
             do { session = try await StudioSession.open(configuration) } catch let error as StudioError {
+                // As `run` prints them.
+                for problem in error.diagnostics { Console.status("\(problem.location): error: \(problem.message)") }
                 throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
             }
             if let notice = await session.state.notice { Console.warning(notice) }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ShowreelFlows
 import ShowreelUI
 
 /// What `showreel studio` was asked for: the flow file, a new flow's header, and where to serve.
@@ -39,5 +40,11 @@ package struct StudioConfiguration: Sendable {
 /// A request the studio cannot do, said in one sentence (a 4xx for the page, an exit for the CLI).
 package struct StudioError: Error, CustomStringConvertible, Sendable {
     package var description: String
-    package init(_ description: String) { self.description = description }
+    /// The flow's problems, each at its `file:line:column`, when the flow does not parse.
+    package var diagnostics: [FlowDiagnostic]
+
+    package init(_ description: String, diagnostics: [FlowDiagnostic] = []) {
+        self.description = description
+        self.diagnostics = diagnostics
+    }
 }

@@ -77,7 +77,11 @@ package actor StudioSession {
         }
         let flow: Flow
         do { flow = try parser.parse(text: document.text, url: url, id: url.lastPathComponent) } catch {
-            throw StudioError(exists ? "\(error)" : "the options make no valid flow: \(error)")
+            let count = error.diagnostics.count
+            throw StudioError(
+                exists
+                    ? "\(count) \(count == 1 ? "problem" : "problems") in \(url.lastPathComponent); nothing was replayed."
+                    : "the options make no valid flow: \(error)", diagnostics: exists ? error.diagnostics : [])
         }
         let device = try Self.boot(flow, apps: configuration.apps, home: home, logger: configuration.logger)
         let session = StudioSession(

@@ -96,10 +96,28 @@ struct StudioSecurityTests {
                 """)
     }
 
+    /// A port another studio holds: one sentence, exit 1.
+    @Test func aPortInUse() async throws {
+        let workspace = try Workspace()
+        let first = try await StudioRig.start(workspace.file("a.yaml"), ["--app", "dev.showreel.mail"], in: workspace, name: "first")
+        let port = String(first.origin.split(separator: ":").last!)
+        let status = try await first.process.stopping {
+            let second = try ChildProcess(
+                try BuildProducts.showreel, ["studio", workspace.file("b.yaml").path, "--app", "dev.showreel.mail", "--port", port],
+                environment: workspace.environment, in: workspace, name: "second")
+            let status = try await second.waitForExit()
+            #expect(second.stderr.contains("port \(port) is in use"), "\(second.stderr)")
+            return status
+        }
+        #expect(status == 1)
+    }
+
     /// Bad command lines: one sentence and a non-zero exit.
     @Test func badCommandLines() async throws {
         let workspace = try Workspace()
+        let broken = try workspace.write("broken.yaml", "appId: dev.showreel.mail\n---\n- launchApp\n- tapOm: \"Canada\"\n")
         for (arguments, words) in [
+            (["studio", broken.path], "broken.yaml:4:3: error: unknown step 'tapOm'; did you mean 'tapOn'?"),
             (["studio", workspace.file("new.yaml").path], "--app"),
             (["studio", workspace.file("flow.txt").path, "--app", "dev.showreel.mail"], "not a flow file"),
             (["studio", workspace.file("new.yaml").path, "--app", "dev.showreel.nope"], "unknown app"),
