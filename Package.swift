@@ -167,6 +167,18 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `showreel studio`: a page on loopback with the live screen of an in-process device, where
+        // what you do is recorded as flow steps (run through the flow runner `showreel run` uses).
+        .target(
+            name: "ShowreelStudio",
+            dependencies: [
+                "ShowreelFlows", "ShowreelDevice", "ShowreelHTTP", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelRender",
+                "ShowreelReport", "ShowreelUI", "ShowreelWire", "ShowreelRecorder",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The CLI (swift-argument-parser): every verb, run with the apps it is given; the only code
         // that prints or chooses exit codes.
         .target(
@@ -174,7 +186,7 @@ let package = Package(
             dependencies: [
                 "ShowreelRecorder", "ShowreelDevice", "ShowreelHost", "ShowreelTesting", "ShowreelReport",
                 "ShowreelAccessibility", "ShowreelFlows", "ShowreelDiff", "ShowreelX11", "ShowreelWebDriver", "ShowreelGraphics",
-                "ShowreelRender", "ShowreelUI", "ShowreelWire", "ShowreelTrace",
+                "ShowreelRender", "ShowreelUI", "ShowreelWire", "ShowreelTrace", "ShowreelStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -186,7 +198,7 @@ let package = Package(
             dependencies: [
                 "ShowreelRecorder", "ShowreelRender", "ShowreelUI", "ShowreelDevice", "ShowreelWire", "ShowcaseApps",
                 "ShowreelAccessibility",
-                "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting",
+                "ShowreelFlows", "ShowreelReport", "ShowreelX11", "ShowreelDiff", "ShowreelWebDriver", "ShowreelTesting", "ShowreelStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Benchmarks"),
         // Helpers the test targets share: temporary folders and workspaces, child processes, build
@@ -262,6 +274,11 @@ let package = Package(
         .testTarget(name: "ShowreelKitTests", dependencies: ["ShowreelKit", "ShowreelReport", "ShowreelRender", "ShowreelTestSupport"]),
         // The project's own UI tests, written as a user writes them: ShowreelKit only.
         .testTarget(name: "ShowcaseUITests", dependencies: ["ShowreelKit"]),
+        .testTarget(
+            name: "ShowreelStudioTests",
+            dependencies: [
+                "ShowreelStudio", "ShowreelFlows", "ShowreelAccessibility", "ShowreelGraphics", "ShowcaseApps", "ShowreelTestSupport",
+            ]),
         .testTarget(name: "ShowreelWebDriverTests", dependencies: ["ShowreelWebDriver", "ShowreelAccessibility", "ShowreelGraphics"]),
         // A test that drives a device booted with `showreel device boot`: the light client only.
         .testTarget(name: "ExternalDeviceTests", dependencies: ["ShowreelTesting"]),

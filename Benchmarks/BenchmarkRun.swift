@@ -17,6 +17,7 @@ struct BenchmarkRun {
         var stepTracks = true
         var x11 = true
         var webDriver = true
+        var studio = true
         var x11Seconds = 60
         var keep = false
         var matrix = true
@@ -162,6 +163,7 @@ struct BenchmarkRun {
         printUISuite()
         if configuration.x11 { printX11() }
         if configuration.webDriver { printWebDriver() }
+        if configuration.studio { printStudio() }
         if configuration.keep { print("\nFiles kept in \(work)") }
     }
 
@@ -210,6 +212,11 @@ struct BenchmarkRun {
         printSection("UI suite with and without recording", "UI suite with and without recording", needs: Self.fromTheRoot) {
             try UISuiteBenchmark.run(rounds: configuration.rounds)
         }
+    }
+
+    /// `showreel studio`: frame delay to the page, idle cost.
+    func printStudio() {
+        printSection("studio", "Studio", needs: Self.fromTheRoot) { try StudioBenchmark.run() }
     }
 
     /// A 16-cell matrix run against the single cell, and an App Store preview's cost.

@@ -173,3 +173,22 @@ private func makePipe(_ fds: inout [Int32]) -> Bool {
 
 /// Linux's fcntl command to resize a pipe.
 let F_SETPIPE_SZ: Int32 = 1031
+
+/// Runs async work from the benchmark's synchronous sections (an in-process server's).
+func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var result: Result<T, any Error>?
+    Task {
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try result!.get()
+}
+
+func blocking(_ work: @escaping @Sendable () async -> Void) {
+    _ = try? blocking { () async throws -> Int in
+        await work()
+        return 0
+    }
+}

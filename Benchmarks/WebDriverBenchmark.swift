@@ -154,22 +154,4 @@ enum WebDriverBenchmark {
         }
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["value"]
     }
-
-    /// Runs async work from the benchmark's synchronous sections.
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<T, any Error>?
-        Task {
-            do { result = .success(try await work()) } catch { result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try result!.get()
-    }
-
-    private static func blocking(_ work: @escaping @Sendable () async -> Void) {
-        _ = try? blocking { () async throws -> Int in
-            await work(); return 0
-        }
-    }
 }

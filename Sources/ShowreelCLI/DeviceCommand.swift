@@ -312,3 +312,17 @@ final class OnceFlag: @unchecked Sendable {
 
 extension StatusBarValues.DataNetwork: ExpressibleByArgument {}
 extension StatusBarValues.BatteryState: ExpressibleByArgument {}
+
+/// Runs a server until SIGINT or SIGTERM cancels it; returns how it ended (a cancellation is
+/// the signal, not a failure).
+func serveUntilTerminated(_ serve: @escaping @Sendable () async throws -> Void) async -> Result<Void, any Error> {
+    let serving = Task { try await serve() }
+    let stop = Task {
+        await waitForTerminationSignal()
+        serving.cancel()
+    }
+    let result = await serving.result
+    stop.cancel()
+    if case let .failure(error) = result, error is CancellationError { return .success(()) }
+    return result
+}

@@ -8,7 +8,7 @@ import Glibc
 nonisolated(unsafe) var earlyStopSignal: Int32 = 0
 
 /// The commands that run until stopped (the recorder, the tunnel host, the WebDriver server, a
-/// booted device, a flow run) catch SIGINT and SIGTERM from their first instruction: this
+/// booted device, a flow run, the studio) catch SIGINT and SIGTERM from their first instruction: this
 /// function sits in the executable's pre-init array, which the dynamic loader runs before any
 /// library's initialiser and before any thread exists. It blocks both signals (threads inherit
 /// the mask) and installs a handler that only records them. A stop sent while the process was
@@ -30,7 +30,7 @@ let holdStopSignals:
             return strcmp(value, UnsafeRawPointer(word.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
         }
         guard
-            argument(1, is: "host") || argument(1, is: "webdriver") || argument(1, is: "run")
+            argument(1, is: "host") || argument(1, is: "webdriver") || argument(1, is: "run") || argument(1, is: "studio")
                 || (argument(1, is: "device") && argument(2, is: "boot"))
                 || (argument(1, is: "io") && argument(3, is: "recordVideo"))
         else { return }

@@ -58,19 +58,13 @@ struct WebDriverCommand: AsyncParsableCommand {
                     host: host, port: port, apps: ShowreelConfiguration.current.apps, output: folder, outputPathPrefix: output,
                     allowsCORS: allowCORS, maxSessions: maxSessions, logger: logger))
             let display = host.contains(":") ? "[\(host)]" : host
-            let serving = Task {
+            let result = await serveUntilTerminated {
                 try await server.run { bound in
                     Console.status("WebDriver server listening on http://\(display):\(bound) (also /wd/hub). Stop with Ctrl-C.")
                 }
             }
-            let stop = Task {
-                await waitForTerminationSignal()
-                serving.cancel()
-            }
-            let result = await serving.result
-            stop.cancel()
             await server.shutdown()
-            if case let .failure(error) = result, !(error is CancellationError) {
+            if case let .failure(error) = result {
                 let text = "\(error)"
                 if text.contains("Cannot assign requested address") || text.contains("not available") {
                     throw CLIFailure(

@@ -19,6 +19,8 @@ package struct Flow: Sendable {
     package var device: DeviceSettings
     package var tags: [String]
     package var steps: [FlowStep]
+    /// The header's `selectors`: the order in which the studio picks a step's selector.
+    package var selectorPriority: [SelectorKind]? = nil
 
     /// The device a flow runs on: profile, status bar, touch indicators.
     package struct DeviceSettings: Sendable, Equatable {

@@ -56,6 +56,28 @@ package struct FlowParser: Sendable {
             problems.append(FlowDiagnostic(start, "cannot read the flow file (\(ErrorSentence.describe(error)))"))
             return nil
         }
+        return parse(
+            text: text, url: url, id: id, chain: chain, problems: &problems, requiresApp: requiresApp, budget: budget, nesting: nesting)
+    }
+
+    /// Parses and validates flow text that is not (yet) a file, as if it were the file at `url`
+    /// (sub-flows resolve beside it): the studio checks each step and each version of the file
+    /// it is about to write with the parser `showreel run` uses.
+    package func parse(text: String, url: URL, id: String) throws(FlowValidationError) -> Flow {
+        var problems: [FlowDiagnostic] = []
+        let flow = parse(
+            text: text, url: url, id: id, chain: [], problems: &problems, requiresApp: true, budget: YAMLBudget(), nesting: 0)
+        guard problems.isEmpty, let flow else { throw FlowValidationError(problems) }
+        if let step = Self.stepBeyondLimit(flow.steps) {
+            throw FlowValidationError([FlowDiagnostic(step.location, "the flow runs more than \(FlowLimits.maximumSteps) steps")])
+        }
+        return flow
+    }
+
+    private func parse(
+        text: String, url: URL, id: String, chain: [URL], problems: inout [FlowDiagnostic], requiresApp: Bool,
+        budget: YAMLBudget, nesting: Int
+    ) -> Flow? {
         let documents: [Node]
         do {
             // The sequence is lazy: a syntax error in a later document ends it and is kept in `error`.
@@ -110,7 +132,7 @@ final class FileParser {
     var nesting: Int
     var problems: [FlowDiagnostic] = []
 
-    static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags"]
+    static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags", "selectors"]
     static let deviceKeys = ["name", "profile", "statusBar", "showTouches", "appearance", "languages"]
 
     init(id: String, url: URL, parser: FlowParser, chain: [URL], budget: YAMLBudget, nesting: Int) {
@@ -169,6 +191,29 @@ final class FileParser {
         if let value = fields["env"] { flow.environment = environment(value, field: "env") ?? [:] }
         if let value = fields["tags"] { flow.tags = strings(value, field: "tags") ?? [] }
         if let value = fields["device"] { device(value, into: &flow.device) }
+        if let value = fields["selectors"] { flow.selectorPriority = selectorPriority(value) }
+    }
+
+    /// `selectors: [id, text, type, point]`: the order the studio tries kinds of selector in
+    /// when it records a step (`showreel run` only checks it).
+    private func selectorPriority(_ node: Node) -> [SelectorKind]? {
+        guard let names = strings(node, field: "selectors") else { return nil }
+        var kinds: [SelectorKind] = []
+        for name in names {
+            guard let kind = SelectorKind(rawValue: name) else {
+                let all = SelectorKind.allCases.map(\.rawValue)
+                fail(
+                    location(node),
+                    "unknown selector kind '\(name)'\(Spelling.hint(for: name, in: all)) (kinds: \(all.joined(separator: ", ")))")
+                return nil
+            }
+            guard !kinds.contains(kind) else {
+                fail(location(node), "selector kind '\(name)' is listed twice in selectors")
+                return nil
+            }
+            kinds.append(kind)
+        }
+        return kinds
     }
 
     private func device(_ node: Node, into settings: inout Flow.DeviceSettings) {
