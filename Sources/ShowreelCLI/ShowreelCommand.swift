@@ -25,7 +25,8 @@ public struct ShowreelCommand: AsyncParsableCommand {
             version: "0.1.0",
             subcommands: [
                 RunCommand.self, ReportCommand.self, ReelCommand.self, PreviewCommand.self, DiffCommand.self, DemoCommand.self,
-                DeviceCommand.self, DisplayCommand.self, IOCommand.self, HostCommand.self, WebDriverCommand.self, StudioCommand.self, InitCommand.self,
+                DeviceCommand.self, DisplayCommand.self, IOCommand.self, HostCommand.self, WebDriverCommand.self, StudioCommand.self,
+                InitCommand.self,
             ]
         )
     }
