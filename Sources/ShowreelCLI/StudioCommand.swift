@@ -4,6 +4,7 @@ import Logging
 import ShowreelFlows
 import ShowreelGraphics
 import ShowreelStudio
+import ShowreelWire
 
 /// `showreel studio`: author a flow on a live device in the browser.
 struct StudioCommand: AsyncParsableCommand {
@@ -47,14 +48,17 @@ struct StudioCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         if let device, DeviceProfile.named(device) == nil {
+            let profiles = DeviceProfile.all.map(\.name)
             throw ValidationError(
-                "unknown device profile '\(device)' (profiles: \(DeviceProfile.all.map(\.name).joined(separator: ", ")))")
+                "unknown device profile '\(device)'\(Spelling.hint(for: device, in: profiles)) (profiles: \(profiles.joined(separator: ", ")))")
         }
         if let appearance, !["light", "dark"].contains(appearance) {
             throw ValidationError("--appearance must be light or dark, got '\(appearance)'")
         }
         if let app, !ShowreelConfiguration.current.bundleIdentifiers.contains(app) {
-            throw ValidationError("unknown app '\(app)' (installed: \(ShowreelConfiguration.current.appList))")
+            let installed = ShowreelConfiguration.current.bundleIdentifiers
+            throw ValidationError(
+                "unknown app '\(app)'\(Spelling.hint(for: app, in: installed)) (installed: \(ShowreelConfiguration.current.appList))")
         }
     }
 

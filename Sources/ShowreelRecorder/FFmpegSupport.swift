@@ -196,31 +196,25 @@ final class PixelConverter {
             Int(f.width) == pixels.width, Int(f.height) == pixels.height, let y = f.data.0, let u = f.data.1, let v = f.data.2
         {
             let layout = FrameSpool.Layout(width: pixels.width, height: pixels.height)
-            if let changed, changed.changedBandCount * 2 <= layout.bandCount {
-                let (yStride, uStride, vStride) = (Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2))
-                return pixels.withUnsafeBytes { bytes in
-                    changed.spans.enumerated().allSatisfy { band, columns in
-                        guard let columns else { return true }
-                        let (rows, x) = (layout.rows(of: band), columns.lowerBound)
-                        return convertRows(
-                            bytes.baseAddress! + rows.lowerBound * pixels.bytesPerRow + x * 4, bytesPerRow: pixels.bytesPerRow,
-                            width: columns.count, rows: rows.count, into: (y + rows.lowerBound * yStride + x, yStride),
-                            (u + rows.lowerBound / 2 * uStride + x / 2, uStride), (v + rows.lowerBound / 2 * vStride + x / 2, vStride))
-                    }
-                }
-            }
-            // The whole frame (libyuv where there is one: a tenth of swscale's time), in slices
-            // on the cores the encoder idles on meanwhile: x264 waits for this picture.
             let (yStride, uStride, vStride) = (Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2))
             return pixels.withUnsafeBytes { bytes in
-                let source = bytes.baseAddress!
-                let slices = RowSlices(rows: pixels.height, count: rowSliceCount(rows: pixels.height))
-                return slices.allSucceed { rows in
-                    convertRows(
-                        source + rows.lowerBound * pixels.bytesPerRow, bytesPerRow: pixels.bytesPerRow, width: pixels.width,
-                        rows: rows.count, into: (y + rows.lowerBound * yStride, yStride),
-                        (u + rows.lowerBound / 2 * uStride, uStride), (v + rows.lowerBound / 2 * vStride, vStride))
+                // One rectangle of the picture (rows even-aligned, as bands and slices are).
+                func convert(rows: Range<Int>, columns: Range<Int>) -> Bool {
+                    let (top, x) = (rows.lowerBound, columns.lowerBound)
+                    return convertRows(
+                        bytes.baseAddress! + top * pixels.bytesPerRow + x * 4, bytesPerRow: pixels.bytesPerRow,
+                        width: columns.count, rows: rows.count, into: (y + top * yStride + x, yStride),
+                        (u + top / 2 * uStride + x / 2, uStride), (v + top / 2 * vStride + x / 2, vStride))
                 }
+                if let changed, changed.changedBandCount * 2 <= layout.bandCount {
+                    return changed.spans.enumerated().allSatisfy { band, columns in
+                        columns.map { convert(rows: layout.rows(of: band), columns: $0) } ?? true
+                    }
+                }
+                // The whole frame (libyuv where there is one: a tenth of swscale's time), in slices
+                // on the cores the encoder idles on meanwhile: x264 waits for this picture.
+                let slices = RowSlices(rows: pixels.height, count: rowSliceCount(rows: pixels.height))
+                return slices.allSucceed { convert(rows: $0, columns: 0..<pixels.width) }
             }
         }
         if threads != 1, frame.pointee.buf.0 != nil {
