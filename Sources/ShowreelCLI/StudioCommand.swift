@@ -49,8 +49,8 @@ struct StudioCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         if let device, DeviceProfile.named(device) == nil {
             let profiles = DeviceProfile.all.map(\.name)
-            throw ValidationError(
-                "unknown device profile '\(device)'\(Spelling.hint(for: device, in: profiles)) (profiles: \(profiles.joined(separator: ", ")))")
+            let hint = Spelling.hint(for: device, in: profiles)
+            throw ValidationError("unknown device profile '\(device)'\(hint) (profiles: \(profiles.joined(separator: ", ")))")
         }
         if let appearance, !["light", "dark"].contains(appearance) {
             throw ValidationError("--appearance must be light or dark, got '\(appearance)'")
