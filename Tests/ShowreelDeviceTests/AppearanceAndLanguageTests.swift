@@ -52,4 +52,17 @@ struct AppearanceAndLanguageTests {
         #expect(device.missingTranslations.entries.isEmpty)
         await device.shutdown()
     }
+
+    @Test("a link Countries cannot open is answered in the device's language (its strings are in the catalog)")
+    func linkNotFoundInGerman() async throws {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry, languages: ["de"])
+        _ = try await device.open(url: "countries://country/ZZ")
+        let labels = await device.tree().flatMap(Self.labels)
+        #expect(labels.contains("Link nicht gefunden") && labels.contains("Kein Land hat den Code ZZ."), "\(labels)")
+        #expect(device.missingTranslations.entries.isEmpty, "\(device.missingTranslations.entries)")
+        await device.shutdown()
+    }
+
+    static func labels(_ element: ElementSnapshot) -> [String] { [element.label] + element.children.flatMap(labels) }
 }
