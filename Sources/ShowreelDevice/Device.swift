@@ -62,6 +62,7 @@ package actor Device {
         self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
+        scene.systemStrings = SystemStrings(deviceLanguages: languages)
         scene.interfaceStyle = interfaceStyle
         // A circle where a finger is, for demo recordings that show what the test did.
         scene.showsTouches = showsTouches
