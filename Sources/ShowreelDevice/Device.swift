@@ -156,6 +156,12 @@ package actor Device {
 
     /// The home button: the foreground app goes to the background and keeps its state.
     package func pressHome() {
+        // Home puts Notification Center away first, as the home gesture does.
+        if scene.isShowingNotificationCenter {
+            scene.hideNotificationCenter()
+            renderIfNeeded()
+            return
+        }
         guard let app = foreground else { return }
         sendToBackground(app)
         renderIfNeeded()

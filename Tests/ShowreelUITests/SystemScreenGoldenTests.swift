@@ -77,6 +77,27 @@ extension GoldenTests {
         }
     }
 
+    @Test("Notification Center over Hello: light, dark, and on an Arabic device")
+    func notificationCenter() throws {
+        for (name, arguments, dark) in [
+            ("notification-center", [String](), false), ("notification-center-dark", [], true),
+            ("notification-center-ar", Self.launchArguments("ar", locale: "ar_EG"), false),
+        ] {
+            let h = try SceneHarness(profile: Self.profile, app: HelloApp.definition, arguments: arguments)
+            if dark { h.scene.interfaceStyle = .dark }
+            if !arguments.isEmpty { h.scene.systemStrings = SystemStrings(deviceLanguages: ["ar"]) }
+            h.settle()
+            h.scene.deliver(NotificationBannerTests.lunch)
+            var second = NotificationBannerTests.lunch
+            (second.title, second.subtitle, second.body) = ("Anna Haro", nil, "Release notes are ready for review.")
+            h.scene.deliver(second)
+            h.advance(by: .seconds(6))
+            h.scene.showNotificationCenter()
+            h.settle()
+            try assertGolden(name, h)
+        }
+    }
+
     @Test("airplane mode in the status bar and Places offline: light and dark")
     func airplaneMode() throws {
         for (name, dark) in [("places-airplane-mode", false), ("places-airplane-mode-dark", true)] {

@@ -1,7 +1,7 @@
 import Foundation
 import ShowreelGraphics
 
-/// What the system itself says (the permission alert, the edit menu), in the device's language
+/// What the system itself says (the permission alert, the edit menu, Notification Center), in the device's language
 /// as iOS does: the system follows the device's languages, not an app's `-AppleLanguages`.
 /// English, German, Arabic and Japanese, as the sample apps; any other language reads English.
 public struct SystemStrings: Sendable, Equatable {
@@ -19,6 +19,14 @@ public struct SystemStrings: Sendable, Equatable {
     public var denyTitle: String { pick(en: "Don’t Allow", de: "Nicht erlauben", ar: "عدم السماح", ja: "許可しない") }
     public var copy: String { pick(en: "Copy", de: "Kopieren", ar: "نسخ", ja: "コピー") }
     public var paste: String { pick(en: "Paste", de: "Einsetzen", ar: "لصق", ja: "ペースト") }
+    /// When a notification arrived, as its banner says it.
+    public var now: String { pick(en: "now", de: "jetzt", ar: "الآن", ja: "今") }
+    public var notificationCenter: String {
+        pick(en: "Notification Center", de: "Mitteilungszentrale", ar: "مركز الإشعارات", ja: "通知センター")
+    }
+    public var noNotifications: String {
+        pick(en: "No Older Notifications", de: "Keine älteren Mitteilungen", ar: "لا توجد إشعارات أقدم", ja: "古い通知はありません")
+    }
 
     /// The button that grants: "Allow While Using App" for the location, "Allow" otherwise.
     public func allowTitle(_ service: PrivacyService) -> String {
