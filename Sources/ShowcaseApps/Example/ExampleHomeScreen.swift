@@ -17,7 +17,7 @@ final class ExampleHomeScreen: Screen {
         self.strings = strings
         counter = initialCounter
         self.delay = delay
-        caption = Label(strings("You have pushed the button this many times"), font: .system(15), alignment: .trailing)
+        caption = Label(strings("You have pushed the button this many times"), font: .system(14), alignment: .trailing)
         count = Label(String(initialCounter), font: .system(28))
         super.init(title: strings("Flutter Demo Home Page"))
     }
@@ -74,9 +74,10 @@ final class ExampleHomeScreen: Screen {
         let height = width / 2.6
         for (index, button) in buttons.enumerated() {
             let column = Double(index % 3), row = Double(index / 3)
-            button.frame = Rect(
-                x: safeArea.minX + spacing + column * (width + spacing), y: safeArea.minY + spacing + row * (height + spacing),
-                width: width, height: height)
+            button.frame = view.leading(
+                Rect(
+                    x: safeArea.minX + spacing + column * (width + spacing), y: safeArea.minY + spacing + row * (height + spacing),
+                    width: width, height: height))
         }
         let gridBottom = (buttons.last?.frame.maxY ?? safeArea.minY) + 12
         let countWidth = max(24, count.sizeThatFits(Size(width: 200, height: 40)).width)
@@ -84,8 +85,10 @@ final class ExampleHomeScreen: Screen {
             caption.sizeThatFits(Size(width: safeArea.width - countWidth - 32, height: 60)).width, safeArea.width - countWidth - 32)
         let rowWidth = captionWidth + 8 + countWidth
         let x = safeArea.midX - rowWidth / 2
-        caption.frame = Rect(x: x, y: gridBottom, width: captionWidth, height: 40)
-        count.frame = Rect(x: caption.frame.maxX + 8, y: gridBottom, width: countWidth, height: 40)
-        addButton.frame = Rect(x: safeArea.maxX - 16 - 56, y: safeArea.maxY - 16 - 56, width: 56, height: 56)
+        // Laid out from the left, mirrored in a right-to-left language (the grid reads from the
+        // leading edge, the count follows the caption, the add button sits at the trailing corner).
+        caption.frame = view.leading(Rect(x: x, y: gridBottom, width: captionWidth, height: 40))
+        count.frame = view.leading(Rect(x: x + captionWidth + 8, y: gridBottom, width: countWidth, height: 40))
+        addButton.frame = view.leading(Rect(x: safeArea.maxX - 16 - 56, y: safeArea.maxY - 16 - 56, width: 56, height: 56))
     }
 }

@@ -51,7 +51,11 @@ final class ExampleNestingScreen: Screen {
             levels[level].frame = Rect(
                 x: level == 1 ? across : 40, y: 48, width: holder.width - 2 * (level == 1 ? across : 40), height: holder.height - 96)
         }
+        // Each caption sits just above its level's box (Flutter stacks them on its corner).
         captions[0].frame = Rect(x: body.minX, y: body.minY, width: 160, height: 18)
-        for level in 1..<captions.count { captions[level].frame = Rect(x: 0, y: 0, width: 160, height: 18) }
+        for level in 1..<captions.count {
+            let box = levels[level].frame
+            captions[level].frame = Rect(x: box.minX, y: box.minY - 22, width: 160, height: 18)
+        }
     }
 }
