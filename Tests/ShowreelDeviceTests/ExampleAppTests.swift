@@ -57,6 +57,10 @@ struct ExampleAppTests {
                 try await app.secureTextFields["Password"].typeText(password)
                 try await app.buttons["Login"].tap()
                 #expect(try await app.staticTexts[message].exists)
+                // fill_form.yaml taps `{text: Login, index: 1}`: Maestro orders matches top to
+                // bottom, so the title comes first and the button second.
+                let title = try await app.navigationBars.staticTexts["Login"].frame
+                #expect(try await app.buttons["Login"].frame.minY > title.minY)
                 #expect(try await email.value == "correct@mobile.dev")
             }
         }
@@ -113,6 +117,15 @@ struct ExampleAppTests {
             try await app.launch()
             try await app.buttons["Swipe Test"].tap()
             #expect(try await !app.navigationBars.firstMatch.exists)
+            // swipe.yaml starts its swipes at 50%,15%, 15%,50% and 85%,85% of the screen and
+            // taps 85%,50%: the squares are centred there.
+            let screen = try await app.descendants(matching: .window).firstMatch.frame
+            for (name, x, y) in [
+                ("Container 0", 0.5, 0.15), ("Container 1", 0.15, 0.5), ("Container 2", 0.85, 0.85), ("End here!", 0.85, 0.5),
+            ] {
+                let frame = try await app.descendants()[name].frame
+                #expect(abs(frame.midX - screen.width * x) < 1 && abs(frame.midY - screen.height * y) < 1, "\(name): \(frame)")
+            }
             try await app.descendants()["Container 0"].swipeLeft()
             try await app.descendants()["Container 1"].swipeDown()
             #expect(try await !app.staticTexts["All green"].exists)
