@@ -39,6 +39,13 @@ struct ExampleAppTests {
             #expect(try await app.staticTexts["6"].waitForExistence(timeout: .seconds(5)))
             let after = try await h.client.info().time
             #expect(after - before >= 2, "the count waited \(after - before) s of device time")
+
+            // Spelt as an option or bare, as other drivers pass them.
+            for (arguments, count) in [(["--initialCounter", "7"], "7"), (["initialCounter", "8"], "8")] {
+                let other = Application(ExampleApp.bundleIdentifier, launchArguments: arguments, device: h.client)
+                try await other.launch()
+                #expect(try await other.staticTexts[count].exists, "\(arguments)")
+            }
         }
     }
 

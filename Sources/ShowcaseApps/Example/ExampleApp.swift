@@ -26,9 +26,9 @@ public enum ExampleApp {
 
     /// An integer launch argument as the demo app reads it (flutter_launch_arguments reads the
     /// defaults' argument domain on iOS): `-name 3`, which is how Maestro passes
-    /// `launchApp: arguments: {name: 3}` to an iOS app, or `--name 3`.
+    /// `launchApp: arguments: {name: 3}` to an iOS app; `--name 3` and `name 3` too.
     static func integer(_ name: String, in context: LaunchContext) -> Int? {
-        let value = context.option(for: "-" + name) ?? context.option(for: "--" + name)
+        let value = ["-" + name, "--" + name, name].lazy.compactMap { context.option(for: $0) }.first
         return value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
