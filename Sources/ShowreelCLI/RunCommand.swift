@@ -14,6 +14,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov,
             with a chapter and a subtitle per step, and an animated preview <output>/<flow>.webp.
+            A folder's config.yaml picks and orders its flows as in Maestro (flows, includeTags,
+            excludeTags, executionOrder); -e KEY=VALUE gives the flows variables.
             The output folder also gets manifest.json, junit.xml, report.html and summary.md. Exit status: 0 when
             every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
             73 when the output folder cannot be created (nothing runs), 130 when interrupted (SIGINT or
@@ -21,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
             written, flows not started are marked skipped).
             """)
 
-    @Argument(help: "Flow files (.yaml) or folders of them.")
+    @Argument(help: "Flow files (.yaml) or folders of them; a folder with a config.yaml is a Maestro workspace.")
     var paths: [String]
 
     @Option(help: "Where videos, manifest.json, junit.xml and report.html go.")

@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelRender
@@ -86,5 +87,34 @@ struct FlowWorkspaceTests {
         #expect(throws: FlowWorkspaceError.self) {
             try FlowWorkspace.select(FlowWorkspace.Request(paths: [folder.url.path], excludeTags: ["a"]), parser: parser)
         }
+    }
+
+    @Test(
+        "executionOrder in a matrix: ordered flows first, flow by flow in every cell; after a failure without continueOnFailure the ordered rest is skipped, the others run"
+    )
+    func orderedMatrix() async throws {
+        let folder = try FlowFolder()
+        let passing = "appId: dev.showreel.hello\n---\n- launchApp\n- assertVisible: {id: tapCount}\n"
+        try folder.write("a.yaml", passing)
+        try folder.write("b.yaml", "appId: dev.showreel.hello\n---\n- launchApp\n- assertVisible: {text: Nowhere, timeout: 0.5}\n")
+        try folder.write("c.yaml", passing)
+        try folder.write("config.yaml", "executionOrder:\n  continueOnFailure: false\n  flowsOrder: [b, c]\n")
+        let selection = try FlowWorkspace.select(
+            FlowWorkspace.Request(paths: [folder.url.path]), parser: FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)))
+        #expect(selection.flows.map(\.name) == ["b", "c", "a"])
+        let order = try #require(selection.order)
+        #expect(!order.continueOnFailure)
+        let jobs = try RunMatrix(appearances: ["light", "dark"]).jobs(for: selection.flows)
+        let runner = MatrixRunner(
+            options: FlowRunOptions(
+                output: folder.url.appendingPathComponent("out"), apps: ShowcaseCatalog.apps, recording: RecordingOptions(scale: 0.25),
+                previews: false))
+        let result = await runner.run(jobs, workers: 2, order: order)
+        #expect(
+            result.entries.map { "\($0.nameInCell) \($0.status)" } == [
+                "b [en-phone-light] failed", "b [en-phone-dark] skipped", "c [en-phone-light] skipped", "c [en-phone-dark] skipped",
+                "a [en-phone-light] passed", "a [en-phone-dark] passed",
+            ])
+        #expect(result.entries[2].failures.first?.message.contains("b [en-phone-light] failed before it") == true)
     }
 }
