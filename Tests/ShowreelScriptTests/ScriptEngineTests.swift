@@ -92,3 +92,18 @@ struct ScriptEngineTests {
         #expect(try js.evaluate("2 * 21", file: "f", line: 1) == "42")
     }
 }
+
+@Suite("Maestro's ${...} in values")
+struct ScriptTemplateTests {
+    @Test("expressions, several in a value, escaped ones and unclosed ones")
+    func parts() throws {
+        #expect(ScriptTemplate.parts(of: "plain") == [.text("plain")])
+        #expect(ScriptTemplate.parts(of: "${a} and ${b}") == [.expression("a"), .text(" and "), .expression("b")])
+        #expect(ScriptTemplate.parts(of: "x ${ {a: 1}.a } y") == [.text("x "), .expression(" {a: 1}.a "), .text(" y")])
+        #expect(ScriptTemplate.parts(of: "\\${a}") == [.text("${a}")])
+        #expect(ScriptTemplate.parts(of: "${open") == [.text("${open")])
+        let js = ScriptEngine(seed: 1, now: { Date(timeIntervalSince1970: 0) })
+        js.setGlobal("NAME", "Ada")
+        #expect(try js.interpolate("Hello ${NAME}, ${1 + 1}${}", file: "f.yaml", line: 1) == "Hello Ada, 2")
+    }
+}
