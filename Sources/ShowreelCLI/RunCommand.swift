@@ -36,6 +36,20 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Only validate the flows; run nothing.")
     var check = false
 
+    @Option(
+        name: .customShort("e"),
+        help: "An env variable for every flow's scripts and ${...}, over the header's env: -e KEY=VALUE (repeat it).")
+    var env: [String] = []
+
+    @Option(help: "Run only flows with one of these tags (comma-separated), as Maestro's --include-tags.")
+    var includeTags: String?
+
+    @Option(help: "Leave out flows with any of these tags (comma-separated), as Maestro's --exclude-tags.")
+    var excludeTags: String?
+
+    @Flag(help: "assertScreenshot writes a missing reference image from the screen it sees instead of failing.")
+    var writeMissingReferences = false
+
     @Option(help: "none, or steps: caption every step of the videos with what it does.")
     var captions: CaptionMode = .none
 
@@ -80,7 +94,22 @@ struct RunCommand: AsyncParsableCommand {
 
     enum CaptionMode: String, ExpressibleByArgument, CaseIterable { case none, steps }
 
+    /// `-e KEY=VALUE`s as a map.
+    var environment: [String: String] {
+        get throws {
+            var values: [String: String] = [:]
+            for pair in env {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw ValidationError("-e takes KEY=VALUE, got '\(pair)'")
+                }
+                values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            return values
+        }
+    }
+
     func validate() throws {
+        _ = try environment
         guard workers >= 1 else { throw ValidationError("--workers must be 1 or more, got \(workers)") }
         if let scale, !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
     }
@@ -92,7 +121,9 @@ struct RunCommand: AsyncParsableCommand {
     private func runFlows() async throws {
         let runMatrix = try matrix.matrix()
         // A matrix is sharded by cell and flow, so a shard's flows are loaded whole first.
-        let flows = try FlowLoading.load(paths, shard: runMatrix.isEmpty ? shard : nil)
+        let tags = { (list: String?) in list?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [] }
+        let flows = try FlowLoading.load(
+            paths, shard: runMatrix.isEmpty ? shard : nil, include: tags(includeTags), exclude: tags(excludeTags))
         var jobs = runMatrix.jobs(for: flows)
         if !runMatrix.isEmpty, let shard { jobs = FlowDiscovery.shard(jobs, id: \.id, index: shard.index, count: shard.count) }
         let storePreviews = try matrix.previewPlan(for: jobs, scaleChosen: scale != nil)
@@ -107,11 +138,13 @@ struct RunCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         try OutputFolder.prepare(folder, named: output)
         let recording = RecordingOptions(codec: codec, scale: scale ?? 0.5)
-        let runner = MatrixRunner(
-            options: FlowRunOptions(
-                output: folder, apps: ShowreelConfiguration.current.apps, recording: recording,
-                container: container, captionsSteps: captions == .steps, traces: traces,
-                previews: previews), previews: storePreviews)
+        var runOptions = FlowRunOptions(
+            output: folder, apps: ShowreelConfiguration.current.apps, recording: recording,
+            container: container, captionsSteps: captions == .steps, traces: traces,
+            previews: previews)
+        runOptions.environment = try environment
+        runOptions.writesMissingReferences = writeMissingReferences
+        let runner = MatrixRunner(options: runOptions, previews: storePreviews)
         let used = min(workers, jobs.count)
         let cells = Set(jobs.compactMap(\.cell)).count
         let across = cells > 0 ? " (\(flows.count) in \(cells) \(cells == 1 ? "cell" : "cells"))" : ""
@@ -182,7 +215,8 @@ struct Shard: ExpressibleByArgument, CustomStringConvertible {
 
 /// Finding, parsing and sharding flows, with the CLI's errors (exit 64, nothing runs).
 enum FlowLoading {
-    static func load(_ paths: [String], shard: Shard?) throws -> [Flow] {
+    /// `include`/`exclude`: tags from the command line, with those of a folder's config.yaml.
+    static func load(_ paths: [String], shard: Shard?, include: [String] = [], exclude: [String] = []) throws -> [Flow] {
         let files: [String]
         do { files = try FlowDiscovery.files(in: paths) } catch {
             throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
@@ -195,6 +229,15 @@ enum FlowLoading {
                 problems += error.diagnostics
             }
         }
+        var workspace = WorkspaceConfig()
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            do {
+                if let config = try WorkspaceConfig.load(folder: FlowDiscovery.normalized(path)) { workspace = config }
+            } catch { problems += error.diagnostics }
+        }
+        flows = workspace.select(flows, include: include, exclude: exclude)
         guard problems.isEmpty else {
             for problem in problems { Console.status("\(problem.location): error: \(problem.message)") }
             let count = Set(problems.map(\.location.file)).count

@@ -28,8 +28,13 @@ package enum FlowDiscovery {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw .missing(typed)
             }
-            if isFolder.boolValue {
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isFlowFile).sorted()
+            if isFolder.boolValue, let config = try? WorkspaceConfig.load(folder: path), let files = config.files(in: path) {
+                found += files
+            } else if isFolder.boolValue {
+                // A workspace's config.yaml is no flow.
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+                    isFlowFile($0) && !WorkspaceConfig.fileNames.contains($0)
+                }.sorted()
                 found += names.map { path == "." ? $0 : path == "/" ? "/\($0)" : "\(path)/\($0)" }
                     .filter {
                         var sub: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &sub) && !sub.boolValue
