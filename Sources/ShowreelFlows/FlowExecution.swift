@@ -32,6 +32,8 @@ final class FlowExecution: @unchecked Sendable {
     private(set) var failureScreenshot: String?
     /// Stopped by cancellation (Ctrl-C, SIGTERM), not by a failing step.
     private(set) var wasInterrupted = false
+    /// `startRecording`'s videos not yet stopped (the flow's end stops them).
+    var recordings: [ExtraRecording] = []
     /// The step running now (for expressions' file and line).
     private(set) var current: FlowStep?
     /// Steps run so far, `repeat` and `runFlow` expanded: at most `FlowLimits.maximumSteps`,
@@ -72,8 +74,10 @@ final class FlowExecution: @unchecked Sendable {
         } catch {
             // Already recorded where it happened.
         }
-        guard !wasInterrupted, !flow.onFlowComplete.isEmpty else { return }
-        do { try await run(flow.onFlowComplete) } catch {}
+        if !wasInterrupted, !flow.onFlowComplete.isEmpty {
+            do { try await run(flow.onFlowComplete) } catch {}
+        }
+        while (try? await stopRecording()) == true {}
     }
 
     /// Runs `steps` in order; throws once a failing step is recorded.

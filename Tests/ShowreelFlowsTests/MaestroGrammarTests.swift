@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
+import ShowreelTestSupport
 import Testing
 
 /// Maestro's commands, selectors, control flow and JavaScript, run through the runner on the
@@ -184,6 +185,30 @@ struct MaestroGrammarTests {
         options.writesMissingReferences = false
         let compared = await FlowRunner(options: options).run(flow, videoName: "shot")
         #expect(compared.status == .passed, "\(compared.failures)")
+    }
+
+    @Test("startRecording and stopRecording record a named extra video of the steps between them, which FFmpeg decodes")
+    func extraVideo() async throws {
+        let (entry, folder) = try await Self.run(
+            "extra",
+            """
+            appId: dev.showreel.hello
+            ---
+            - launchApp
+            - startRecording: taps
+            - tapOn: {id: tapButton}
+            - wait: 1
+            - stopRecording
+            - startRecording: {path: rest}
+            - tapOn: {id: tapButton}
+            """)
+        #expect(entry.status == .passed, "\(entry.failures)")
+        #expect(entry.attachments == ["extra-taps.mov", "extra-rest.mov"])
+        let video = folder.url.appendingPathComponent("out/extra-taps.mov")
+        let report = try await ffprobe(video)
+        let duration = try #require(report.format?.duration.flatMap(Double.init))
+        #expect(duration >= 1 && duration < entry.duration, "\(duration) of \(entry.duration)")
+        #expect(try await decodedFrames(video, limit: 3).count >= 1)
     }
 
     @Test("found before anything runs, at file:line:column: a JavaScript syntax error, a missing script, refused commands, a bad condition")

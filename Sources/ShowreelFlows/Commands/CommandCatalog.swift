@@ -7,7 +7,8 @@ enum CommandCatalog {
         ScrollUntilVisibleCommand.grammar, BackCommand.grammar, ShakeCommand.grammar, KeyCommandCommand.grammar,
         AssertVisibleCommand.grammar, ExtendedWaitUntilCommand.grammar, AssertTrueCommand.grammar,
         WaitCommand.grammar, WaitForAnimationToEndCommand.grammar, ScreenshotCommand.grammar,
-        AssertScreenshotCommand.grammar, StatusBarCommand.grammar, SetAppearanceCommand.grammar,
+        AssertScreenshotCommand.grammar, StartRecordingCommand.grammar, StopRecordingCommand.grammar, StatusBarCommand.grammar,
+        SetAppearanceCommand.grammar,
         EvalScriptCommand.grammar, RunScriptCommand.grammar, RunFlowCommand.grammar, RepeatCommand.grammar,
         RetryCommand.grammar, CaptionCommand.grammar, SystemStep.grammar, RefusedCommand.grammar,
     ]

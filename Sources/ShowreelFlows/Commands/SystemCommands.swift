@@ -31,10 +31,6 @@ struct RefusedCommand: FlowCommand {
     static let reasons: [String: String] = [
         "setOrientation": "setOrientation is not supported yet: Showreel devices have no orientation verb (it is being added)",
         "addMedia": "addMedia is not supported yet: Showreel devices have no photo library verb (it is being added)",
-        "startRecording":
-            "startRecording is not supported: every flow is already recorded whole into its video; cut a part with the step times in the report",
-        "stopRecording":
-            "stopRecording is not supported: every flow is already recorded whole into its video; cut a part with the step times in the report",
         "assertWithAI": "assertWithAI is not supported: a run must not depend on a model's answer; assert on elements instead",
         "assertNoDefectsWithAI": "assertNoDefectsWithAI is not supported: a run must not depend on a model's answer; use assertScreenshot",
         "extractTextWithAI": "extractTextWithAI is not supported: a run must not depend on a model's answer; use copyTextFrom",
@@ -42,7 +38,7 @@ struct RefusedCommand: FlowCommand {
 
     static let grammar = CommandGrammar(
         names: [
-            "setOrientation", "addMedia", "startRecording", "stopRecording", "assertWithAI", "assertNoDefectsWithAI", "extractTextWithAI",
+            "setOrientation", "addMedia", "assertWithAI", "assertNoDefectsWithAI", "extractTextWithAI",
         ],
         bare: true, example: ""
     ) { parser, input in
