@@ -410,9 +410,12 @@ final class FileParser {
             }
         }
         guard let seconds, seconds.isFinite, seconds >= 0, seconds <= FlowLimits.maximumSeconds else {
+            // Maestro writes milliseconds as plain numbers (timeout: 10000).
+            let maestro = seconds.map { $0 > FlowLimits.maximumSeconds && $0 <= FlowLimits.maximumSeconds * 1000 } == true
+            let hint = maestro ? "; milliseconds, as Maestro writes them? say so: \(Int(seconds!))ms" : ""
             fail(
                 location(node),
-                "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))"
+                "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))\(hint)"
             )
             return nil
         }
