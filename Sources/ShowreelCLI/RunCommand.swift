@@ -132,7 +132,11 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         guard !jobs.isEmpty else {
-            Console.out("Shard \(shard!) has no flows (there are fewer flows than shards): nothing to run.")
+            if let shard, !flows.isEmpty || (includeTags == nil && excludeTags == nil) {
+                Console.out("Shard \(shard) has no flows (there are fewer flows than shards): nothing to run.")
+            } else {
+                Console.out("No flow has the tags asked for (--include-tags, --exclude-tags, config.yaml): nothing to run.")
+            }
             return
         }
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
