@@ -54,6 +54,13 @@ let package = Package(
                 .brew(["libxcb"]),
             ]
         ),
+        // JavaScriptCore's C API for Maestro's `${...}` and scripts: Debian's javascriptcoregtk on
+        // Linux, the system framework on macOS (the shim declares the time limit on both).
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
         // Cairo draws; PangoCairo lays out and shapes text (HarfBuzz), with fontconfig fallback.
         .systemLibrary(
             name: "CCairo",
@@ -159,9 +166,16 @@ let package = Package(
         // `showreel diff`: two runs compared video by video (decoding, pixels, pictures).
         .target(name: "ShowreelDiff", dependencies: ["ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelGraphics"]),
         // YAML flows: parsed and validated before anything runs, then run on in-process devices.
+        // A JavaScript context for flows: expressions, scripts, `output`, a seeded Math.random,
+        // the device's clock as Date, a time limit; no file system or processes.
+        .target(
+            name: "ShowreelScript",
+            dependencies: ["CJavaScriptCore"],
+            linkerSettings: [.linkedFramework("JavaScriptCore", .when(platforms: [.macOS]))]),
         .target(
             name: "ShowreelFlows",
             dependencies: [
+                "ShowreelScript",
                 "ShowreelDevice", "ShowreelRecorder", "ShowreelRender", "ShowreelReport", "ShowreelAccessibility", "ShowreelWire",
                 "ShowreelTrace", "ShowreelSession", "ShowreelGraphics", "ShowreelUI",
                 .product(name: "Yams", package: "Yams"),
@@ -218,6 +232,7 @@ let package = Package(
         .testTarget(name: "ShowreelWireTests", dependencies: ["ShowreelWire"]),
         .testTarget(name: "ShowreelHTTPTests", dependencies: ["ShowreelHTTP"]),
         .testTarget(name: "ShowreelReportTests", dependencies: ["ShowreelReport"]),
+        .testTarget(name: "ShowreelScriptTests", dependencies: ["ShowreelScript"]),
         .testTarget(
             name: "ShowreelUITests",
             dependencies: [

@@ -55,6 +55,9 @@ struct RunCommand: AsyncParsableCommand {
         help: "Leave out the flows with any of these tags (comma-separated; added to config.yaml's excludeTags).")
     var excludeTags: [String] = []
 
+    @Flag(help: "assertScreenshot writes a missing reference image from the screen it sees instead of failing.")
+    var writeMissingReferences = false
+
     @Option(help: "none, or steps: caption every step of the videos with what it does.")
     var captions: CaptionMode = .none
 
@@ -160,11 +163,12 @@ struct RunCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         try OutputFolder.prepare(folder, named: output)
         let recording = RecordingOptions(codec: codec, scale: scale ?? 0.5)
-        let runner = MatrixRunner(
-            options: FlowRunOptions(
-                output: folder, apps: ShowreelConfiguration.current.apps, recording: recording,
-                container: container, captionsSteps: captions == .steps, traces: traces,
-                previews: previews, variables: variables), previews: storePreviews)
+        var runOptions = FlowRunOptions(
+            output: folder, apps: ShowreelConfiguration.current.apps, recording: recording,
+            container: container, captionsSteps: captions == .steps, traces: traces,
+            previews: previews, variables: variables)
+        runOptions.writesMissingReferences = writeMissingReferences
+        let runner = MatrixRunner(options: runOptions, previews: storePreviews)
         let used = min(workers, jobs.count)
         let cells = Set(jobs.compactMap(\.cell)).count
         let across = cells > 0 ? " (\(flows.count) in \(cells) \(cells == 1 ? "cell" : "cells"))" : ""

@@ -21,6 +21,10 @@ package struct Flow: Sendable {
     package var steps: [FlowStep]
     /// The header's `selectors`: the order in which the studio picks a step's selector.
     package var selectorPriority: [SelectorKind]? = nil
+    /// The header's `onFlowStart` and `onFlowComplete`: run before the steps, and after them
+    /// whether they passed or not (Maestro's hooks).
+    package var onFlowStart: [FlowStep] = []
+    package var onFlowComplete: [FlowStep] = []
 
     /// The device a flow runs on: profile, status bar, touch indicators.
     package struct DeviceSettings: Sendable, Equatable {
@@ -43,9 +47,12 @@ package struct Flow: Sendable {
 /// One step, where it is written, and how it reads in the report and in captions.
 package struct FlowStep: Sendable {
     package var location: FlowLocation
-    package var action: Action
-    /// The step as written, in short: `tapOn: "Canada"`.
+    /// What the step does: parsed and checked by its grammar, run by `FlowExecution`.
+    var command: any FlowCommand
+    /// The step as written, in short: `tapOn: "Canada"` (or its `label:`).
     package var title: String
+    /// `optional: true`: a failure is logged and the flow goes on (Maestro's warning).
+    var isOptional = false
 
     /// What an element target names: the `tapOn`/`assertVisible` argument.
     package enum Target: Sendable, Equatable, CustomStringConvertible {
@@ -81,13 +88,38 @@ package struct FlowStep: Sendable {
         }
     }
 
-    /// The parts of an element query a flow can name.
+    /// The parts of an element query a flow can name (Maestro's selector).
     package struct ElementQuerySpec: Sendable, Equatable, CustomStringConvertible {
-        /// Matches the label or the identifier (XCUITest's subscript).
+        /// Matches the label or the identifier (XCUITest's subscript); a regular expression
+        /// matched whole when it has regex operators (Maestro's `text`).
         package var text: String?
         package var id: String?
         package var type: ElementType?
         package var index: Int?
+        /// Maestro's states: `enabled`, `checked`, `focused`, `selected`.
+        package var enabled: Bool?
+        package var checked: Bool?
+        package var focused: Bool?
+        package var selected: Bool?
+        /// Maestro's relative selectors: `below`, `above`, `leftOf`, `rightOf`, `childOf`,
+        /// `containsChild`, and `containsDescendants` (each of a list).
+        package var relations: [Relation] = []
+
+        package struct Relation: Sendable, Equatable {
+            package var kind: RelationKind
+            package var anchor: ElementQuerySpec
+        }
+
+        package enum RelationKind: String, Sendable, CaseIterable {
+            case below, above, leftOf, rightOf, childOf, containsChild, containsDescendants
+        }
+
+        package init(text: String? = nil, id: String? = nil, type: ElementType? = nil, index: Int? = nil) {
+            self.text = text
+            self.id = id
+            self.type = type
+            self.index = index
+        }
 
         package var description: String {
             var parts: [String] = []
@@ -95,36 +127,12 @@ package struct FlowStep: Sendable {
             if let id { parts.append("id \(id)") }
             if let type { parts.append("type \(type)") }
             if let index { parts.append("index \(index)") }
+            for (name, value) in [("enabled", enabled), ("checked", checked), ("focused", focused), ("selected", selected)] {
+                if let value { parts.append("\(name) \(value)") }
+            }
+            for relation in relations { parts.append("\(relation.kind.rawValue) (\(relation.anchor))") }
             return parts.joined(separator: ", ")
         }
-    }
-
-    package enum Action: Sendable {
-        /// `permissions` are set before the launch (Maestro's `launchApp: {permissions: {all: deny}}`).
-        case launchApp(
-            appId: String?, arguments: [String]?, environment: [String: String]?, clearState: Bool, permissions: [FlowPermission] = [])
-        case tap(Target, count: Int, hold: Duration?)
-        case inputText(String, into: Target?, keyDelay: Duration, jitter: Duration, seed: UInt64)
-        case pressKey(String)
-        case swipe(Swipe)
-        case scroll(direction: Direction)
-        case scrollUntilVisible(Target, direction: Direction, timeout: Duration)
-        case back
-        case shake
-        case keyCommand(DeviceAction.KeyCommand)
-        case assertVisible(Target, timeout: Duration)
-        case assertNotVisible(Target, timeout: Duration)
-        case waitFor(Target, timeout: Duration)
-        case wait(Duration)
-        case screenshot(name: String)
-        case statusBar(StatusBarValues)
-        /// `setAppearance: dark`: the device switches to light or dark, as `simctl ui appearance`.
-        case setAppearance(InterfaceStyle)
-        /// What simctl does to the device from outside: clipboard, links (see `SystemStep`).
-        case system(SystemStep)
-        case runFlow(Flow)
-        case repeatSteps(times: Int, steps: [FlowStep])
-        case caption(String)
     }
 
     // The automation API's words, so a flow and a request say a swipe the same way.

@@ -1,7 +1,13 @@
+import Foundation
+import Logging
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelGraphics
+import ShowreelRender
+import ShowreelScript
+import ShowreelUI
 import ShowreelWire
+import Yams
 
 extension FlowExecution {
     /// A `SystemStep` on the flow's device: each is a `DeviceAction` (or, for `copyTextFrom`,
@@ -9,19 +15,24 @@ extension FlowExecution {
     func perform(_ step: SystemStep) async throws {
         switch step {
         case let .setClipboard(text):
+            let text = try resolve(text)
             _ = try await device.perform(.setPasteboard(text))
+            scripts.copiedText = text
         case .pasteText:
             guard await device.hasFocusedTextField else {
                 throw StepFailure(message: "no text field has focus to paste into: tap one first")
             }
+            // As Maestro does, what a script put in maestro.copiedText is what is pasted.
+            if let copied = scripts.copiedText { _ = try await device.perform(.setPasteboard(copied)) }
             _ = try await device.perform(.keyCommand(DeviceAction.KeyCommand("v", modifiers: .command)))
         case let .copyTextFrom(target):
-            let element = try await device.element(try Self.query(target))
+            let element = try await element(try Self.spec(try resolve(target)))
             let text = element.value.flatMap { $0.isEmpty ? nil : $0 } ?? element.label
             guard !text.isEmpty else { throw StepFailure(message: "\(element.displayName) has no text to copy") }
             _ = try await device.perform(.setPasteboard(text))
+            scripts.copiedText = text
         case let .openLink(url):
-            _ = try await device.perform(.openURL(url))
+            _ = try await device.perform(.openURL(try resolve(url)))
         case let .setAirplaneMode(on):
             let current = await device.airplaneMode()
             _ = try await device.perform(.setAirplaneMode(on ?? !current))
@@ -35,10 +46,5 @@ extension FlowExecution {
             guard let app = app ?? flow.appId else { throw StepFailure(message: "no app to set permissions for: name one with appId") }
             try await apply(permissions, to: app)
         }
-    }
-
-    /// Sets an app's permissions, in order (`all` first), before a launch or as a step.
-    func apply(_ permissions: [FlowPermission], to app: String) async throws {
-        for permission in permissions { _ = try await device.perform(.setPermission(permission.change(for: app))) }
     }
 }

@@ -17,6 +17,11 @@ package enum FlowLimits {
     package static let maximumYAMLDepth = 100
     /// A `repeat`'s `times`.
     package static let repeatTimes = 1...1000
+    /// Seconds of CPU one script or `${...}` may run before it is stopped.
+    package static let scriptSeconds = 5.0
+    /// A `repeat`'s `while` without `times`, and a `retry`'s attempts.
+    package static let whileTimes = 1000
+    package static let maximumRetries = 3
     /// A `wait`, a timeout or a duration, in seconds: the device's own limit on one wait.
     package static let maximumSeconds = AutomationLimits.maxWaitSeconds
 }
@@ -67,14 +72,9 @@ extension FlowStep {
 
     /// This step and what it runs; nesting is bounded by `FlowLimits.maximumNesting`.
     func expandedCount(limit: Int) -> Int {
-        switch action {
-        case let .repeatSteps(times, steps):
-            let once = Self.expandedCount(of: steps, limit: limit)
-            return 1 + (once == 0 ? 0 : min(once.multipliedReportingOverflow(by: times).partialValue, limit + 1))
-        case let .runFlow(flow):
-            return 1 + Self.expandedCount(of: flow.steps, limit: limit)
-        default:
-            return 1
-        }
+        let nested = command.nestedSteps
+        guard !nested.isEmpty else { return 1 }
+        let once = Self.expandedCount(of: nested, limit: limit)
+        return 1 + (once == 0 ? 0 : min(once.multipliedReportingOverflow(by: command.repetitions).partialValue, limit + 1))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelRender
+import ShowreelScript
 import ShowreelUI
 import ShowreelWire
 import Yams
@@ -21,7 +22,7 @@ package struct FlowParser: Sendable {
         var problems: [FlowDiagnostic] = []
         let flow = parse(url, id: id, chain: [], problems: &problems, requiresApp: true, budget: YAMLBudget(), nesting: 0)
         guard problems.isEmpty, let flow else { throw FlowValidationError(problems) }
-        if let step = Self.stepBeyondLimit(flow.steps) {
+        if let step = Self.stepBeyondLimit(flow.onFlowStart + flow.steps + flow.onFlowComplete) {
             throw FlowValidationError([
                 FlowDiagnostic(
                     step.location,
@@ -131,8 +132,10 @@ final class FileParser {
     /// The `repeat`s and `runFlow`s the step being read is inside (at most `FlowLimits.maximumNesting`).
     var nesting: Int
     var problems: [FlowDiagnostic] = []
+    /// Checks the syntax of the file's `${...}` (made when the first is met).
+    lazy var syntaxChecker = ScriptEngine(seed: 0, now: { Date(timeIntervalSince1970: 0) })
 
-    static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags", "selectors"]
+    static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags", "selectors", "onFlowStart", "onFlowComplete"]
     static let deviceKeys = ["name", "profile", "statusBar", "showTouches", "appearance", "languages"]
 
     init(id: String, url: URL, parser: FlowParser, chain: [URL], budget: YAMLBudget, nesting: Int) {
@@ -192,6 +195,8 @@ final class FileParser {
         if let value = fields["tags"] { flow.tags = strings(value, field: "tags") ?? [] }
         if let value = fields["device"] { device(value, into: &flow.device) }
         if let value = fields["selectors"] { flow.selectorPriority = selectorPriority(value) }
+        if let value = fields["onFlowStart"] { flow.onFlowStart = steps(value, field: "onFlowStart") }
+        if let value = fields["onFlowComplete"] { flow.onFlowComplete = steps(value, field: "onFlowComplete") }
     }
 
     /// `selectors: [id, text, type, point]`: the order the studio tries kinds of selector in
@@ -405,9 +410,12 @@ final class FileParser {
             }
         }
         guard let seconds, seconds.isFinite, seconds >= 0, seconds <= FlowLimits.maximumSeconds else {
+            // Maestro writes milliseconds as plain numbers (timeout: 10000).
+            let maestro = seconds.map { $0 > FlowLimits.maximumSeconds && $0 <= FlowLimits.maximumSeconds * 1000 } == true
+            let hint = maestro ? "; milliseconds, as Maestro writes them? say so: \(Int(seconds!))ms" : ""
             fail(
                 location(node),
-                "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))"
+                "'\(field)' must be a time from 0 to \(Int(FlowLimits.maximumSeconds)) seconds (1.5, 500ms or 2s), got \(Self.kind(of: node))\(hint)"
             )
             return nil
         }

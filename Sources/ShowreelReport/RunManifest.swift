@@ -123,6 +123,8 @@ package struct ManifestEntry: Codable, Sendable, Equatable {
         /// `file:line:column` of the step.
         package var location: String?
         package var status: Status
+        /// What the step wrote: its scripts' `console.log` lines, an optional step's warning.
+        package var log: [String]? = nil
 
         package init(title: String, time: Double, location: String? = nil, status: Status) {
             self.title = title

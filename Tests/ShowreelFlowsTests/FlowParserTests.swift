@@ -53,11 +53,14 @@ struct FlowParserTests {
                 "assertVisible: {id: tapCount}",
             ])
         #expect(hello.steps[0].location == FlowLocation(file: "Fixtures/Flows/hello.yaml", line: 5, column: 3))
-        guard case let .repeatSteps(times, steps) = hello.steps[2].action else { Issue.record("not a repeat"); return }
-        #expect(times == 3 && steps.count == 2)
+        guard let repeated = hello.steps[2].command as? RepeatCommand else { Issue.record("not a repeat"); return }
+        #expect(repeated.times == 3 && repeated.steps.count == 2)
         let countries = try parser.parse(fileAt: root.appendingPathComponent("Fixtures/Flows/countries.yaml"), id: "countries.yaml")
         #expect(countries.arguments == ["--countries-datasource", "local-mock"])
-        guard case let .assertVisible(.element(spec), _) = countries.steps[3].action else { Issue.record("not an assert"); return }
+        guard let assert = countries.steps[3].command as? AssertVisibleCommand, case let .element(spec) = assert.target else {
+            Issue.record("not an assert")
+            return
+        }
         #expect(spec == FlowStep.ElementQuerySpec(id: "countryName"))
     }
 
@@ -92,10 +95,10 @@ struct FlowParserTests {
                 "flow.yaml:2:12: 'arguments' must be a list of text, got '--verbose'",
                 "flow.yaml:3:19: unknown device profile 'phone-3X'; did you mean 'phone-3x'? (profiles: phone, phone-3x, phone-small, tablet, phone-6.9, phone-5.5, tablet-13)",
                 "flow.yaml:3:55: 'batteryLevel' must be from 0 to 100, got 140",
-                "flow.yaml:6:11: unknown field 'idd' in tapOn; did you mean 'id'? (fields: text, id, type, index, point, repeat)",
+                "flow.yaml:6:11: unknown field 'idd' in tapOn; did you mean 'id'? (fields: text, id, type, index, point, enabled, checked, focused, selected, below, above, leftOf, rightOf, childOf, containsChild, containsDescendants, repeat, delay, retryTapIfNoChange, waitToSettleTimeoutMs)",
                 "flow.yaml:6:10: missing field: tapOn needs text, id, type or point",
                 "flow.yaml:7:9: 'wait' must be a time from 0 to 3600 seconds (1.5, 500ms or 2s), got 'soon'",
-                "flow.yaml:8:13: unknown key 'Retrun'; did you mean 'Return'? (keys: Return, Enter, delete, Backspace, space, shift, more, Home, or one character)",
+                "flow.yaml:8:13: unknown key 'Retrun'; did you mean 'Return'? (keys: Return, Enter, delete, Backspace, space, shift, more, Home, Back, or one character)",
                 "flow.yaml:9:14: missing field 'text' in inputText",
                 "flow.yaml:10:17: 'edge' must be one of left, right, top, bottom, got 'middle'",
                 "flow.yaml:10:10: a swipe takes 'direction' (with an optional 'from' element or point), 'edge', or 'from' and 'to'",
@@ -135,7 +138,7 @@ struct FlowParserTests {
 
         try folder.write("sub/login.yaml", "---\n- inputText: hi\n")
         let flow = try parser.parse(fileAt: main, id: "main.yaml")
-        guard case let .runFlow(sub) = flow.steps[1].action else { Issue.record("not a runFlow"); return }
+        guard let sub = (flow.steps[1].command as? RunFlowCommand)?.flow else { Issue.record("not a runFlow"); return }
         #expect(sub.id == "sub/login.yaml")
         #expect(sub.steps.first?.location.description == "sub/login.yaml:2:3")
 
