@@ -75,7 +75,7 @@ struct MaestroGrammarTests {
                 "greet.js": "output.greeting = 'Hello ' + NAME;\nconsole.log('greeted', NAME);\n",
                 "sub/mark.yaml": "- evalScript: ${output.ran = 'yes'}\n",
             ],
-            configure: { $0.environment = ["OTHER": "command line"] })
+            configure: { $0.variables = ["OTHER": "command line"] })
         #expect(entry.status == .passed, "\(entry.failures)")
         let script = try #require(entry.steps.first { $0.title.hasPrefix("runScript") })
         #expect(script.log == ["greeted Ada"])
@@ -234,24 +234,5 @@ struct MaestroGrammarTests {
             problems.contains { $0.hasPrefix("flow.yaml:6:20: unknown field 'visibel' in when; did you mean 'visible'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:7:30: unknown platform 'iOSS'; did you mean 'iOS'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:8:") && $0.contains("one of 'visible' or 'notVisible'") }, "\(problems)")
-    }
-
-    @Test("a workspace config.yaml: flows globs, include and exclude tags, flowsOrder first")
-    func workspace() throws {
-        let folder = try FlowFolder()
-        try folder.write("config.yaml", "flows:\n  - \"sub/*\"\n  - b.yaml\nexcludeTags: [slow]\nexecutionOrder:\n  flowsOrder: [c]\n")
-        for (name, tags) in [("b.yaml", "[fast]"), ("a.yaml", "[fast]"), ("sub/c.yaml", "[fast]"), ("sub/d.yaml", "[slow]")] {
-            try folder.write(name, "appId: dev.showreel.hello\ntags: \(tags)\n---\n- launchApp\n")
-        }
-        let files = try FlowDiscovery.files(in: [folder.url.path])
-        #expect(files.map { ($0 as NSString).lastPathComponent } == ["b.yaml", "c.yaml", "d.yaml"])
-        let parser = FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier))
-        let flows = try files.map { try parser.parse(fileAt: URL(fileURLWithPath: $0), id: $0) }
-        let config = try #require(try WorkspaceConfig.load(folder: folder.url.path))
-        #expect(config.select(flows, include: [], exclude: []).map(\.name) == ["c", "b"])
-        #expect(config.select(flows, include: ["nothing"], exclude: []).isEmpty)
-        let bad = try FlowFolder()
-        try bad.write("config.yaml", "flow: [\"*\"]\n")
-        #expect(throws: FlowValidationError.self) { try WorkspaceConfig.load(folder: bad.url.path) }
     }
 }
