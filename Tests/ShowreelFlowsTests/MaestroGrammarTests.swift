@@ -140,6 +140,12 @@ struct MaestroGrammarTests {
         #expect(entry.status == .failed)
         #expect(entry.failures.first?.message.contains("still holds after 1000 rounds") == true, "\(entry.failures)")
         #expect(entry.failures.first?.location == "forever.yaml:3:3")
+        let (counted, _) = try await Self.run(
+            "counted",
+            "appId: dev.showreel.hello\n---\n- evalScript: ${output.n = 2}\n- repeat:\n    times: ${output.n * 1000}\n    commands:\n      - evalScript: ${1}\n"
+        )
+        #expect(
+            counted.failures.first?.message.contains("must be a whole number from 1 to 1000, got '2000'") == true, "\(counted.failures)")
     }
 
     @Test("inputRandom* is the same every run of a flow; eraseText empties the field; hideKeyboard; stopApp and launchApp")
@@ -223,6 +229,7 @@ struct MaestroGrammarTests {
             - runFlow: {when: {visibel: Tap me}, commands: [back]}
             - repeat: {while: {platform: iOSS}, commands: [back]}
             - extendedWaitUntil: {timeout: 100}
+            - swipe: {start: "90%, 50%", end: "10%, 50%", duration: 400}
             """, extra: ["greet.js": "output.x = 1\n"])
         #expect(problems.contains { $0.hasPrefix("flow.yaml:3:15: JavaScript: SyntaxError") }, "\(problems)")
         #expect(problems.contains("flow.yaml:4:14: runScript: no file 'gret.js'; did you mean 'greet.js'?"), "\(problems)")
@@ -234,6 +241,7 @@ struct MaestroGrammarTests {
             problems.contains { $0.hasPrefix("flow.yaml:6:20: unknown field 'visibel' in when; did you mean 'visible'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:7:30: unknown platform 'iOSS'; did you mean 'iOS'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:8:") && $0.contains("one of 'visible' or 'notVisible'") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:9:") && $0.hasSuffix("say so: 400ms") }, "\(problems)")
     }
 
     @Test("a workspace config.yaml: flows globs, include and exclude tags, flowsOrder first")
