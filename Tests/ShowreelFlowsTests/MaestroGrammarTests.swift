@@ -1,10 +1,11 @@
 import Foundation
 import ShowcaseApps
-import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
 import ShowreelTestSupport
 import Testing
+
+@testable import ShowreelFlows
 
 /// Maestro's commands, selectors, control flow and JavaScript, run through the runner on the
 /// sample apps.
@@ -242,6 +243,16 @@ struct MaestroGrammarTests {
         #expect(problems.contains { $0.hasPrefix("flow.yaml:7:30: unknown platform 'iOSS'; did you mean 'iOS'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:8:") && $0.contains("one of 'visible' or 'notVisible'") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:9:") && $0.hasSuffix("say so: 400ms") }, "\(problems)")
+    }
+
+    @Test("launchApp's arguments as Maestro's map become its iOS driver's launch arguments")
+    func launchArguments() throws {
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "args.yaml", "appId: dev.showreel.hello\n---\n- launchApp: {arguments: {initialCounter: 3, isCart: true, -url: \"x://y\"}}\n")
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "args.yaml")
+        let launch = try #require(flow.steps.first?.command as? LaunchAppCommand)
+        #expect(launch.arguments == ["-initialCounter", "3", "isCart", "true", "-url", "x://y"])
     }
 
     @Test("a workspace config.yaml: flows globs, include and exclude tags, flowsOrder first")
