@@ -134,8 +134,11 @@ package final class ScriptEngine: @unchecked Sendable {
             }
         }
         if watchdog.fired {
+            // The line the script was stopped on, when JavaScriptCore says; its termination
+            // carries none today, so this is where the script starts.
+            let stopped = exception.map { error(from: $0, file: file, line: line, lastLine: lastLine).line } ?? line
             throw ScriptError(
-                file: file, line: line,
+                file: file, line: stopped,
                 message:
                     "the script ran longer than \(timeLimit.formatted()) s and was stopped (a loop that never ends?): scripts must finish quickly"
             )

@@ -1,10 +1,11 @@
 import Foundation
 import ShowcaseApps
-import ShowreelFlows
 import ShowreelRecorder
 import ShowreelReport
 import ShowreelTestSupport
 import Testing
+
+@testable import ShowreelFlows
 
 /// Maestro's commands, selectors, control flow and JavaScript, run through the runner on the
 /// sample apps.
@@ -140,6 +141,12 @@ struct MaestroGrammarTests {
         #expect(entry.status == .failed)
         #expect(entry.failures.first?.message.contains("still holds after 1000 rounds") == true, "\(entry.failures)")
         #expect(entry.failures.first?.location == "forever.yaml:3:3")
+        let (counted, _) = try await Self.run(
+            "counted",
+            "appId: dev.showreel.hello\n---\n- evalScript: ${output.n = 2}\n- repeat:\n    times: ${output.n * 1000}\n    commands:\n      - evalScript: ${1}\n"
+        )
+        #expect(
+            counted.failures.first?.message.contains("must be a whole number from 1 to 1000, got '2000'") == true, "\(counted.failures)")
     }
 
     @Test("inputRandom* is the same every run of a flow; eraseText empties the field; hideKeyboard; stopApp and launchApp")
@@ -223,6 +230,7 @@ struct MaestroGrammarTests {
             - runFlow: {when: {visibel: Tap me}, commands: [back]}
             - repeat: {while: {platform: iOSS}, commands: [back]}
             - extendedWaitUntil: {timeout: 100}
+            - swipe: {start: "90%, 50%", end: "10%, 50%", duration: 400}
             """, extra: ["greet.js": "output.x = 1\n"])
         #expect(problems.contains { $0.hasPrefix("flow.yaml:3:15: JavaScript: SyntaxError") }, "\(problems)")
         #expect(problems.contains("flow.yaml:4:14: runScript: no file 'gret.js'; did you mean 'greet.js'?"), "\(problems)")
@@ -234,5 +242,16 @@ struct MaestroGrammarTests {
             problems.contains { $0.hasPrefix("flow.yaml:6:20: unknown field 'visibel' in when; did you mean 'visible'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:7:30: unknown platform 'iOSS'; did you mean 'iOS'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:8:") && $0.contains("one of 'visible' or 'notVisible'") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:9:") && $0.hasSuffix("say so: 400ms") }, "\(problems)")
+    }
+
+    @Test("launchApp's arguments as Maestro's map become its iOS driver's launch arguments")
+    func launchArguments() throws {
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "args.yaml", "appId: dev.showreel.hello\n---\n- launchApp: {arguments: {initialCounter: 3, isCart: true, -url: \"x://y\"}}\n")
+        let flow = try FlowParser(knownApps: ShowcaseCatalog.apps.map(\.bundleIdentifier)).parse(fileAt: file, id: "args.yaml")
+        let launch = try #require(flow.steps.first?.command as? LaunchAppCommand)
+        #expect(launch.arguments == ["-initialCounter", "3", "isCart", "true", "-url", "x://y"])
     }
 }

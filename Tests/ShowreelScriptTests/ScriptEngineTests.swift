@@ -87,8 +87,9 @@ struct ScriptEngineTests {
     @Test("a script that never ends is stopped at the time limit, naming its file and line; the engine runs on")
     func timeLimit() throws {
         let js = engine(timeLimit: 0.2)
-        let error = #expect(throws: ScriptError.self) { try js.evaluate("while (true) {}", file: "loop.js", line: 4) }
-        #expect(error?.description.hasPrefix("loop.js:4: the script ran longer than 0.2 s") == true, "\(String(describing: error))")
+        let error = #expect(throws: ScriptError.self) { try js.evaluate("let i = 0;\nwhile (true) { i++ }", file: "loop.js", line: 4) }
+        #expect(error?.description.contains(": the script ran longer than 0.2 s") == true, "\(String(describing: error))")
+        #expect(error?.file == "loop.js" && error?.line == 4, "\(String(describing: error))")
         #expect(try js.evaluate("2 * 21", file: "f", line: 1) == "42")
     }
 }

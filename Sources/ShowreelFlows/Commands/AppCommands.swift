@@ -104,13 +104,16 @@ extension FlowExecution {
 }
 
 extension FileParser {
-    /// Launch arguments: a list, or Maestro's map (`{initialCounter: 3}`), passed as `-initialCounter 3`.
+    /// Launch arguments: a list, or Maestro's map (`{initialCounter: 3}`), passed as Maestro's
+    /// iOS driver passes it: `-initialCounter 3`, a key already starting with '-' as it is, and a
+    /// true/false value after its key without a '-' (`isCartScreen true`).
     func launchArguments(_ node: Node) -> [String]? {
         guard case let .mapping(map) = node else { return strings(node, field: "arguments") }
         var arguments: [String] = []
         for (key, value) in map {
             guard let name = string(key, field: "arguments name"), let text = string(value, field: "arguments.\(name)") else { return nil }
-            arguments += ["-\(name)", text]
+            let isBool = value.scalar?.style == .plain && value.bool != nil
+            arguments += [isBool || name.hasPrefix("-") ? name : "-\(name)", isBool ? String(value.bool!) : text]
         }
         return arguments
     }

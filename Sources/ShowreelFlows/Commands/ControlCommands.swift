@@ -41,6 +41,8 @@ struct RunFlowCommand: FlowCommand {
 /// a `while` alone stops with an error after `FlowLimits.whileTimes` rounds).
 struct RepeatCommand: FlowCommand {
     var times: Int?
+    /// `times` as an expression, counted when the step runs.
+    var timesScript: String?
     var condition: FlowCondition?
     var steps: [FlowStep]
 
@@ -52,22 +54,43 @@ struct RepeatCommand: FlowCommand {
             return nil
         }
         var times: Int?
+        var timesScript: String?
         if let value = fields["times"] {
-            guard let count = parser.int(value, field: "times", in: FlowLimits.repeatTimes) else { return nil }
-            times = count
+            // `times: ${output.rounds}` is counted when the step runs (and checked against the limit then).
+            if let text = value.scalar?.string, text.contains("${") {
+                timesScript = text
+            } else {
+                guard let count = parser.int(value, field: "times", in: FlowLimits.repeatTimes) else { return nil }
+                times = count
+            }
         }
         let condition = fields["while"].map { parser.condition($0, field: "while") }
         guard let steps = parser.nested(node, step: "repeat", { parser.steps(commands, field: "commands") }), condition != .some(nil) else {
             return nil
         }
-        return RepeatCommand(times: times, condition: condition ?? nil, steps: steps)
+        return RepeatCommand(times: times, timesScript: timesScript, condition: condition ?? nil, steps: steps)
     }
 
-    var summary: String { times.map { "Repeat \($0) times" } ?? "Repeat while \(condition?.description ?? "")" }
+    var summary: String {
+        times.map { "Repeat \($0) times" } ?? timesScript.map { "Repeat \($0) times" } ?? "Repeat while \(condition?.description ?? "")"
+    }
     var nestedSteps: [FlowStep] { steps }
     var repetitions: Int { times ?? 1 }
 
     func run(in execution: FlowExecution) async throws {
+        var times = times
+        if let timesScript {
+            let text = try execution.resolve(timesScript)
+            guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.rounded() == number,
+                FlowLimits.repeatTimes.contains(Int(exactly: number) ?? 0)
+            else {
+                throw StepFailure(
+                    message:
+                        "repeat: 'times' (\(timesScript)) must be a whole number from \(FlowLimits.repeatTimes.lowerBound) to \(FlowLimits.repeatTimes.upperBound), got '\(text)'"
+                )
+            }
+            times = Int(number)
+        }
         var round = 0
         while times.map({ round < $0 }) ?? true {
             if let condition, try await !condition.holds(in: execution) { return }

@@ -31,6 +31,7 @@ struct RefusedCommand: FlowCommand {
     static let reasons: [String: String] = [
         "setOrientation": "setOrientation is not supported yet: Showreel devices have no orientation verb (it is being added)",
         "addMedia": "addMedia is not supported yet: Showreel devices have no photo library verb (it is being added)",
+        "openBrowser": "openBrowser is not supported: a Showreel device has no web browser; openLink opens a link in the app that owns it",
         "assertWithAI": "assertWithAI is not supported: a run must not depend on a model's answer; assert on elements instead",
         "assertNoDefectsWithAI": "assertNoDefectsWithAI is not supported: a run must not depend on a model's answer; use assertScreenshot",
         "extractTextWithAI": "extractTextWithAI is not supported: a run must not depend on a model's answer; use copyTextFrom",
@@ -38,7 +39,7 @@ struct RefusedCommand: FlowCommand {
 
     static let grammar = CommandGrammar(
         names: [
-            "setOrientation", "addMedia", "assertWithAI", "assertNoDefectsWithAI", "extractTextWithAI",
+            "setOrientation", "addMedia", "openBrowser", "assertWithAI", "assertNoDefectsWithAI", "extractTextWithAI",
         ],
         bare: true, example: ""
     ) { parser, input in

@@ -73,7 +73,15 @@ struct SwipeCommand: FlowCommand {
         if let value = fields["to"] { swipe.to = parser.target(value, step: "to")?.0 }
         if let value = fields["start"], let (x, y) = parser.point(value, field: "start") { swipe.from = .point(x: x, y: y) }
         if let value = fields["end"], let (x, y) = parser.point(value, field: "end") { swipe.to = .point(x: x, y: y) }
-        if let value = fields["duration"], let time = parser.duration(value, field: "duration") { swipe.duration = time }
+        if let value = fields["duration"], let time = parser.duration(value, field: "duration") {
+            // A swipe lasts a moment; a plain 400 is Maestro's milliseconds, not a 7-minute drag.
+            guard time <= .seconds(10) else {
+                let hint = value.float.map { "; milliseconds, as Maestro writes them? say so: \(Int($0))ms" } ?? ""
+                parser.fail(parser.location(value), "a swipe's 'duration' is at most 10 s, got \(FileParser.kind(of: value))\(hint)")
+                return nil
+            }
+            swipe.duration = time
+        }
         let shapes = [
             swipe.edge != nil && swipe.from == nil && swipe.to == nil && swipe.direction == nil,
             swipe.direction != nil && swipe.edge == nil && swipe.to == nil,
