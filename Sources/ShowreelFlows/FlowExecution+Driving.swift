@@ -30,6 +30,7 @@ extension FlowExecution {
     func touchTarget(_ target: FlowStep.Target) async throws -> DeviceAction.Target {
         if case let .element(spec) = target {
             if spec.needsMatcher { return .point(try await element(spec).frame.center) }
+            if let value = await valueMatch(spec) { return .point(value.frame.center) }
             return .element(Self.query(spec))
         }
         return .point(try await point(target))
@@ -43,19 +44,33 @@ extension FlowExecution {
             return Point(x: x.resolve(in: screen.width), y: y.resolve(in: screen.height))
         case let .element(spec):
             if spec.needsMatcher { return try await element(spec).frame.center }
-            return try await device.element(Self.query(spec)).frame.center
+            return try await element(spec).frame.center
         }
     }
 
     /// The elements `spec` matches on the screen now.
     func elements(_ spec: FlowStep.ElementQuerySpec) async -> [ElementSnapshot] {
         if spec.needsMatcher { return SelectorMatcher(roots: await device.tree()).matches(spec) }
-        return await device.elements(Self.query(spec))
+        let found = await device.elements(Self.query(spec))
+        if found.isEmpty, let value = await valueMatch(spec) { return [value] }
+        return found
+    }
+
+    /// Maestro's `text` also finds a field by what is typed in it, or by its placeholder: the
+    /// element the device's own query (label or identifier) does not find but such a text does.
+    func valueMatch(_ spec: FlowStep.ElementQuerySpec) async -> ElementSnapshot? {
+        guard spec.text != nil, await device.elements(Self.query(spec)).isEmpty else { return nil }
+        return SelectorMatcher(roots: await device.tree()).matches(spec).first
     }
 
     /// The element `spec` matches now, or an error saying what the screen shows.
     func element(_ spec: FlowStep.ElementQuerySpec) async throws -> ElementSnapshot {
-        guard spec.needsMatcher else { return try await device.element(Self.query(spec)) }
+        guard spec.needsMatcher else {
+            do { return try await device.element(Self.query(spec)) } catch {
+                if let value = await valueMatch(spec) { return value }
+                throw error
+            }
+        }
         guard let found = SelectorMatcher(roots: await device.tree()).matches(spec).first else {
             let texts = await device.tree().flatMap(\.flattened).map(\.displayName).filter { !$0.isEmpty }.prefix(12)
             throw StepFailure(message: "no element matches \(spec) (the screen shows: \(texts.joined(separator: ", ")))")
@@ -66,7 +81,14 @@ extension FlowExecution {
     /// Waits (device time) until `spec` matches an element (`present`) or none; whether it did.
     func wait(for spec: FlowStep.ElementQuerySpec, present: Bool, timeout: Duration) async throws -> Bool {
         if !spec.needsMatcher {
-            return try await device.performWait(.waitFor(DeviceAction.WaitFor(Self.query(spec), exists: present, timeout: timeout))).matched
+            // A field's typed text or placeholder is there at once or not at all for the device's
+            // query: looked for before and after the device's own wait.
+            if present, await valueMatch(spec) != nil { return true }
+            let matched = try await device.performWait(
+                .waitFor(DeviceAction.WaitFor(Self.query(spec), exists: present, timeout: timeout))
+            ).matched
+            if !matched, present, await valueMatch(spec) != nil { return true }
+            return matched
         }
         let deadline = device.clock.now + timeout
         while true {

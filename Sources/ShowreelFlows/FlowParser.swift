@@ -132,6 +132,9 @@ final class FileParser {
     /// The `repeat`s and `runFlow`s the step being read is inside (at most `FlowLimits.maximumNesting`).
     var nesting: Int
     var problems: [FlowDiagnostic] = []
+    /// The step being parsed is `optional: true`: what only a run can settle (an app that is
+    /// not installed) fails that step then, skipped with a warning, instead of the whole file now.
+    var parsingOptionalStep = false
     /// Checks the syntax of the file's `${...}` (made when the first is met).
     lazy var syntaxChecker = ScriptEngine(seed: 0, now: { Date(timeIntervalSince1970: 0) })
 
@@ -271,7 +274,7 @@ final class FileParser {
     }
 
     func checkApp(_ app: String, at node: Node) -> Bool {
-        guard parser.knownApps.contains(app) else {
+        guard parser.knownApps.contains(app) || parsingOptionalStep else {
             fail(
                 location(node),
                 "unknown app '\(app)'\(Spelling.hint(for: app, in: parser.knownApps)) (installed: \(parser.knownApps.joined(separator: ", ")))"

@@ -52,11 +52,24 @@ extension FileParser {
             if let node = map["optional"] { optional = bool(node, field: "optional") ?? false }
             value = kept.isEmpty ? nil : .mapping(Node.Mapping(kept.map { ($0.key, $0.value) }, map.tag, map.style, map.mark))
         }
+        // Maestro's selectors carry `optional` too (`element: {id: x, optional: true}`): it makes
+        // the step optional, as there.
+        if let current = value, case let .mapping(map) = current, let element = map["element"], case let .mapping(selector) = element,
+            let node = selector["optional"]
+        {
+            optional = optional || (bool(node, field: "optional") ?? false)
+            let kept = selector.filter { $0.key.string != "optional" }
+            var outer = map
+            outer["element"] = .mapping(Node.Mapping(kept.map { ($0.key, $0.value) }, selector.tag, selector.style, selector.mark))
+            value = .mapping(outer)
+        }
         if value == nil, !grammar.bare {
             fail(at, "'\(name)' needs a value, e.g. \(grammar.example)")
             return nil
         }
         if let value { checkExpressions(value) }
+        parsingOptionalStep = optional
+        defer { parsingOptionalStep = false }
         guard let command = grammar.parse(self, CommandInput(name: name, argument: value, at: at)) else { return nil }
         return FlowStep(location: at, command: command, title: label ?? Self.title(name, argument), isOptional: optional)
     }

@@ -131,6 +131,17 @@ struct WaitForAnimationToEndCommand: FlowCommand {
 
 extension FileParser {
     /// Maestro's milliseconds: a plain number is ms (`10000`); text with a unit (`2s`) says its own.
+    /// A time in a field both grammars have (a swipe's `duration`, `scrollUntilVisible`'s
+    /// `timeout`): a bare whole number of 100 or more is Maestro's milliseconds (`duration:
+    /// 400`, `timeout: 20000`), so Maestro's flows run unchanged; a smaller or fractional one is
+    /// seconds, as everywhere else in a flow (`duration: 0.8`); `500ms` and `2s` say their unit.
+    func sharedTime(_ node: Node, field: String) -> Duration? {
+        if case let .scalar(scalar) = node, let whole = Int(scalar.string.trimmingCharacters(in: .whitespaces)), whole >= 100 {
+            return milliseconds(node, field: field)
+        }
+        return duration(node, field: field)
+    }
+
     func milliseconds(_ node: Node, field: String) -> Duration? {
         if case .scalar = node, let number = node.float {
             guard number.isFinite, number >= 0, number <= FlowLimits.maximumSeconds * 1000 else {

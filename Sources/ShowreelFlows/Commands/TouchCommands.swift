@@ -73,11 +73,10 @@ struct SwipeCommand: FlowCommand {
         if let value = fields["to"] { swipe.to = parser.target(value, step: "to")?.0 }
         if let value = fields["start"], let (x, y) = parser.point(value, field: "start") { swipe.from = .point(x: x, y: y) }
         if let value = fields["end"], let (x, y) = parser.point(value, field: "end") { swipe.to = .point(x: x, y: y) }
-        if let value = fields["duration"], let time = parser.duration(value, field: "duration") {
-            // A swipe lasts a moment; a plain 400 is Maestro's milliseconds, not a 7-minute drag.
+        if let value = fields["duration"], let time = parser.sharedTime(value, field: "duration") {
+            // A swipe lasts a moment.
             guard time <= .seconds(10) else {
-                let hint = value.float.map { "; milliseconds, as Maestro writes them? say so: \(Int($0))ms" } ?? ""
-                parser.fail(parser.location(value), "a swipe's 'duration' is at most 10 s, got \(FileParser.kind(of: value))\(hint)")
+                parser.fail(parser.location(value), "a swipe's 'duration' is at most 10 s (10000 ms), got \(FileParser.kind(of: value))")
                 return nil
             }
             swipe.duration = time
@@ -148,7 +147,7 @@ struct ScrollUntilVisibleCommand: FlowCommand {
         guard let (target, own) = parser.target(node, step: input.name, extra: fields.isEmpty ? extra : []) else { return nil }
         if fields.isEmpty { fields = own }
         let direction: FlowStep.Direction? = fields["direction"].map { parser.choice($0, field: "direction") } ?? .down
-        let timeout = fields["timeout"].map { parser.duration($0, field: "timeout") } ?? .seconds(20)
+        let timeout = fields["timeout"].map { parser.sharedTime($0, field: "timeout") } ?? .seconds(20)
         for key in ["speed", "visibilityPercentage"] { if let value = fields[key] { _ = parser.int(value, field: key, in: 0...100) } }
         if let value = fields["centerElement"] { _ = parser.bool(value, field: "centerElement") }
         guard let direction, let timeout else { return nil }
