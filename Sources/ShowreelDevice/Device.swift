@@ -4,6 +4,7 @@ import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire
+import Synchronization
 
 /// A booted device: it hosts apps on a screen profile (one in the foreground), renders the
 /// screen when it changes, and serves it to recorders. Tests, flows and the automation API
@@ -36,6 +37,11 @@ package actor Device {
     var nextTraceOrder = 0
     /// Light or dark, for every app and the system screens (`simctl ui appearance`).
     package private(set) var interfaceStyle: InterfaceStyle
+    /// How the device is held (`simctl ui orientation`, `XCUIDevice.orientation`); the app on
+    /// screen turns to it when it supports it (see `interfaceOrientation`).
+    package internal(set) var deviceOrientation: DeviceOrientation = .portrait
+    /// The screen's size in points as it is now, for checking points outside the actor (`limits`).
+    nonisolated let screenSize: Mutex<Size>
     /// The languages apps get when their launch does not name any (`-AppleLanguages`), most
     /// preferred first; empty means each app's source language.
     package nonisolated let languages: [String]
@@ -59,6 +65,7 @@ package actor Device {
         self.registry = registry
         self.logger = logger
         self.interfaceStyle = interfaceStyle
+        screenSize = Mutex(profile.pointSize)
         self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
@@ -428,7 +435,8 @@ package actor Device {
 
     func renderIfNeeded() {
         guard scene.needsRender, !isShutDown else { return }
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
+        // The screen's size as it is now: turned on its side, a frame is as wide as it was tall.
+        let pixels = PixelBuffer(width: scene.profile.pixelWidth, height: scene.profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
         let frame = Frame(pixels: pixels, presentationTime: clock.now, changedAreas: scene.changedAreas)
             .stamped(after: latestFrame?.presentationTime)

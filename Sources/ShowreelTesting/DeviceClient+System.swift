@@ -48,3 +48,12 @@ extension DeviceClient {
         _ = try await perform(.setAirplaneMode(on))
     }
 }
+
+/// Orientation for Swift tests, as `XCUIDevice.shared.orientation` sets it.
+extension DeviceClient {
+    /// Holds the device `orientation`; returns once the app on screen has turned (when it
+    /// supports the orientation) and is idle.
+    public func setOrientation(_ orientation: DeviceOrientation) async throws {
+        _ = try await perform(.setOrientation(orientation))
+    }
+}

@@ -21,6 +21,8 @@ public enum SystemAction: Sendable, Equatable {
     case push(bundle: String, PushPayload)
     /// Turns airplane mode on or off: no network for apps, an airplane in the status bar.
     case setAirplaneMode(Bool)
+    /// Holds the device portrait or on its side; the app on screen turns when it supports it.
+    case setOrientation(DeviceOrientation)
 }
 
 extension DeviceAction {
@@ -61,7 +63,7 @@ extension SystemAction {
             try AutomationLimits.check(route)
         case let .push(_, payload):
             try payload.validate()
-        case .setAirplaneMode:
+        case .setAirplaneMode, .setOrientation:
             break
         }
     }
