@@ -27,6 +27,8 @@ extension FlowExecution {
             _ = try await device.perform(.setAirplaneMode(on ?? !current))
         case let .setLocation(place):
             _ = try await device.perform(.setLocation(place))
+        case let .setOrientation(orientation):
+            _ = try await device.perform(.setOrientation(orientation))
         case let .travel(route):
             // As Maestro does, the step lasts as long as the journey (the video shows it).
             _ = try await device.perform(.travel(route))

@@ -93,6 +93,20 @@ extension FileParser {
             return .setAirplaneMode(on)
         case "setLocation":
             return place(argument!, field: name).map { .setLocation($0) }
+        case "setOrientation":
+            guard let word = string(argument!, field: name) else { return nil }
+            guard let orientation = DeviceOrientation(spelling: word) else {
+                let names = SystemStep.orientationNames
+                let upsideDown = word.lowercased().contains("upside")
+                fail(
+                    location(argument!),
+                    "setOrientation takes \(names.joined(separator: ", ")), got '\(word)'"
+                        + (upsideDown
+                            ? ": UPSIDE_DOWN is not supported (phones do not show apps upside down)"
+                            : Spelling.hint(for: word, in: names)))
+                return nil
+            }
+            return .setOrientation(orientation)
         case "travel":
             guard let fields = mapping(argument!, field: name, allowed: ["points", "speed"]) else { return nil }
             guard let pointsNode = fields["points"], case let .sequence(list) = pointsNode, !list.isEmpty else {

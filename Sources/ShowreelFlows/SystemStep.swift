@@ -40,11 +40,13 @@ package enum SystemStep: Sendable {
     case travel(LocationRoute)
     /// `setAirplaneMode: enabled|disabled`; `toggleAirplaneMode` (nil) switches it.
     case setAirplaneMode(Bool?)
+    /// `setOrientation: PORTRAIT|LANDSCAPE_LEFT|LANDSCAPE_RIGHT`: how the device is held.
+    case setOrientation(DeviceOrientation)
 
     /// The steps' names, as a flow writes them.
     static let names = [
         "setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions", "setLocation", "travel", "setAirplaneMode",
-        "toggleAirplaneMode",
+        "toggleAirplaneMode", "setOrientation",
     ]
     /// Those that take no value.
     static let bareNames: Set = ["pasteText", "toggleAirplaneMode"]
@@ -59,6 +61,7 @@ package enum SystemStep: Sendable {
         case let .setLocation(place): "Go to \(place)"
         case let .travel(route): "Travel \(Int(route.length.rounded())) m at \(route.speed.formatted()) m/s"
         case let .setPermissions(_, permissions): "Set permissions: " + permissions.map(\.description).joined(separator: ", ")
+        case let .setOrientation(orientation): "Turn the device \(SystemStep.orientationName(orientation))"
         }
     }
 
@@ -69,9 +72,20 @@ package enum SystemStep: Sendable {
         case "openLink": "openLink: countries://country/CA"
         case "setPermissions": "setPermissions: {permissions: {location: allow}}"
         case "setAirplaneMode": "setAirplaneMode: enabled"
+        case "setOrientation": "setOrientation: LANDSCAPE_LEFT"
         case "setLocation": "setLocation: {latitude: 43.6532, longitude: -79.3832}"
         case "travel": "travel: {points: [\"43.6532,-79.3832\", \"43.6426,-79.3871\"], speed: 20}"
         default: nil
         }
+    }
+}
+
+extension SystemStep {
+    /// Maestro's names for the orientations a device shows apps in.
+    static let orientationNames = ["PORTRAIT", "LANDSCAPE_LEFT", "LANDSCAPE_RIGHT"]
+
+    /// Maestro's name for `orientation` (LANDSCAPE_LEFT).
+    static func orientationName(_ orientation: DeviceOrientation) -> String {
+        orientationNames[DeviceOrientation.allCases.firstIndex(of: orientation)!]
     }
 }

@@ -67,12 +67,28 @@ final class PlacesScreen: Screen {
     }
 
     override func layout(safeArea: Rect) {
-        let width = safeArea.width - 48
-        status.frame = Rect(x: 24, y: safeArea.minY + 100, width: width, height: 50)
-        coordinate.frame = Rect(x: 24, y: status.frame.maxY, width: width, height: 24)
+        if safeArea.width > safeArea.height {
+            layoutSideBySide(safeArea)
+            return
+        }
+        let left = safeArea.minX + 24, width = safeArea.width - 48
+        status.frame = Rect(x: left, y: safeArea.minY + 100, width: width, height: 50)
+        coordinate.frame = Rect(x: left, y: status.frame.maxY, width: width, height: 24)
         map.frame = Rect(
-            x: 24, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
-        shareButton.frame = Rect(x: 24, y: safeArea.maxY - 120, width: width, height: 54)
-        offline.frame = Rect(x: 24, y: safeArea.minY + 70, width: width, height: 24)
+            x: left, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
+        shareButton.frame = Rect(x: left, y: safeArea.maxY - 120, width: width, height: 54)
+        offline.frame = Rect(x: left, y: safeArea.minY + 70, width: width, height: 24)
+    }
+
+    /// On its side: what happened and the button on the leading half, the map on the trailing one.
+    private func layoutSideBySide(_ safeArea: Rect) {
+        let half = (safeArea.width - 48 - 24) / 2
+        let left = safeArea.minX + 24, right = safeArea.maxX - 24 - half
+        offline.frame = view.leading(Rect(x: left, y: safeArea.minY + 12, width: half, height: 24))
+        status.frame = view.leading(Rect(x: left, y: safeArea.minY + 44, width: half, height: 50))
+        coordinate.frame = view.leading(Rect(x: left, y: status.frame.maxY, width: half, height: 24))
+        shareButton.frame = view.leading(
+            Rect(x: left, y: max(coordinate.frame.maxY + 8, safeArea.maxY - 70), width: half, height: 54))
+        map.frame = view.leading(Rect(x: right, y: safeArea.minY + 12, width: half, height: max(0, safeArea.height - 24)))
     }
 }
