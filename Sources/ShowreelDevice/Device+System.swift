@@ -29,6 +29,9 @@ extension Device {
         case let .setAirplaneMode(on):
             try await traced("airplane mode \(on ? "on" : "off")") { setAirplaneMode(on) }
             return .done
+        case let .addMedia(file):
+            try await traced("add \(file.name) to the photo library") { try addMedia(file) }
+            return .done
         case let .setOrientation(orientation):
             try await setOrientation(orientation)
             return .done

@@ -74,6 +74,8 @@ package actor Device {
         scene.showsTouches = showsTouches
         let folder = registry.directory(for: udid)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // A device booted again in its folder keeps its photo library.
+        for asset in Self.keptMedia(in: folder.appendingPathComponent("media", isDirectory: true)) { scene.photos.add(asset) }
         let socketPath = folder.appendingPathComponent("display.sock").path
         display = try DisplayStreamServer(
             socketPath: socketPath,

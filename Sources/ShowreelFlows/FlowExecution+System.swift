@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelGraphics
@@ -27,6 +28,13 @@ extension FlowExecution {
             _ = try await device.perform(.setAirplaneMode(on ?? !current))
         case let .setLocation(place):
             _ = try await device.perform(.setLocation(place))
+        case let .addMedia(files):
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file.path) else {
+                    throw StepFailure(message: "addMedia: \(file.path) could not be read")
+                }
+                _ = try await device.perform(.addMedia(MediaFile(name: file.lastPathComponent, data: data)))
+            }
         case let .setOrientation(orientation):
             _ = try await device.perform(.setOrientation(orientation))
         case let .travel(route):

@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelGraphics
 import ShowreelWire
 
@@ -55,5 +56,17 @@ extension DeviceClient {
     /// supports the orientation) and is idle.
     public func setOrientation(_ orientation: DeviceOrientation) async throws {
         _ = try await perform(.setOrientation(orientation))
+    }
+}
+
+/// `simctl addmedia` for Swift tests.
+extension DeviceClient {
+    /// Adds pictures (PNG, JPEG) and videos (MOV, MP4) to the device's photo library, in order
+    /// (the last shows first in the picker).
+    /// - Throws: `DeviceClient.Failure` for a file that is not a picture or a video the device can decode.
+    public func addMedia(_ files: [URL]) async throws {
+        for file in files {
+            _ = try await perform(.addMedia(MediaFile(name: file.lastPathComponent, data: try Data(contentsOf: file))))
+        }
     }
 }

@@ -29,6 +29,8 @@ extension SessionDevice {
         do { return try await driver.airplaneMode() } catch { throw Self.translate(error) }
     }
 
+    func addMedia(_ file: MediaFile) async throws(WebDriverError) { try await perform(.addMedia(file)) }
+
     func setOrientation(_ orientation: DeviceOrientation) async throws(WebDriverError) { try await perform(.setOrientation(orientation)) }
 
     func orientation() async throws(WebDriverError) -> AutomationAPI.Orientation {

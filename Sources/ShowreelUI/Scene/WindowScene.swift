@@ -88,6 +88,8 @@ public final class WindowScene {
     public let location = LocationSimulator()
     /// The notifications delivered to apps, and the banner showing the latest.
     public let notifications = NotificationList()
+    /// The pictures and videos added to the device, as apps pick them (`pickPhoto`).
+    public let photos = PhotoLibrary()
     /// Connectivity: airplane mode, as apps read it and the status bar shows it.
     public let network = NetworkState()
     /// The text field's Copy and Paste menu while it shows.

@@ -23,6 +23,8 @@ public enum SystemAction: Sendable, Equatable {
     case setAirplaneMode(Bool)
     /// Holds the device portrait or on its side; the app on screen turns when it supports it.
     case setOrientation(DeviceOrientation)
+    /// Adds a picture or a video to the device's photo library (`simctl addmedia`).
+    case addMedia(MediaFile)
 }
 
 extension DeviceAction {
@@ -65,6 +67,8 @@ extension SystemAction {
             try payload.validate()
         case .setAirplaneMode, .setOrientation:
             break
+        case let .addMedia(file):
+            try file.validate()
         }
     }
 }
