@@ -76,6 +76,16 @@ struct OrientationTests {
         #expect(!end.hasSamePixels(as: middle))
     }
 
+    @Test("a notification banner showing when the device turns stays centred across the wider screen")
+    func banner() throws {
+        let h = try SceneHarness(profile: .phone, app: PlacesApp.definition)
+        h.scene.deliver(NotificationBannerTests.lunch)
+        h.settle()
+        h.scene.setOrientation(.landscapeLeft, animated: false)
+        let banner = try #require(h.element("NotificationBanner"))
+        #expect(abs(banner.frame.midX - 422) < 1 && banner.frame.width == 500, "\(banner.frame)")
+    }
+
     @Test("a sheet on a phone on its side covers the screen; an alert stays centred")
     func sheetAndAlert() throws {
         let h = try SceneHarness(profile: .phone, app: PlacesApp.definition)

@@ -34,6 +34,11 @@ extension WindowScene {
         statusBarView.frame = Rect(x: 0, y: 0, width: newBounds.width, height: profile.statusBarHeight)
         statusBarView.isHidden = profile.statusBarHeight == 0
         keyboardView.profile = profile
+        // A banner showing stays centred below the status bar (placed when it came, not laid out).
+        if let banner = notifications.banner?.view {
+            let width = min(newBounds.width - 16, 500)
+            banner.frame = Rect(x: (newBounds.width - width) / 2, y: banner.frame.y, width: width, height: banner.frame.height)
+        }
         for window in windows { window.setNeedsLayoutRecursively() }
         layoutIfNeeded()
         invalidate()
