@@ -393,7 +393,7 @@ final class FlowExecution: @unchecked Sendable {
         if let edge = swipe.edge { return .edge(edge) }
         if let direction = swipe.direction {
             if case let .element(spec) = swipe.from { return .element(Self.query(spec), direction) }
-            let screen = device.profile.pointSize
+            let screen = await device.screenPointSize
             let from = try await swipe.from.asyncMap { try await point($0) } ?? Point(x: screen.width / 2, y: screen.height / 2)
             return .from(from, direction)
         }
@@ -406,7 +406,7 @@ final class FlowExecution: @unchecked Sendable {
     private func scrollUntilVisible(_ target: FlowStep.Target, direction: FlowStep.Direction, timeout: Duration) async throws {
         let query = try Self.query(target)
         let deadline = device.clock.now + timeout
-        let screen = device.profile.pointSize
+        let screen = await device.screenPointSize
         while true {
             if let element = await device.elements(query).first, element.isHittable,
                 element.frame.minY >= 0, element.frame.maxY <= screen.height
@@ -431,7 +431,7 @@ final class FlowExecution: @unchecked Sendable {
     private func point(_ target: FlowStep.Target) async throws -> Point {
         switch target {
         case let .point(x, y):
-            let screen = device.profile.pointSize
+            let screen = await device.screenPointSize
             return Point(x: x.resolve(in: screen.width), y: y.resolve(in: screen.height))
         case let .element(spec):
             return try await device.element(Self.query(spec)).frame.center

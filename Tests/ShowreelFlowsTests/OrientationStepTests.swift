@@ -24,6 +24,10 @@ struct OrientationStepTests {
             - launchApp
             - setOrientation: LANDSCAPE_LEFT
             - assertVisible: {id: shareLocation}
+            # A point in percent is of the screen as it is now: here the button on the leading half.
+            - tapOn: {point: "27%,78%"}
+            - tapOn: "Allow While Using App"
+            - assertVisible: "Location shared"
             - setOrientation: PORTRAIT
             - setOrientation: LANDSCAPE_RIGHT
             """)
