@@ -9,8 +9,10 @@ import Testing
 /// The sample apps on a phone turned on its side (the notched phone: the safe area keeps the
 /// sensor housing's width clear), as golden images: light, dark and Arabic (mirrored).
 extension GoldenTests {
-    static func landscape(_ app: AppDefinition, arguments: [String] = [], dark: Bool = false) throws -> SceneHarness {
-        let h = try SceneHarness(profile: .phone, app: app, arguments: arguments)
+    static func landscape(
+        _ app: AppDefinition, arguments: [String] = [], dark: Bool = false, profile: DeviceProfile = .phone
+    ) throws -> SceneHarness {
+        let h = try SceneHarness(profile: profile, app: app, arguments: arguments)
         h.scene.permissions.activeApp = PermissionAlertTests.places
         if dark { h.scene.interfaceStyle = .dark }
         h.scene.setOrientation(.landscapeLeft, animated: false)
@@ -49,5 +51,13 @@ extension GoldenTests {
         let signUp = try Self.landscape(SignUpApp.definition)
         try signUp.typeOnKeyboard("kate@example.com")
         try assertGolden("signup-landscape-keyboard", signUp)
+    }
+
+    @Test("a tablet on its side keeps its status bar across the top; Sign-up's keyboard spans the wider screen")
+    func landscapeTablet() throws {
+        try assertGolden("countries-tablet-landscape", try Self.landscape(CountriesApp.definition, profile: .tablet))
+        let signUp = try Self.landscape(SignUpApp.definition, profile: .tablet)
+        try signUp.typeOnKeyboard("kate@example.com")
+        try assertGolden("signup-tablet-landscape-keyboard", signUp)
     }
 }
