@@ -42,6 +42,9 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "The device's language (repeat for more, most preferred first): what apps use when launched without -AppleLanguages.")
         var language: [String] = []
 
+        @Option(help: "portrait, landscape-left or landscape-right: how the device is held from boot (recordings are landscape).")
+        var orientation = "portrait"
+
         @Option(help: "Port for the automation API on 127.0.0.1 (0 picks a free one; the registry records it).")
         var port = 0
 
@@ -58,9 +61,10 @@ struct DeviceCommand: AsyncParsableCommand {
                         message: "Unknown profile '\(profile)'. Choose one of: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
                         exitCode: CLIFailure.Code.usage)
                 }
+                let held = try UI.orientation(orientation)
                 let device = try Device(
                     name: name, profile: screen, clock: clock, apps: ShowreelConfiguration.current.apps,
-                    showsTouches: showTouches, interfaceStyle: appearance, languages: language)
+                    showsTouches: showTouches, interfaceStyle: appearance, languages: language, orientation: held)
                 let listening = AsyncStream<Int>.makeStream()
                 let server = Task {
                     defer { listening.continuation.finish() }
@@ -92,7 +96,7 @@ struct DeviceCommand: AsyncParsableCommand {
                 }
                 Console.out(device.udid)
                 Console.status(
-                    "Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C."
+                    "Booted \(name) (\(device.udid)): \(screen.oriented(held).pixelWidth)x\(screen.oriented(held).pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C."
                 )
                 await waitForTerminationSignal()
                 await device.shutdown()

@@ -56,6 +56,7 @@ package actor Device {
         name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
         apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
         showsTouches: Bool = false, interfaceStyle: InterfaceStyle = .light, languages: [String] = [],
+        orientation: DeviceOrientation = .portrait,
         logger: Logger = Logger(label: "showreel.device", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.udid = udid
@@ -65,11 +66,15 @@ package actor Device {
         self.registry = registry
         self.logger = logger
         self.interfaceStyle = interfaceStyle
-        screenSize = Mutex(profile.pointSize)
+        // Booted on its side: the home screen, the first frame and recorders' videos are landscape.
+        let screen = profile.oriented(orientation)
+        deviceOrientation = orientation
+        screenSize = Mutex(screen.pointSize)
         self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
         scene.interfaceStyle = interfaceStyle
+        scene.setOrientation(orientation, animated: false)
         // A circle where a finger is, for demo recordings that show what the test did.
         scene.showsTouches = showsTouches
         let folder = registry.directory(for: udid)
@@ -79,7 +84,7 @@ package actor Device {
         let socketPath = folder.appendingPathComponent("display.sock").path
         display = try DisplayStreamServer(
             socketPath: socketPath,
-            info: DisplayInfo(udid: udid, deviceName: name, profile: profile, clock: clock),
+            info: DisplayInfo(udid: udid, deviceName: name, profile: screen, clock: clock),
             clock: self.clock, logger: logger)
         let pid = getpid()
         try registry.save(
@@ -88,12 +93,12 @@ package actor Device {
                 processStartTime: ProcessStat.read(pid)?.startTicks, displaySocket: socketPath,
                 automationURL: nil, bootedAt: Date(), installedApps: apps.map(\.bundleIdentifier).sorted()))
         // First frame: the home screen, so a recorder always has something to show.
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
+        let pixels = PixelBuffer(width: screen.pixelWidth, height: screen.pixelHeight, zeroed: false)
         scene.render(into: pixels)
         let frame = Frame(pixels: pixels, presentationTime: self.clock.now)
         latestFrame = frame
         display.publish(frame)
-        logger.info("booted \(name) (\(udid)), \(profile.pixelWidth)x\(profile.pixelHeight), \(clock.rawValue) clock")
+        logger.info("booted \(name) (\(udid)), \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock")
     }
 
     package var installedApps: [String] { apps.keys.sorted() }

@@ -37,3 +37,20 @@ struct OrientationAndPhotosKitTests {
         #expect(Int(top.red) + Int(top.green) + Int(top.blue) < 40, "black above the landscape screen: \(top)")
     }
 }
+
+extension OrientationAndPhotosKitTests {
+    @Test("a device booted on its side (.device(orientation:)) records a landscape video from its first frame")
+    func bootedOnItsSide() async throws {
+        let folder = RecordingTraitTests.Folder()
+        try await RecordingTraitTests().recorded(
+            RecordingConfiguration(.on, folder: folder.url), device: .device(profile: .phone, orientation: .landscapeLeft)
+        ) {
+            let places = Application("dev.showreel.places")
+            try await places.launch()
+            #expect(try await places.device.orientation().interfaceOrientation == .landscapeLeft)
+        }
+        let entry = try #require(try folder.manifest().entries.first)
+        let info = try MediaProbe.probe(folder.url.appendingPathComponent(try #require(entry.video)))
+        #expect(info.width > info.height, "\(info.width)x\(info.height)")
+    }
+}
