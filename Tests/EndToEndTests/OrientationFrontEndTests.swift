@@ -92,3 +92,19 @@ struct OrientationFrontEndTests {
         #expect(turning.count >= 15, "\(frames.map(\.time))")
     }
 }
+
+extension OrientationFrontEndTests {
+    @Test("device boot --orientation landscape-left boots on its side: landscape screen; a bad name exits 64")
+    func bootOnItsSide() async throws {
+        let workspace = try Workspace()
+        let verbs = DeviceSystemVerbsTests()
+        let (device, udid) = try await verbs.cli.bootDevice(workspace, ["--orientation", "landscape-left"])
+        #expect(device.stderr.contains("1688x780"), "\(device.stderr)")
+        let client = try DeviceClient.named(udid, registry: workspace.registry)
+        #expect(try await client.orientation().orientation == .landscapeLeft)
+        device.signal(SIGINT)
+        #expect(try await device.waitForExit() == 0)
+        let bad = try await verbs.showreel(["device", "boot", "--orientation", "sideways"], workspace)
+        #expect(bad.process.terminationStatus == 64 && bad.stderr.contains("Unknown orientation 'sideways'"), "\(bad.stderr)")
+    }
+}
