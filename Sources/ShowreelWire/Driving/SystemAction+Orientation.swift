@@ -32,10 +32,12 @@ extension AutomationAPI {
 
         package func parsed() throws(AutomationInputError) -> DeviceOrientation {
             guard let parsed = DeviceOrientation(spelling: orientation) else {
+                let names = DeviceOrientation.allCases.map(\.rawValue).joined(separator: ", ")
+                let upsideDown = orientation.lowercased().contains("upside")
                 throw .outOfRange(
                     field: "orientation",
-                    message: "must be one of \(DeviceOrientation.allCases.map(\.rawValue).joined(separator: ", ")), got '\(orientation)'"
-                        + (orientation.lowercased().contains("upside") ? " (upside down is not supported: phones do not show apps that way)" : ""))
+                    message: "must be one of \(names), got '\(orientation)'"
+                        + (upsideDown ? " (upside down is not supported: phones do not show apps that way)" : ""))
             }
             return parsed
         }
