@@ -170,7 +170,7 @@ package struct AutomationServer: Sendable {
                 do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
                 let exporter = try checkedExporter()
                 let entries = try await device.detachTrace(body.id)
-                return exporter(entries, device.profile.pointSize, .seconds(body.videoStart), body.pictures ?? true)
+                return exporter(entries, await device.screenPointSize, .seconds(body.videoStart), body.pictures ?? true)
             }
         }
         router.on(Routes.traceStep) { request, _ in

@@ -52,5 +52,9 @@ extension OrientationAndPhotosKitTests {
         let entry = try #require(try folder.manifest().entries.first)
         let info = try MediaProbe.probe(folder.url.appendingPathComponent(try #require(entry.video)))
         #expect(info.width > info.height, "\(info.width)x\(info.height)")
+        // The step trace's screen is the one its pictures show: landscape points.
+        let video = folder.url.appendingPathComponent(try #require(entry.video))
+        let trace = try RunTrace.load(from: video.deletingPathExtension().appendingPathExtension("trace.json"))
+        #expect(trace.screen.width == 844 && trace.screen.height == 390, "\(trace.screen)")
     }
 }
