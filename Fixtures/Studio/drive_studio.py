@@ -229,6 +229,13 @@ def timeline(studio, result):
     result["reportPage"] = studio.driver.execute_async_script(
         "const done = arguments[0]; fetch(document.getElementById('run-report').href)"
         ".then(async (r) => done([r.status, (await r.text()).includes('<video')])).catch((e) => done([0, String(e)]))")
+    # The report, trace and all, shown in the page itself.
+    studio.until("the report in the page",
+                 "const f = document.getElementById('run-report-view');"
+                 " return !f.hidden && !!f.contentDocument && !!f.contentDocument.querySelector('script.trace-data')")
+    result["reportView"] = studio.driver.execute_script(
+        "const d = document.getElementById('run-report-view').contentDocument;"
+        " return {video: !!d.querySelector('video'), trace: JSON.parse(d.querySelector('script.trace-data').textContent).steps.length}")
     studio.until("the video's metadata or an error",
                   "const v = document.getElementById('run-video'); return v.readyState >= 1 || !!v.error")
     result["videoDuration"] = studio.driver.execute_script("return document.getElementById('run-video').duration")

@@ -4,7 +4,7 @@ import ShowreelUI
 public enum ShowcaseCatalog {
     public static let apps: [AppDefinition] = [
         HelloApp.definition, CountriesApp.definition, GreetingApp.definition, SignUpApp.definition,
-        MailApp.definition, PlacesApp.definition,
+        MailApp.definition, PlacesApp.definition, ExampleApp.definition,
     ]
 
     public static func app(_ bundleIdentifier: String) -> AppDefinition? {

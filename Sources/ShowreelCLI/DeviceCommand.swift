@@ -347,15 +347,26 @@ extension StatusBarValues.DataNetwork: ExpressibleByArgument {}
 extension StatusBarValues.BatteryState: ExpressibleByArgument {}
 
 /// Runs a server until SIGINT or SIGTERM cancels it; returns how it ended (a cancellation is
-/// the signal, not a failure).
-func serveUntilTerminated(_ serve: @escaping @Sendable () async throws -> Void) async -> Result<Void, any Error> {
+/// the signal, not a failure). After the signal the server has `grace` to close its
+/// connections: a client that holds one open must not keep a stopped server alive, so past it
+/// the command goes on to end its sessions and exit, and says so.
+func serveUntilTerminated(
+    grace: Duration = .seconds(20), _ serve: @escaping @Sendable () async throws -> Void
+) async -> Result<Void, any Error> {
     let serving = Task { try await serve() }
+    let (ends, end) = AsyncStream<Result<Void, any Error>>.makeStream()
+    let finished = Task { end.yield(await serving.result) }
     let stop = Task {
         await waitForTerminationSignal()
         serving.cancel()
+        do { try await Task.sleep(for: grace) } catch { return }
+        Console.warning("the server still had connections open \(grace) after the stop signal; stopping without them")
+        end.yield(.success(()))
     }
-    let result = await serving.result
+    var first = ends.makeAsyncIterator()
+    let result = await first.next() ?? .success(())
     stop.cancel()
+    finished.cancel()
     if case let .failure(error) = result, error is CancellationError { return .success(()) }
     return result
 }

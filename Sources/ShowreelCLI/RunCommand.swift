@@ -14,6 +14,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Each flow runs on its own device (virtual clock) and is recorded into <output>/<flow>.mov,
             with a chapter and a subtitle per step, and an animated preview <output>/<flow>.webp.
+            A folder's config.yaml picks and orders its flows as in Maestro (flows, includeTags,
+            excludeTags, executionOrder); -e KEY=VALUE gives the flows variables.
             The output folder also gets manifest.json, junit.xml, report.html and summary.md. Exit status: 0 when
             every flow passed, 1 when a flow failed, 64 for a usage error or an invalid flow (nothing runs),
             73 when the output folder cannot be created (nothing runs), 130 when interrupted (SIGINT or
@@ -21,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
             written, flows not started are marked skipped).
             """)
 
-    @Argument(help: "Flow files (.yaml) or folders of them.")
+    @Argument(help: "Flow files (.yaml) or folders of them; a folder with a config.yaml is a Maestro workspace.")
     var paths: [String]
 
     @Option(help: "Where videos, manifest.json, junit.xml and report.html go.")
@@ -33,8 +35,25 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Run only shard i of n (1-based), e.g. 2/4: a stable subset for CI matrix jobs.")
     var shard: Shard?
 
-    @Flag(help: "Only validate the flows; run nothing.")
+    @Flag(help: "Only validate the flows (and the workspace's config.yaml); run nothing.")
     var check = false
+
+    @Option(
+        name: [.customShort("e"), .customLong("env")], parsing: .singleValue,
+        help: ArgumentHelp(
+            "A variable for the flows, over the same name in a flow's header env: (and in the launched app's environment); repeat for more.",
+            valueName: "KEY=VALUE"))
+    var env: [String] = []
+
+    @Option(
+        parsing: .singleValue,
+        help: "Run only the flows with at least one of these tags (comma-separated; added to config.yaml's includeTags).")
+    var includeTags: [String] = []
+
+    @Option(
+        parsing: .singleValue,
+        help: "Leave out the flows with any of these tags (comma-separated; added to config.yaml's excludeTags).")
+    var excludeTags: [String] = []
 
     @Option(help: "none, or steps: caption every step of the videos with what it does.")
     var captions: CaptionMode = .none
@@ -82,6 +101,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard workers >= 1 else { throw ValidationError("--workers must be 1 or more, got \(workers)") }
+        _ = try Self.variables(env)
         if let scale, !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
     }
 
@@ -89,15 +109,48 @@ struct RunCommand: AsyncParsableCommand {
         try await reportingFailures { try await runFlows() }
     }
 
+    /// `-e KEY=VALUE` as a map (the last of a name wins, as in Maestro); a value without `=` or
+    /// with an empty name is a usage error saying what to write.
+    static func variables(_ pairs: [String]) throws -> [String: String] {
+        var variables: [String: String] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ValidationError(
+                    "-e '\(pair)' is not a variable: write -e KEY=VALUE (a name, '=', then the value, e.g. -e USERNAME=ada)")
+            }
+            variables[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        return variables
+    }
+
+    /// `--include-tags a,b --include-tags c` as [a, b, c].
+    static func tags(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     private func runFlows() async throws {
         let runMatrix = try matrix.matrix()
+        let variables = try Self.variables(env)
+        let request = FlowWorkspace.Request(
+            paths: paths, includeTags: Self.tags(includeTags), excludeTags: Self.tags(excludeTags), variables: variables)
         // A matrix is sharded by cell and flow, so a shard's flows are loaded whole first.
-        let flows = try FlowLoading.load(paths, shard: runMatrix.isEmpty ? shard : nil)
+        let selection = try FlowLoading.select(request, shard: runMatrix.isEmpty ? shard : nil)
+        if shard != nil, selection.order != nil {
+            throw CLIFailure(
+                message:
+                    "--shard cannot split a run with config.yaml's executionOrder (its flows run one at a time, in order): "
+                    + "run without --shard, or remove flowsOrder",
+                exitCode: CLIFailure.Code.usage)
+        }
+        let flows = selection.flows
         var jobs = runMatrix.jobs(for: flows)
         if !runMatrix.isEmpty, let shard { jobs = FlowDiscovery.shard(jobs, id: \.id, index: shard.index, count: shard.count) }
         let storePreviews = try matrix.previewPlan(for: jobs, scaleChosen: scale != nil)
+        let leftOut =
+            selection.leftOutByTags == 0
+            ? "" : " (\(selection.leftOutByTags) left out by tags)"
         if check {
-            Console.out("\(flows.count) \(flows.count == 1 ? "flow is" : "flows are") valid.")
+            Console.out("\(flows.count) \(flows.count == 1 ? "flow is" : "flows are") valid\(leftOut).")
             return
         }
         guard !jobs.isEmpty else {
@@ -111,7 +164,7 @@ struct RunCommand: AsyncParsableCommand {
             options: FlowRunOptions(
                 output: folder, apps: ShowreelConfiguration.current.apps, recording: recording,
                 container: container, captionsSteps: captions == .steps, traces: traces,
-                previews: previews), previews: storePreviews)
+                previews: previews, variables: variables), previews: storePreviews)
         let used = min(workers, jobs.count)
         let cells = Set(jobs.compactMap(\.cell)).count
         let across = cells > 0 ? " (\(flows.count) in \(cells) \(cells == 1 ? "cell" : "cells"))" : ""
@@ -122,7 +175,7 @@ struct RunCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         // Ctrl-C or SIGTERM: running flows stop before their next step and keep their videos,
         // the rest are skipped, and the report is still written.
-        let work = Task { await runner.run(jobs, workers: workers) { progress.finished($0) } }
+        let work = Task { await runner.run(jobs, workers: workers, order: selection.order) { progress.finished($0) } }
         let trap = SignalTrap { _ in work.cancel() }
         let result = await work.value
         let entries = result.entries
@@ -150,7 +203,7 @@ struct RunCommand: AsyncParsableCommand {
         let failed = manifest.count(.failed)
         Console.out(
             "\(entries.count) \(entries.count == 1 ? "flow" : "flows"): \(manifest.outcome) "
-                + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s; "
+                + "in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s\(leftOut); "
                 + "report: \(output)/\(HTMLReport.fileName)")
         if work.isCancelled {
             let stopped = manifest.count(.interrupted)
@@ -180,31 +233,32 @@ struct Shard: ExpressibleByArgument, CustomStringConvertible {
     var description: String { "\(index)/\(count)" }
 }
 
-/// Finding, parsing and sharding flows, with the CLI's errors (exit 64, nothing runs).
+/// Finding, parsing, picking and sharding flows, with the CLI's errors (exit 64, nothing runs).
 enum FlowLoading {
     static func load(_ paths: [String], shard: Shard?) throws -> [Flow] {
-        let files: [String]
-        do { files = try FlowDiscovery.files(in: paths) } catch {
-            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
-        }
-        let parser = FlowParser(knownApps: ShowreelConfiguration.current.bundleIdentifiers)
-        var flows: [Flow] = []
-        var problems: [FlowDiagnostic] = []
-        for file in files {
-            do { flows.append(try parser.parse(fileAt: URL(fileURLWithPath: file), id: file)) } catch {
-                problems += error.diagnostics
-            }
-        }
-        guard problems.isEmpty else {
+        try select(FlowWorkspace.Request(paths: paths), shard: shard).flows
+    }
+
+    /// The flows of `request` (a workspace's config.yaml, tags, variables), sharded. An ordered
+    /// run (`executionOrder`) cannot be sharded, as in Maestro.
+    static func select(_ request: FlowWorkspace.Request, shard: Shard?) throws -> FlowSelection {
+        var selection: FlowSelection
+        do {
+            selection = try FlowWorkspace.select(request, parser: FlowParser(knownApps: ShowreelConfiguration.current.bundleIdentifiers))
+        } catch let .invalid(error) {
+            let problems = error.diagnostics
             for problem in problems { Console.status("\(problem.location): error: \(problem.message)") }
             let count = Set(problems.map(\.location.file)).count
             throw CLIFailure(
                 message:
                     "\(problems.count) \(problems.count == 1 ? "problem" : "problems") in \(count) \(count == 1 ? "file" : "files"); nothing ran.",
                 exitCode: CLIFailure.Code.usage)
+        } catch {
+            throw CLIFailure(message: error.description, exitCode: CLIFailure.Code.usage)
         }
-        guard let shard else { return flows }
-        return FlowDiscovery.shard(flows, id: \.id, index: shard.index, count: shard.count)
+        guard let shard else { return selection }
+        selection.flows = FlowDiscovery.shard(selection.flows, id: \.id, index: shard.index, count: shard.count)
+        return selection
     }
 }
 

@@ -99,6 +99,7 @@ extension Device {
     // MARK: Permissions
 
     /// Grants, revokes or resets as `simctl privacy` does; an app that is not installed is refused.
+    /// A revoke ends the app if it is running, as iOS does.
     package func setPermission(_ change: PermissionChange) throws {
         try ensureBooted()
         if let bundle = change.bundleIdentifier, apps[bundle] == nil {
@@ -108,8 +109,11 @@ extension Device {
         switch (change.action, change.service, change.bundleIdentifier) {
         case let (.reset, service, bundle):
             store.reset(service, of: bundle)
-        case let (_, service, bundle?):
+        case let (action, service, bundle?):
             for one in service.map({ [$0] }) ?? PrivacyService.allCases { store.set(change.status, for: one, of: bundle) }
+            // iOS ends an app whose permission is taken away while it runs: it must ask again
+            // from a fresh launch, and a test sees it stopped, as on a simulator.
+            if action == .revoke { terminate(bundle) }
         case (_, _, nil):
             throw DeviceError.invalidRequest("\(change.action.rawValue) needs an app: name its bundle identifier.")
         }

@@ -73,6 +73,7 @@ package actor Device {
         self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
+        scene.systemStrings = SystemStrings(deviceLanguages: languages)
         scene.interfaceStyle = interfaceStyle
         scene.setOrientation(orientation, animated: false)
         // A circle where a finger is, for demo recordings that show what the test did.
@@ -169,6 +170,12 @@ package actor Device {
 
     /// The home button: the foreground app goes to the background and keeps its state.
     package func pressHome() {
+        // Home puts Notification Center away first, as the home gesture does.
+        if scene.isShowingNotificationCenter {
+            scene.hideNotificationCenter()
+            renderIfNeeded()
+            return
+        }
         guard let app = foreground else { return }
         sendToBackground(app)
         renderIfNeeded()

@@ -23,11 +23,15 @@ package struct FlowRunOptions: Sendable {
     package var traces: Bool
     /// Write each video's animated preview (`<name>.webp`) for pull requests and summary.md.
     package var previews: Bool
+    /// The run's variables (`-e KEY=VALUE`), which each flow's `environment` already holds over
+    /// its header's `env:`: kept here for what reads variables by name.
+    package var variables: [String: String]
     package var logger: Logger
 
     package init(
         output: URL, apps: [AppDefinition], recording: RecordingOptions = RecordingOptions(),
         container: VideoContainer = .mov, captionsSteps: Bool = false, traces: Bool = true, previews: Bool = true,
+        variables: [String: String] = [:],
         logger: Logger = Logger(label: "showreel.flows", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.output = output
@@ -37,6 +41,7 @@ package struct FlowRunOptions: Sendable {
         self.captionsSteps = captionsSteps
         self.traces = traces
         self.previews = previews
+        self.variables = variables
         self.logger = logger
     }
 }

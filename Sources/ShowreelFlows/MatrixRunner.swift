@@ -69,6 +69,47 @@ package struct MatrixRunner: Sendable {
         self.previews = previews
     }
 
+    /// Runs the jobs of `order`'s flows first, one at a time in its order (in every cell), as
+    /// Maestro runs a workspace's `executionOrder`; then the others, up to `workers` at a time.
+    /// Entries come back in that order. When an ordered job fails and the order does not
+    /// continue on failure, the ordered jobs after it are skipped; the others still run.
+    package func run(
+        _ jobs: [RunJob], workers: Int, order: RunOrder?, progress: @Sendable (ManifestEntry) -> Void = { _ in }
+    ) async -> MatrixRunResult {
+        guard let order, !order.flowIDs.isEmpty else { return await run(jobs, workers: workers, progress: progress) }
+        let position = Dictionary(order.flowIDs.enumerated().map { ($1, $0) }) { first, _ in first }
+        let ordered = jobs.enumerated().filter { position[$0.element.flow.id] != nil }
+            .sorted { (position[$0.element.flow.id]!, $0.offset) < (position[$1.element.flow.id]!, $1.offset) }.map(\.element)
+        var entries: [ManifestEntry] = []
+        var problems: [String] = []
+        var failed: String?
+        for job in ordered {
+            if Task.isCancelled {
+                entries.append(Self.skipped(job, because: "Not run: the run was interrupted."))
+            } else if let failed {
+                entries.append(
+                    Self.skipped(
+                        job, because: "Not run: \(failed) failed before it, and config.yaml's executionOrder has continueOnFailure: false.")
+                )
+            } else {
+                let (entry, jobProblems) = await run(job)
+                progress(entry)
+                entries.append(entry)
+                problems += jobProblems
+                if entry.status == .failed, !order.continueOnFailure { failed = entry.nameInCell }
+            }
+        }
+        let others = await run(jobs.filter { position[$0.flow.id] == nil }, workers: workers, progress: progress)
+        return MatrixRunResult(entries: entries + others.entries, previewProblems: problems + others.previewProblems)
+    }
+
+    /// The entry of a job that did not run, saying why.
+    static func skipped(_ job: RunJob, because reason: String) -> ManifestEntry {
+        ManifestEntry(
+            id: job.id, name: job.flow.name, status: .skipped, duration: 0, failures: [ManifestEntry.Failure(message: reason)],
+            cell: job.cell)
+    }
+
     /// Entries come back in the order of `jobs`; on cancellation (Ctrl-C) running jobs stop and
     /// keep their videos, and jobs not started are skipped.
     package func run(_ jobs: [RunJob], workers: Int, progress: @Sendable (ManifestEntry) -> Void = { _ in }) async -> MatrixRunResult {
@@ -88,12 +129,7 @@ package struct MatrixRunner: Sendable {
                 startNext()
             }
         }
-        let entries = zip(jobs, results).map { job, result in
-            result?.0
-                ?? ManifestEntry(
-                    id: job.id, name: job.flow.name, status: .skipped, duration: 0,
-                    failures: [ManifestEntry.Failure(message: "Not run: the run was interrupted.")], cell: job.cell)
-        }
+        let entries = zip(jobs, results).map { job, result in result?.0 ?? Self.skipped(job, because: "Not run: the run was interrupted.") }
         return MatrixRunResult(entries: entries, previewProblems: results.flatMap { $0?.1 ?? [] })
     }
 

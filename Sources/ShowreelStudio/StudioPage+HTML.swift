@@ -44,6 +44,7 @@ enum StudioPage {
               <ul id="flags" data-testid="flags"></ul>
               <a id="run-report" data-testid="run-report" target="_blank">Report with the trace</a> ·
               <a id="run-trace" data-testid="run-trace" target="_blank">Trace (JSON)</a>
+              <iframe id="run-report-view" data-testid="run-report-view" title="The run's report: its video, steps and trace" hidden></iframe>
             </section>
           </section>
           <section class="elements">

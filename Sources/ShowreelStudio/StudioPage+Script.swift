@@ -309,7 +309,12 @@ extension StudioPage {
                 return li;
               }));
               if (result.trace) $("run-trace").href = result.trace;
-              if (result.report) $("run-report").href = result.report;
+              if (result.report) {
+                // The trace as the report shows it (pictures, tree, target), in the page itself.
+                $("run-report").href = result.report;
+                $("run-report-view").src = result.report;
+                $("run-report-view").hidden = false;
+              }
               showState(studio.state);
             } catch (error) {
               $("run-status").textContent = error.message;

@@ -17,6 +17,8 @@ extension StudioPage {
         #error { color: #d70015; min-height: 1em; max-width: 420px; }
         #notice { margin: 8px 16px; padding: 8px; background: #ff9f0a33; border-radius: 6px; }
         #flow li { margin: 4px 0; }
+        #run-report-view { display: block; width: 100%; height: 640px; margin-top: 8px; border: 1px solid #8884; border-radius: 6px; }
+        #run-report-view[hidden] { display: none; }
         #flow li code { white-space: pre-wrap; }
         #flow li.flagged code { color: #d70015; font-weight: bold; }
         #flow button, .elements button { font-size: 11px; }

@@ -57,18 +57,10 @@ extension StudioSession {
         }
         if let trace, trace.steps.count <= document.steps.count {
             for (index, traced) in trace.steps.enumerated() {
-                guard let recorded = recordedTargets[index], let target = traced.target else { continue }
-                let moved =
-                    abs(recorded.center.x - (target.x + target.width / 2)) > 1
-                    || abs(recorded.center.y - (target.y + target.height / 2)) > 1
-                if moved, !flags.contains(where: { $0.step == index }) {
-                    flags.append(
-                        RunResult.Flag(
-                            step: index,
-                            message:
-                                "the selector found another element than when it was recorded (at \(Int(target.x)),\(Int(target.y)), was \(Int(recorded.minX)),\(Int(recorded.minY)))",
-                            time: traced.start))
-                }
+                guard let recorded = recordedTargets[index], let difference = recorded.difference(from: traced),
+                    !flags.contains(where: { $0.step == index })
+                else { continue }
+                flags.append(RunResult.Flag(step: index, message: difference, time: traced.start))
             }
         }
         return RunResult(

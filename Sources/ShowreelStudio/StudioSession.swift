@@ -27,9 +27,9 @@ package actor StudioSession {
     private(set) var notice: String?
     /// The last step is `inputText` typed here: further typing extends it.
     private var typing: (step: Int, text: String)?
-    /// Each recorded step's target as it was when recorded (by step text), to flag a run whose
+    /// Each recorded step's target as it was when recorded (by step), to flag a run whose
     /// selector finds a different element.
-    var recordedTargets: [Int: Rect] = [:]
+    var recordedTargets: [Int: RecordedTarget] = [:]
     let queue = ActionQueue()
     private let home: URL
     package let runs: URL
@@ -184,7 +184,7 @@ package actor StudioSession {
             document.steps.append(step)
             typing = gesture.kind == .type ? (document.steps.count - 1, gesture.text ?? "") : nil
             if let point = gesture.point, gesture.kind != .swipe, let entry = index.element(at: point) {
-                recordedTargets[document.steps.count - 1] = entry.element.frame
+                recordedTargets[document.steps.count - 1] = RecordedTarget(entry.element)
             }
         }
         try await save()
@@ -223,7 +223,9 @@ package actor StudioSession {
     }
 
     package func deleteStep(_ index: Int) async throws {
-        try await queue.run { try await self.changeSteps { $0.remove(at: try Self.checked(index, in: $0)) } }
+        try await queue.run {
+            try await self.changeSteps({ $0.remove(at: try Self.checked(index, in: $0)) }, targets: { $0.removeStep(index) })
+        }
     }
 
     package func editStep(_ index: Int, text: String) async throws {
@@ -233,19 +235,24 @@ package actor StudioSession {
                 var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !text.hasPrefix("- ") { text = "- " + text }
                 steps[index] = text
+            } targets: {
+                $0[index] = nil
             }
         }
     }
 
     /// Changes the steps, checks and saves the file, and replays it all on a fresh device so the
     /// live screen is where the file ends.
-    private func changeSteps(_ change: (inout [String]) throws -> Void) async throws {
+    /// `targets` keeps what the other steps hit when recorded (what a later Run compares with).
+    private func changeSteps(
+        _ change: (inout [String]) throws -> Void, targets: (inout [Int: RecordedTarget]) -> Void
+    ) async throws {
         var steps = document.steps
         try change(&steps)
         _ = try flow(steps: steps)
         document.steps = steps
         typing = nil
-        recordedTargets = [:]
+        targets(&recordedTargets)
         try await save()
         try await rebuild(count: steps.count)
     }
@@ -258,7 +265,7 @@ package actor StudioSession {
 
     private func branchNow(at index: Int) async throws {
         let index = try Self.checked(index, in: document.steps)
-        try await changeSteps { $0 = Array($0.prefix(index + 1)) }
+        try await changeSteps({ $0 = Array($0.prefix(index + 1)) }, targets: { $0 = $0.filter { $0.key <= index } })
     }
 
     /// Runs one step of the timeline on the live device (not recorded again).

@@ -14,13 +14,13 @@ struct FlowRunTests {
         return names.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    func run(_ arguments: [String], in workspace: Workspace, name: String) async throws -> ChildProcess {
+    func run(_ arguments: [String], in workspace: Workspace, name: String, timeout: Duration = .seconds(120)) async throws -> ChildProcess {
         var environment = workspace.environment
         environment["CI"] = "true"
         let process = try ChildProcess(
             try BuildProducts.showreel, arguments, environment: environment, in: workspace, name: name,
             directory: Self.repository)
-        _ = try await process.waitForExit(timeout: .seconds(120))
+        _ = try await process.waitForExit(timeout: timeout)
         return process
     }
 

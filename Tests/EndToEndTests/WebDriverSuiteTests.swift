@@ -49,7 +49,7 @@ struct WebDriverSuiteTests {
         /// SIGTERM, as a CI job's end sends it: the server must end its sessions and exit 0.
         func stop() async throws {
             kill(process.process.processIdentifier, SIGTERM)
-            #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "stderr: \(process.stderr)")
+            #expect(try await process.waitForExit(timeout: .seconds(120)) == 0, "stderr: \(process.stderr)")
         }
 
         func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, headers: [String: String] = [:]) async throws -> (

@@ -14,7 +14,7 @@ struct AppsTests {
         #expect(
             ShowcaseCatalog.apps.map(\.bundleIdentifier) == [
                 "dev.showreel.hello", "dev.showreel.countries", "dev.showreel.greeting", "dev.showreel.signup", "dev.showreel.mail",
-                "dev.showreel.places",
+                "dev.showreel.places", "com.example.example",
             ])
     }
 

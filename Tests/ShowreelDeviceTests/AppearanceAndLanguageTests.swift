@@ -52,4 +52,33 @@ struct AppearanceAndLanguageTests {
         #expect(device.missingTranslations.entries.isEmpty)
         await device.shutdown()
     }
+
+    @Test("a link Countries cannot open is answered in the device's language (its strings are in the catalog)")
+    func linkNotFoundInGerman() async throws {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry, languages: ["de"])
+        _ = try await device.open(url: "countries://country/ZZ")
+        let labels = await device.tree().flatMap(Self.labels)
+        #expect(labels.contains("Link nicht gefunden") && labels.contains("Kein Land hat den Code ZZ."), "\(labels)")
+        #expect(device.missingTranslations.entries.isEmpty, "\(device.missingTranslations.entries)")
+        await device.shutdown()
+    }
+
+    @Test("the system speaks the device's language: the permission alert in German, the edit menu in Japanese")
+    func systemStringsInTheDeviceLanguage() async throws {
+        let home = try Workspace()
+        let german = try Device(apps: ShowcaseCatalog.apps, registry: home.registry, languages: ["de-CH"])
+        try await german.launch(PlacesApp.bundleIdentifier)
+        try await german.tap(.button("shareLocation"))
+        let alert = await german.tree().flatMap(Self.labels)
+        #expect(
+            alert.contains("„Places“ erlauben, deinen Standort zu verwenden?") && alert.contains("Nicht erlauben")
+                && alert.contains("Beim Verwenden der App erlauben"), "\(alert)")
+        await german.shutdown()
+        #expect(SystemStrings(deviceLanguages: ["ja-JP", "en"]).paste == "ペースト")
+        #expect(SystemStrings(deviceLanguages: ["fr", "ar"]).permissionTitle(.camera, appName: "X") == "يرغب \"X\" في الوصول إلى الكاميرا")
+        #expect(SystemStrings(deviceLanguages: ["fr"]).allowTitle(.photos) == "Allow", "a language the system does not speak reads English")
+    }
+
+    static func labels(_ element: ElementSnapshot) -> [String] { [element.label] + element.children.flatMap(labels) }
 }

@@ -13,7 +13,7 @@ import Testing
 struct PrivacyTests {
     typealias Harness = AutomationAPITests.Harness
 
-    @Test("granted before the launch, Places shares at once; revoked, it is refused; reset, it asks and a tap answers")
+    @Test("granted before the launch, Places shares at once; revoked, it is ended and then refused; reset, it asks and a tap answers")
     func grantRevokeReset() async throws {
         try await Harness.with { h in
             let places = Application(PlacesApp.bundleIdentifier, device: h.client)
@@ -26,6 +26,7 @@ struct PrivacyTests {
             let (status, body) = try await SystemActionTests.send(
                 h.client.baseURL!, "POST", "/v1/privacy", #"{"action":"revoke","service":"all","bundleIdentifier":"dev.showreel.places"}"#)
             #expect(status == 200, "\(body)")
+            #expect(try await places.state == .notRunning, "a revoke ends the running app, as iOS does")
             try await places.launch()
             try await places.buttons["shareLocation"].tap()
             #expect(try await places.staticTexts["locationStatus"].label == "Location not allowed: allow it in Settings.")

@@ -36,6 +36,26 @@ struct PushTests {
         }
     }
 
+    @Test("a swipe down from the top edge shows Notification Center with the list; a tap opens the app; home puts it away")
+    func notificationCenter() async throws {
+        try await Harness.with { h in
+            let hello = Application(HelloApp.bundleIdentifier, device: h.client)
+            try await hello.launch()
+            try await h.client.push(PushPayload(title: "Kate Bell", body: "Noon?"), to: MailApp.bundleIdentifier)
+            _ = try await h.client.perform(.wait(.seconds(6)))
+            _ = try await h.client.perform(.swipe(.init(.edge(.top))))
+            let card = hello.descendants()["Notification"]
+            #expect(try await card.label == "Mail, Kate Bell, Noon?")
+            _ = try await h.client.perform(.pressHome)
+            _ = try await h.client.perform(.wait(.seconds(1)))
+            #expect(try await !card.exists, "home puts Notification Center away")
+            #expect(try await h.client.status(of: HelloApp.bundleIdentifier).state == .runningForeground, "and only that")
+            _ = try await h.client.perform(.swipe(.init(.edge(.top))))
+            try await card.tap()
+            #expect(try await h.client.status(of: MailApp.bundleIdentifier).state == .runningForeground)
+        }
+    }
+
     @Test("a payload without aps or text, an unknown app, revoked notifications: errors that say so")
     func errors() async throws {
         try await Harness.with { h in

@@ -88,7 +88,7 @@ struct FlowParserTests {
             """)
         #expect(
             found == [
-                "flow.yaml:1:8: unknown app 'dev.showreel.helo'; did you mean 'dev.showreel.hello'? (installed: dev.showreel.hello, dev.showreel.countries, dev.showreel.greeting, dev.showreel.signup, dev.showreel.mail, dev.showreel.places)",
+                "flow.yaml:1:8: unknown app 'dev.showreel.helo'; did you mean 'dev.showreel.hello'? (installed: dev.showreel.hello, dev.showreel.countries, dev.showreel.greeting, dev.showreel.signup, dev.showreel.mail, dev.showreel.places, com.example.example)",
                 "flow.yaml:2:12: 'arguments' must be a list of text, got '--verbose'",
                 "flow.yaml:3:19: unknown device profile 'phone-3X'; did you mean 'phone-3x'? (profiles: phone, phone-3x, phone-small, tablet, phone-6.9, phone-5.5, tablet-13)",
                 "flow.yaml:3:55: 'batteryLevel' must be from 0 to 100, got 140",

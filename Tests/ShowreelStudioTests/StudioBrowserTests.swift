@@ -93,6 +93,10 @@ struct StudioBrowserTests {
         #expect((seen["report"] as? String ?? "").hasSuffix("/runs/1/report.html"))
         #expect((seen["reportPage"] as? [Any])?.first as? Int == 200)
         #expect((seen["reportPage"] as? [Any])?.last as? Bool == true, "the run's report shows its video")
+        let view = try #require(seen["reportView"] as? [String: Any], "the page shows the run's report")
+        #expect(
+            view["video"] as? Bool == true && view["trace"] as? Int == 4,
+            "the report in the page has the video and a traced step per step: \(view)")
         #expect(seen["videoError"] is NSNull, "the page's video element could not play the run's video")
         #expect((seen["videoDuration"] as? Double ?? 0) > 0)
     }

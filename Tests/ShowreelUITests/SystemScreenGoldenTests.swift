@@ -9,9 +9,11 @@ import Testing
 /// The system screens the device draws over any app (the permission alert, the text field's
 /// edit menu), as golden images: light, dark, and over an app in Arabic (right to left).
 extension GoldenTests {
-    func placesAlert(arguments: [String] = [], dark: Bool = false) throws -> SceneHarness {
+    func placesAlert(arguments: [String] = [], dark: Bool = false, deviceLanguage: String? = nil) throws -> SceneHarness {
         let h = try SceneHarness(profile: Self.profile, app: PlacesApp.definition, arguments: arguments)
         h.scene.permissions.activeApp = PermissionAlertTests.places
+        // The alert is the system's: it speaks the device's language.
+        if let deviceLanguage { h.scene.systemStrings = SystemStrings(deviceLanguages: [deviceLanguage]) }
         if dark { h.scene.interfaceStyle = .dark }
         h.settle()
         try h.tap("shareLocation")
@@ -19,11 +21,12 @@ extension GoldenTests {
         return h
     }
 
-    @Test("the location permission alert over Places: light, dark, Arabic")
+    @Test("the location permission alert over Places: light, dark, and on an Arabic device (the alert in Arabic)")
     func permissionAlert() throws {
         try assertGolden("places-permission-alert", try placesAlert())
         try assertGolden("places-permission-alert-dark", try placesAlert(dark: true))
-        try assertGolden("places-permission-alert-ar", try placesAlert(arguments: Self.launchArguments("ar", locale: "ar_EG")))
+        try assertGolden(
+            "places-permission-alert-ar", try placesAlert(arguments: Self.launchArguments("ar", locale: "ar_EG"), deviceLanguage: "ar"))
     }
 
     @Test("the text field's edit menu over Sign-up")
@@ -69,6 +72,27 @@ extension GoldenTests {
             if dark { h.scene.interfaceStyle = .dark }
             h.settle()
             h.scene.deliver(NotificationBannerTests.lunch)
+            h.settle()
+            try assertGolden(name, h)
+        }
+    }
+
+    @Test("Notification Center over Hello: light, dark, and on an Arabic device")
+    func notificationCenter() throws {
+        for (name, arguments, dark) in [
+            ("notification-center", [String](), false), ("notification-center-dark", [], true),
+            ("notification-center-ar", Self.launchArguments("ar", locale: "ar_EG"), false),
+        ] {
+            let h = try SceneHarness(profile: Self.profile, app: HelloApp.definition, arguments: arguments)
+            if dark { h.scene.interfaceStyle = .dark }
+            if !arguments.isEmpty { h.scene.systemStrings = SystemStrings(deviceLanguages: ["ar"]) }
+            h.settle()
+            h.scene.deliver(NotificationBannerTests.lunch)
+            var second = NotificationBannerTests.lunch
+            (second.title, second.subtitle, second.body) = ("Anna Haro", nil, "Release notes are ready for review.")
+            h.scene.deliver(second)
+            h.advance(by: .seconds(6))
+            h.scene.showNotificationCenter()
             h.settle()
             try assertGolden(name, h)
         }

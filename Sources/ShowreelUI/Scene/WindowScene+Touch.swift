@@ -2,7 +2,7 @@ import ShowreelRender
 
 /// One finger on the screen, from down to up.
 final class TouchTracker {
-    enum Edge { case left, right }
+    enum Edge { case left, right, top, bottom }
     let start: Point
     let startTime: Duration
     var last: Point
@@ -42,6 +42,9 @@ extension WindowScene {
         let canGoBack = (topNavigationController?.screens.count ?? 0) > 1
         if point.x >= bounds.maxX - Self.edgeWidth { touch.edge = isRightToLeft && canGoBack ? .left : .right }
         if point.x <= Self.edgeWidth, canGoBack, !isRightToLeft { touch.edge = .left }
+        // Notification Center comes down from the top edge and goes back up from the bottom one.
+        if point.y <= Self.edgeWidth, !isShowingNotificationCenter { touch.edge = .top }
+        if point.y >= bounds.maxY - Self.edgeWidth, isShowingNotificationCenter { touch.edge = .bottom }
         if let scroll = touch.scrollView, scroll.isDecelerating || scroll.isBouncing {
             // A finger on a moving list stops it, and that touch is not a tap.
             scroll.stopScrolling()
@@ -76,7 +79,15 @@ extension WindowScene {
                 return
             }
         }
-        if let scroll = touch.scrollView, !touch.isScrolling, abs(dy) > Self.scrollSlop, abs(dy) > abs(dx) {
+        if let edge = touch.edge, !touch.isScrolling, abs(dy) > abs(dx), (edge == .top && dy > 60) || (edge == .bottom && dy < -60) {
+            touch.edgeRecognized = true
+            cancelTarget(of: touch)
+            if edge == .top { showNotificationCenter() } else { hideNotificationCenter() }
+            return
+        }
+        // A drag from the top or bottom edge belongs to Notification Center, not to a list under it.
+        let systemEdge = touch.edge == .top || touch.edge == .bottom
+        if let scroll = touch.scrollView, !systemEdge, !touch.isScrolling, abs(dy) > Self.scrollSlop, abs(dy) > abs(dx) {
             touch.isScrolling = true
             if touch.target !== scroll { cancelTarget(of: touch) }
             // The content follows the finger from where it went down (the slop is not lost).

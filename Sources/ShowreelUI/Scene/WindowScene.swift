@@ -84,6 +84,8 @@ public final class WindowScene {
     public let pasteboard = Pasteboard()
     /// What each app may use (location, photos, ...), and which app asks.
     public let permissions = PermissionStore()
+    /// What the system says, in the device's language (set by the device).
+    public var systemStrings = SystemStrings(deviceLanguages: [])
     /// The simulated location apps read, set or moved along a route by the device.
     public let location = LocationSimulator()
     /// The notifications delivered to apps, and the banner showing the latest.

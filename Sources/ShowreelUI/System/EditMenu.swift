@@ -11,17 +11,19 @@ final class EditMenuScreen: Screen {
     let menu = View()
     private var buttons: [Button] = []
 
-    init(field: TextField, pasteboard: Pasteboard) {
+    init(field: TextField, pasteboard: Pasteboard, strings: SystemStrings) {
         self.field = field
         super.init(title: "Edit Menu", background: .clear)
-        var items: [(String, () -> Void)] = []
+        // Identified in English in every language, as tests find them; titled in the device's.
+        var items: [(identifier: String, title: String, perform: () -> Void)] = []
         if !field.text.isEmpty, !field.isSecureTextEntry {
-            items.append(("Copy", { [weak field] in if let field { pasteboard.string = field.text } }))
+            items.append(("Copy", strings.copy, { [weak field] in if let field { pasteboard.string = field.text } }))
         }
         if pasteboard.hasStrings {
-            items.append(("Paste", { [weak field] in if let field, let text = pasteboard.string { field.insertText(text) } }))
+            items.append(
+                ("Paste", strings.paste, { [weak field] in if let field, let text = pasteboard.string { field.insertText(text) } }))
         }
-        buttons = items.map { title, perform in
+        buttons = items.map { identifier, title, perform in
             let button = Button(title, style: .plain) { [weak self] in
                 perform()
                 self?.scene?.hideEditMenu()
@@ -29,7 +31,7 @@ final class EditMenuScreen: Screen {
             button.font = .system(15)
             button.tintColor = .white
             button.cornerRadius = 0
-            button.accessibilityIdentifier = title
+            button.accessibilityIdentifier = identifier
             return button
         }
     }
@@ -85,7 +87,7 @@ extension WindowScene {
     public func showEditMenu(for field: TextField) {
         hideEditMenu()
         field.becomeFirstResponder()
-        let screen = EditMenuScreen(field: field, pasteboard: pasteboard)
+        let screen = EditMenuScreen(field: field, pasteboard: pasteboard, strings: systemStrings)
         guard !screen.isEmpty else { return }
         let window = Window(level: .alert, frame: bounds)
         window.backgroundColor = .clear

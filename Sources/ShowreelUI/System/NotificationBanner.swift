@@ -17,10 +17,10 @@ final class NotificationBannerView: View {
     private let titleLabel: Label
     private let bodyLabel: Label
 
-    init(_ notification: SystemNotification) {
+    init(_ notification: SystemNotification, strings: SystemStrings) {
         self.notification = notification
         appLabel = Label(notification.appName.uppercased(), font: .system(13), color: .secondaryLabel)
-        timeLabel = Label("now", font: .system(13), color: .secondaryLabel, alignment: .trailing)
+        timeLabel = Label(strings.now, font: .system(13), color: .secondaryLabel, alignment: .trailing)
         titleLabel = Label(
             [notification.title, notification.subtitle].compactMap { $0 }.joined(separator: " · "), font: .system(15, weight: .bold))
         bodyLabel = Label(notification.body ?? "", font: .system(15), lines: 2)
@@ -38,6 +38,9 @@ final class NotificationBannerView: View {
 
     static let height = 86.0
 
+    /// Icon and app name lead, the time trails: on the right and left in a right-to-left interface.
+    override var mirrorsLayoutInRightToLeft: Bool { true }
+
     override func layoutSubviews() {
         let inset = 14.0, icon = 20.0
         appLabel.frame = Rect(x: inset + icon + 8, y: 10, width: bounds.width - 2 * inset - icon - 60, height: 20)
@@ -50,7 +53,7 @@ final class NotificationBannerView: View {
         canvas.fillShadow(bounds, color: Color.black.withAlpha(0.18), radius: 12, cornerRadius: 18)
         canvas.fill(
             bounds, color: Color(light: Color(hex: 0xF7F7F7, alpha: 0.97), dark: Color(hex: 0x2C2C2E, alpha: 0.97)), cornerRadius: 18)
-        let icon = Rect(x: 14, y: 10, width: 20, height: 20)
+        let icon = leading(Rect(x: 14, y: 10, width: 20, height: 20))
         canvas.fill(icon, color: .systemBlue, cornerRadius: 5)
         canvas.draw(String(notification.appName.prefix(1)), in: icon, font: .system(13, weight: .bold), color: .white, alignment: .center)
     }
@@ -72,7 +75,7 @@ extension WindowScene {
         window.backgroundColor = .clear
         let host = Screen(title: "Notification", background: .clear)
         window.setRootScreen(host)
-        let banner = NotificationBannerView(delivered)
+        let banner = NotificationBannerView(delivered, strings: systemStrings)
         let width = min(bounds.width - 16, 500)
         let restingY = profile.statusBarHeight + 4
         banner.frame = Rect(

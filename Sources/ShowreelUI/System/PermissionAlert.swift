@@ -2,7 +2,7 @@ import ShowreelGraphics
 
 /// The system's permission alert, as an app's first request for a service shows it: drawn and
 /// driven like any alert (its buttons are `Don't Allow` and `Allow`, or for the location
-/// `Allow While Using App`); the answer is kept for the app.
+/// `Allow While Using App`, in the device's language); the answer is kept for the app.
 extension Screen {
     /// What the person answered for `service`, for the app in the foreground.
     public func permissionStatus(_ service: PrivacyService) -> PermissionStatus {
@@ -22,7 +22,7 @@ extension Screen {
         case .denied: return completion(false)
         case .notDetermined: break
         }
-        let alert = PermissionAlert.make(service, appName: app.displayName, reason: reason) { granted in
+        let alert = PermissionAlert.make(service, appName: app.displayName, reason: reason, strings: scene.systemStrings) { granted in
             store.set(granted ? .granted : .denied, for: service, of: app.bundleIdentifier)
             completion(granted)
         }
@@ -33,29 +33,25 @@ extension Screen {
     }
 }
 
-/// The wording of the system's permission alert.
+/// The system's permission alert, in the device's language (`SystemStrings`).
 public enum PermissionAlert {
-    /// The title iOS gives the alert: "Allow “Places” to use your location?" for the location,
-    /// "“Places” Would Like to Access Your Photos" for the rest.
+    /// The English title: "Allow “Places” to use your location?" for the location, "“Places”
+    /// Would Like to Access Your Photos" and the like for the rest.
     public static func title(_ service: PrivacyService, appName: String) -> String {
-        switch service {
-        case .location, .locationAlways: "Allow “\(appName)” to use your location?"
-        case .notifications: "“\(appName)” Would Like to Send You Notifications"
-        default: "“\(appName)” Would Like to Access \(service.accessedThing)"
-        }
+        SystemStrings(deviceLanguages: []).permissionTitle(service, appName: appName)
     }
 
-    /// The button that grants: "Allow While Using App" for the location, "Allow" otherwise.
-    public static func allowTitle(_ service: PrivacyService) -> String {
-        service == .location || service == .locationAlways ? "Allow While Using App" : "Allow"
-    }
+    /// The English button that grants: "Allow While Using App" for the location, "Allow" otherwise.
+    public static func allowTitle(_ service: PrivacyService) -> String { SystemStrings(deviceLanguages: []).allowTitle(service) }
 
-    public static let denyTitle = "Don’t Allow"
+    public static let denyTitle = SystemStrings(deviceLanguages: []).denyTitle
 
-    static func make(_ service: PrivacyService, appName: String, reason: String?, answer: @escaping (Bool) -> Void) -> AlertController {
-        let alert = AlertController(title: title(service, appName: appName), message: reason)
-        alert.addAction(AlertAction(title: denyTitle, style: .default) { answer(false) })
-        alert.addAction(AlertAction(title: allowTitle(service), style: .default) { answer(true) })
+    static func make(
+        _ service: PrivacyService, appName: String, reason: String?, strings: SystemStrings, answer: @escaping (Bool) -> Void
+    ) -> AlertController {
+        let alert = AlertController(title: strings.permissionTitle(service, appName: appName), message: reason)
+        alert.addAction(AlertAction(title: strings.denyTitle, style: .default) { answer(false) })
+        alert.addAction(AlertAction(title: strings.allowTitle(service), style: .default) { answer(true) })
         return alert
     }
 }
