@@ -14,6 +14,8 @@ struct PhotoPickerTests {
     static func places(arguments: [String] = [], dark: Bool = false, profile: DeviceProfile = GoldenTests.profile) throws -> SceneHarness {
         let h = try SceneHarness(profile: profile, app: PlacesApp.definition, arguments: arguments)
         h.scene.permissions.activeApp = PermissionAlertTests.places
+        // The picker speaks the device's language (an Arabic app on an Arabic device).
+        if arguments.contains("(ar)") { h.scene.systemStrings = SystemStrings(deviceLanguages: ["ar"]) }
         if dark { h.scene.interfaceStyle = .dark }
         h.scene.photos.add(PhotoLibrary.Asset(name: "harbour.png", kind: .photo, picture: SampleMedia.picture()))
         h.scene.photos.add(

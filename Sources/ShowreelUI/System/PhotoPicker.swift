@@ -11,27 +11,30 @@ extension Screen {
             guard granted, let self, let scene = self.scene else { return completion(nil) }
             var top: Screen = self.rootScreen
             while let presented = top.presentedScreen { top = presented }
-            top.present(PhotoPickerScreen(library: scene.photos, completion: completion))
+            top.present(PhotoPickerScreen(library: scene.photos, strings: scene.systemStrings, completion: completion))
         }
     }
 }
 
 /// The system's photo picker: a sheet with Cancel and a grid of the library's thumbnails, newest
-/// first, each an image element named by its file (a video shows its length's badge).
+/// first, each an image element named by its file (a video with a camera badge), in the
+/// device's language (`SystemStrings`; `Cancel` is its identifier in any).
 final class PhotoPickerScreen: Screen {
     private let library: PhotoLibrary
     private let completion: (PhotoLibrary.Asset?) -> Void
-    private let header = Label("Photos", font: .headline, alignment: .center)
+    private let header: Label
     private let cancel: Button
-    private let empty = Label("No Photos or Videos", font: .system(17), color: .secondaryLabel, alignment: .center)
+    private let empty: Label
     private var cells: [PhotoCell] = []
     private var answered = false
 
-    init(library: PhotoLibrary, completion: @escaping (PhotoLibrary.Asset?) -> Void) {
+    init(library: PhotoLibrary, strings: SystemStrings, completion: @escaping (PhotoLibrary.Asset?) -> Void) {
         self.library = library
         self.completion = completion
-        cancel = Button("Cancel", style: .plain)
-        super.init(title: "Photos", background: .systemBackground)
+        header = Label(strings.photos, font: .headline, alignment: .center)
+        cancel = Button(strings.cancel, style: .plain)
+        empty = Label(strings.noPhotos, font: .system(17), color: .secondaryLabel, alignment: .center)
+        super.init(title: strings.photos, background: .systemBackground)
     }
 
     override func viewDidLoad() {
