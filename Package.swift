@@ -104,6 +104,8 @@ let package = Package(
             name: "ShowreelDevice",
             dependencies: [
                 "ShowreelUI", "ShowreelWire", "ShowreelHTTP", "ShowreelAccessibility", "ShowreelRender", "ShowreelGraphics",
+                // Decodes the pictures and videos added to the photo library (`addmedia`).
+                "ShowreelRecorder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -14,6 +14,8 @@ public enum HelloApp {
         screen.layoutDirection = strings.layoutDirection
         return screen
     }
+    // A screen made for holding upright: on a device turned on its side it stays portrait.
+    .supportingOrientations([.portrait])
 }
 
 final class HelloScreen: Screen {

@@ -42,6 +42,9 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "The device's language (repeat for more, most preferred first): what apps use when launched without -AppleLanguages.")
         var language: [String] = []
 
+        @Option(help: "portrait, landscape-left or landscape-right: how the device is held from boot (recordings are landscape).")
+        var orientation = "portrait"
+
         @Option(help: "Port for the automation API on 127.0.0.1 (0 picks a free one; the registry records it).")
         var port = 0
 
@@ -58,9 +61,10 @@ struct DeviceCommand: AsyncParsableCommand {
                         message: "Unknown profile '\(profile)'. Choose one of: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
                         exitCode: CLIFailure.Code.usage)
                 }
+                let held = try UI.orientation(orientation)
                 let device = try Device(
                     name: name, profile: screen, clock: clock, apps: ShowreelConfiguration.current.apps,
-                    showsTouches: showTouches, interfaceStyle: appearance, languages: language)
+                    showsTouches: showTouches, interfaceStyle: appearance, languages: language, orientation: held)
                 let listening = AsyncStream<Int>.makeStream()
                 let server = Task {
                     defer { listening.continuation.finish() }
@@ -92,7 +96,7 @@ struct DeviceCommand: AsyncParsableCommand {
                 }
                 Console.out(device.udid)
                 Console.status(
-                    "Booted \(name) (\(device.udid)): \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C."
+                    "Booted \(name) (\(device.udid)): \(screen.oriented(held).pixelWidth)x\(screen.oriented(held).pixelHeight), \(clock.rawValue) clock, automation API at \(url). Stop with Ctrl-C."
                 )
                 await waitForTerminationSignal()
                 await device.shutdown()
@@ -236,31 +240,60 @@ struct DeviceCommand: AsyncParsableCommand {
 }
 
 extension DeviceCommand {
-    /// `showreel device ui booted appearance dark`, as `simctl ui <device> appearance dark`.
+    /// `showreel device ui booted appearance dark`, as `simctl ui <device> appearance dark`, and
+    /// `ui booted orientation landscape-left` beside it.
     struct UI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "ui", abstract: "Switch a running device to light or dark appearance, like `simctl ui`.",
-            usage: "showreel device ui <device> appearance light|dark")
+            commandName: "ui", abstract: "Switch a running device to light or dark appearance, or turn it, like `simctl ui`.",
+            usage: """
+                showreel device ui <device> appearance light|dark
+                showreel device ui <device> orientation [portrait|landscape-left|landscape-right]
+                """)
 
         @Argument(help: "udid, name, or `booted`.")
         var device: String
-        @Argument(help: "appearance")
+        @Argument(help: "appearance or orientation")
         var setting: String
-        @Argument(help: "light or dark")
-        var value: String
+        @Argument(help: "light or dark; portrait, landscape-left or landscape-right (none prints the orientation)")
+        var value: String?
 
         func run() async throws {
             try await reportingFailures {
-                guard setting == "appearance" else {
+                switch setting {
+                case "appearance":
+                    guard let value, let style = InterfaceStyle(rawValue: value) else {
+                        throw CLIFailure(
+                            message: "Unknown appearance '\(value ?? "")'. Use light or dark.", exitCode: CLIFailure.Code.usage)
+                    }
+                    _ = try await automation(device) { try await $0.perform(.setInterfaceStyle(style)) }
+                case "orientation":
+                    guard let value else {
+                        let held = try await automation(device) { try await $0.orientation() }
+                        Console.out(held.orientation.argument)
+                        return
+                    }
+                    _ = try await automation(device) { try await $0.perform(.setOrientation(try Self.orientation(value))) }
+                default:
                     throw CLIFailure(
-                        message: "Unknown ui setting '\(setting)'. Use: showreel device ui <device> appearance light|dark.",
+                        message: "Unknown ui setting '\(setting)'. Use: showreel device ui <device> appearance light|dark, "
+                            + "or orientation portrait|landscape-left|landscape-right.",
                         exitCode: CLIFailure.Code.usage)
                 }
-                guard let style = InterfaceStyle(rawValue: value) else {
-                    throw CLIFailure(message: "Unknown appearance '\(value)'. Use light or dark.", exitCode: CLIFailure.Code.usage)
-                }
-                _ = try await automation(device) { try await $0.perform(.setInterfaceStyle(style)) }
             }
+        }
+
+        /// The orientation `value` names (portrait, landscape-left, landscape-right).
+        static func orientation(_ value: String) throws -> DeviceOrientation {
+            let names = DeviceOrientation.allCases.map(\.argument)
+            guard let orientation = DeviceOrientation(spelling: value) else {
+                let upsideDown = value.lowercased().contains("upside")
+                throw CLIFailure(
+                    message: "Unknown orientation '\(value)'\(upsideDown ? "" : Spelling.hint(for: value, in: names)). "
+                        + "Use \(names.joined(separator: ", "))."
+                        + (upsideDown ? " Upside down is not supported: phones do not show apps that way." : ""),
+                    exitCode: CLIFailure.Code.usage)
+            }
+            return orientation
         }
     }
 }

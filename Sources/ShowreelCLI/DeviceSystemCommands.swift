@@ -8,7 +8,7 @@ import ShowreelWire
 /// simctl's: `pbcopy`, `pbpaste`, `openurl`.
 extension DeviceCommand {
     static let systemCommands: [any ParsableCommand.Type] = [
-        Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self, Push.self, Airplane.self,
+        Pbcopy.self, Pbpaste.self, OpenURL.self, Privacy.self, Location.self, Push.self, Airplane.self, AddMedia.self,
     ]
 
     /// `showreel device pbcopy booted < file`, as `xcrun simctl pbcopy booted`.
@@ -238,6 +238,48 @@ extension DeviceCommand {
                     throw CLIFailure(message: "Unknown airplane mode '\(state)'. Use on or off.", exitCode: CLIFailure.Code.usage)
                 }
                 _ = try await automation(device) { try await $0.perform(.setAirplaneMode(on)) }
+            }
+        }
+    }
+}
+
+extension DeviceCommand {
+    /// `showreel device addmedia booted cat.png clip.mov`, as `xcrun simctl addmedia`.
+    struct AddMedia: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "addmedia",
+            abstract: "Add pictures (PNG, JPEG) and videos (MOV, MP4) to a device's photo library, where apps pick them.",
+            usage: "showreel device addmedia <device> FILE...")
+
+        @Argument(help: "udid, name, or `booted`.")
+        var device: String
+        @Argument(help: "The pictures and videos, in the order they are added (the last shows first).")
+        var files: [String] = []
+
+        func run() async throws {
+            try await reportingFailures {
+                guard !files.isEmpty else {
+                    throw CLIFailure(
+                        message: "Name the pictures or videos to add: showreel device addmedia <device> FILE...",
+                        exitCode: CLIFailure.Code.usage)
+                }
+                // Every file is read before any is added: a typo adds nothing.
+                let media = try files.map { path in
+                    let url = URL(fileURLWithPath: path)
+                    guard let data = FileManager.default.contents(atPath: url.path) else {
+                        throw CLIFailure(message: "No file at \(path).", exitCode: CLIFailure.Code.usage)
+                    }
+                    let file = MediaFile(name: url.lastPathComponent, data: data)
+                    guard file.isVideo != nil else {
+                        throw CLIFailure(
+                            message: "\(path) is not \(MediaFile.takenKinds).",
+                            exitCode: CLIFailure.Code.usage)
+                    }
+                    return file
+                }
+                _ = try await automation(device) { client in
+                    for file in media { _ = try await client.perform(.addMedia(file)) }
+                }
             }
         }
     }

@@ -11,8 +11,8 @@ struct PreviewCommand: AsyncParsableCommand {
         commandName: "preview",
         abstract: "Make App Store app previews from videos or a run, or check files against Apple's rules.",
         discussion: """
-            A preview is the class's exact portrait size (iphone-6.9: 886x1920, iphone-5.5: 1080x1920, \
-            ipad-13: 1200x1600), H.264 High at a constant 30 fps and 11 Mbps, an AAC stereo 48 kHz track \
+            A preview is the class's exact size (iphone-6.9: 886x1920, iphone-5.5: 1080x1920, \
+            ipad-13: 1200x1600; each with -landscape: the same on its side, 1920x886, 1920x1080, 1600x1200), H.264 High at a constant 30 fps and 11 Mbps, an AAC stereo 48 kHz track \
             (silent unless --audio), 15 to 30 s, moov first, and opens on the app. A video within 1% of \
             the class's shape is scaled to it; one further off is refused, never letterboxed; one too \
             short or too long is refused unless --hold-last or --trim. Given a run's folder, every \

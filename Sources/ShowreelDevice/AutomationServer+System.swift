@@ -20,6 +20,9 @@ extension AutomationServer {
         router.on(Routes.notifications) { _, _ in await respond { AutomationAPI.Notifications(await device.notifications()) } }
         act(router, Routes.setNetwork, AutomationAPI.Network.self) { body, _ in .setAirplaneMode(body.airplaneMode) }
         router.on(Routes.network) { _, _ in await respond { AutomationAPI.Network(airplaneMode: await device.airplaneMode()) } }
+        act(router, Routes.setOrientation, AutomationAPI.SetOrientation.self) { body, _ in .setOrientation(try body.parsed()) }
+        router.on(Routes.orientation) { _, _ in await respond { await device.orientation() } }
+        act(router, Routes.addMedia, MediaFile.self, limit: AutomationLimits.maxMediaBodyBytes) { body, _ in .addMedia(body) }
         router.on(Routes.permissions) { _, context in
             await respond { AutomationAPI.Permissions(await device.permissions(of: try Self.bundle(context))) }
         }

@@ -170,7 +170,7 @@ package struct AutomationServer: Sendable {
                 do { try body.validate(device.limits) } catch { throw request.badBody("\(error)") }
                 let exporter = try checkedExporter()
                 let entries = try await device.detachTrace(body.id)
-                return exporter(entries, device.profile.pointSize, .seconds(body.videoStart), body.pictures ?? true)
+                return exporter(entries, await device.screenPointSize, .seconds(body.videoStart), body.pictures ?? true)
             }
         }
         router.on(Routes.traceStep) { request, _ in
@@ -191,11 +191,11 @@ package struct AutomationServer: Sendable {
     /// An action route with a JSON body: the body becomes the action, the device performs it.
     func act<Body: AutomationBody & Sendable>(
         _ router: Router<AutomationRequestContext>, _ route: Route, _ type: Body.Type, emptyBody: Body? = nil,
-        _ action: @escaping @Sendable (Body, AutomationRequestContext) throws -> DeviceAction
+        limit: Int = Request.bodyLimit, _ action: @escaping @Sendable (Body, AutomationRequestContext) throws -> DeviceAction
     ) {
         let device = self.device
         router.on(route) { request, context in
-            await respond(request, as: Body.self, emptyBody: emptyBody) { body in
+            await respond(request, as: Body.self, emptyBody: emptyBody, limit: limit) { body in
                 let value: DeviceAction
                 do { value = try action(body, context) } catch let error as AutomationInputError { throw request.badBody("\(error)") }
                 do { try value.validate(device.limits) } catch { throw request.badBody("\(error)") }
@@ -247,11 +247,11 @@ func respond(_ body: () async throws -> any Encodable) async -> Response {
 
 /// Decodes the request's JSON body (naming the field that is wrong), then runs the handler.
 func respond<Body: AutomationBody>(
-    _ request: Request, as type: Body.Type, emptyBody: Body? = nil,
+    _ request: Request, as type: Body.Type, emptyBody: Body? = nil, limit: Int = Request.bodyLimit,
     _ handler: (Body) async throws -> any Encodable
 ) async -> Response {
     do {
-        let body = try await request.decodeJSON(Body.self, empty: emptyBody)
+        let body = try await request.decodeJSON(Body.self, empty: emptyBody, limit: limit)
         return .json(try await handler(body))
     } catch {
         return apiError(for: error).response

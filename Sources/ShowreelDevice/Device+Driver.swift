@@ -4,11 +4,12 @@ import ShowreelGraphics
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire
+import Synchronization
 
 /// The in-process transport: the device performs actions by calling its toolkit directly.
 extension Device: DeviceDriver {
     /// What one request may ask of this device: its screen bounds the points.
-    package nonisolated var limits: AutomationLimits { AutomationLimits(screen: profile.pointSize) }
+    package nonisolated var limits: AutomationLimits { AutomationLimits(screen: screenSize.withLock { $0 }) }
 
     /// Performs `action` once it is checked, after the actions asked for before it: each
     /// awaits device time, and two taps interleaved there would land one finger on top of the

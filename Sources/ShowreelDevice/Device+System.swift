@@ -29,6 +29,12 @@ extension Device {
         case let .setAirplaneMode(on):
             try await traced("airplane mode \(on ? "on" : "off")") { setAirplaneMode(on) }
             return .done
+        case let .addMedia(file):
+            try await traced("add \(file.name) to the photo library") { try addMedia(file) }
+            return .done
+        case let .setOrientation(orientation):
+            try await setOrientation(orientation)
+            return .done
         }
     }
 
@@ -118,8 +124,10 @@ extension Device {
         scene.permissions.statuses(for: bundleIdentifier)
     }
 
-    /// Tells the toolkit which app is in the foreground: the permission alert names it.
+    /// Tells the toolkit which app is in the foreground: the permission alert names it, and the
+    /// interface turns to the orientations it supports.
     func foregroundDidChange() {
+        turnInterface(animated: false)
         scene.permissions.activeApp = foregroundApp.flatMap { bundle in
             apps[bundle].map { PermissionStore.ActiveApp(bundleIdentifier: bundle, displayName: $0.displayName) }
         }

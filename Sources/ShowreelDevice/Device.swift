@@ -4,6 +4,7 @@ import ShowreelAccessibility
 import ShowreelRender
 import ShowreelUI
 import ShowreelWire
+import Synchronization
 
 /// A booted device: it hosts apps on a screen profile (one in the foreground), renders the
 /// screen when it changes, and serves it to recorders. Tests, flows and the automation API
@@ -36,6 +37,11 @@ package actor Device {
     var nextTraceOrder = 0
     /// Light or dark, for every app and the system screens (`simctl ui appearance`).
     package private(set) var interfaceStyle: InterfaceStyle
+    /// How the device is held (`simctl ui orientation`, `XCUIDevice.orientation`); the app on
+    /// screen turns to it when it supports it (see `interfaceOrientation`).
+    package internal(set) var deviceOrientation: DeviceOrientation = .portrait
+    /// The screen's size in points as it is now, for checking points outside the actor (`limits`).
+    nonisolated let screenSize: Mutex<Size>
     /// The languages apps get when their launch does not name any (`-AppleLanguages`), most
     /// preferred first; empty means each app's source language.
     package nonisolated let languages: [String]
@@ -50,6 +56,7 @@ package actor Device {
         name: String = "Showreel Phone", profile: DeviceProfile = .phone, clock: DeviceClock.Kind = .virtual,
         apps: [AppDefinition], registry: DeviceRegistry = DeviceRegistry(), udid: String = UUID().uuidString,
         showsTouches: Bool = false, interfaceStyle: InterfaceStyle = .light, languages: [String] = [],
+        orientation: DeviceOrientation = .portrait,
         logger: Logger = Logger(label: "showreel.device", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.udid = udid
@@ -59,19 +66,26 @@ package actor Device {
         self.registry = registry
         self.logger = logger
         self.interfaceStyle = interfaceStyle
+        // Booted on its side: the home screen, the first frame and recorders' videos are landscape.
+        let screen = profile.oriented(orientation)
+        deviceOrientation = orientation
+        screenSize = Mutex(screen.pointSize)
         self.languages = languages
         for app in apps { self.apps[app.bundleIdentifier] = app }
         scene = WindowScene(profile: profile)
         scene.systemStrings = SystemStrings(deviceLanguages: languages)
         scene.interfaceStyle = interfaceStyle
+        scene.setOrientation(orientation, animated: false)
         // A circle where a finger is, for demo recordings that show what the test did.
         scene.showsTouches = showsTouches
         let folder = registry.directory(for: udid)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // A device booted again in its folder keeps its photo library.
+        for asset in Self.keptMedia(in: folder.appendingPathComponent("media", isDirectory: true)) { scene.photos.add(asset) }
         let socketPath = folder.appendingPathComponent("display.sock").path
         display = try DisplayStreamServer(
             socketPath: socketPath,
-            info: DisplayInfo(udid: udid, deviceName: name, profile: profile, clock: clock),
+            info: DisplayInfo(udid: udid, deviceName: name, profile: screen, clock: clock),
             clock: self.clock, logger: logger)
         let pid = getpid()
         try registry.save(
@@ -80,12 +94,12 @@ package actor Device {
                 processStartTime: ProcessStat.read(pid)?.startTicks, displaySocket: socketPath,
                 automationURL: nil, bootedAt: Date(), installedApps: apps.map(\.bundleIdentifier).sorted()))
         // First frame: the home screen, so a recorder always has something to show.
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
+        let pixels = PixelBuffer(width: screen.pixelWidth, height: screen.pixelHeight, zeroed: false)
         scene.render(into: pixels)
         let frame = Frame(pixels: pixels, presentationTime: self.clock.now)
         latestFrame = frame
         display.publish(frame)
-        logger.info("booted \(name) (\(udid)), \(profile.pixelWidth)x\(profile.pixelHeight), \(clock.rawValue) clock")
+        logger.info("booted \(name) (\(udid)), \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock")
     }
 
     package var installedApps: [String] { apps.keys.sorted() }
@@ -435,7 +449,8 @@ package actor Device {
 
     func renderIfNeeded() {
         guard scene.needsRender, !isShutDown else { return }
-        let pixels = PixelBuffer(width: profile.pixelWidth, height: profile.pixelHeight, zeroed: false)
+        // The screen's size as it is now: turned on its side, a frame is as wide as it was tall.
+        let pixels = PixelBuffer(width: scene.profile.pixelWidth, height: scene.profile.pixelHeight, zeroed: false)
         scene.render(into: pixels)
         let frame = Frame(pixels: pixels, presentationTime: clock.now, changedAreas: scene.changedAreas)
             .stamped(after: latestFrame?.presentationTime)

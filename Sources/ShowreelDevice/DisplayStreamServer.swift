@@ -20,7 +20,15 @@ package final class DisplayStreamServer: Sendable {
     }
 
     package let socketPath: String
-    package let info: DisplayInfo
+    /// Who the device is, with its screen as it is now: a recorder that subscribes while the
+    /// device is on its side makes a landscape video.
+    package var info: DisplayInfo {
+        var info = bootInfo
+        info.profile = screen.withLock { $0 }
+        return info
+    }
+    private let bootInfo: DisplayInfo
+    private let screen: Mutex<DeviceProfile>
     private let clock: DeviceClock
     private let logger: Logger
     private let listener: UnixSocket
@@ -42,7 +50,8 @@ package final class DisplayStreamServer: Sendable {
 
     package init(socketPath: String, info: DisplayInfo, clock: DeviceClock, logger: Logger) throws {
         self.socketPath = socketPath
-        self.info = info
+        bootInfo = info
+        screen = Mutex(info.profile)
         self.clock = clock
         self.logger = logger
         queueLimit = max(2, min(16, (32 << 20) / max(1, info.profile.pixelWidth * info.profile.pixelHeight * 4)))
@@ -51,6 +60,9 @@ package final class DisplayStreamServer: Sendable {
         thread.name = "display-stream-accept"
         thread.start()
     }
+
+    /// The screen turned (see `Device.setOrientation`): recorders that subscribe from now on get its size.
+    package func screenDidTurn(to profile: DeviceProfile) { screen.withLock { $0 = profile } }
 
     package var sessions: [Session] { state.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
     package var subscriberCount: Int { state.withLock { $0.subscribers.count + $0.localSubscribers.count } }

@@ -40,7 +40,7 @@ extension FlowExecution {
     func point(_ target: FlowStep.Target) async throws -> Point {
         switch target {
         case let .point(x, y):
-            let screen = device.profile.pointSize
+            let screen = await device.screenPointSize
             return Point(x: x.resolve(in: screen.width), y: y.resolve(in: screen.height))
         case let .element(spec):
             if spec.needsMatcher { return try await element(spec).frame.center }
@@ -104,7 +104,7 @@ extension FlowExecution {
         if let edge = swipe.edge { return .edge(edge) }
         if let direction = swipe.direction {
             if case let .element(spec) = swipe.from, !spec.needsMatcher { return .element(Self.query(spec), direction) }
-            let screen = device.profile.pointSize
+            let screen = await device.screenPointSize
             let from = try await swipe.from.asyncMap { try await point($0) } ?? Point(x: screen.width / 2, y: screen.height / 2)
             return .from(from, direction)
         }

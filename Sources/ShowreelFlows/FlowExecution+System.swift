@@ -38,6 +38,15 @@ extension FlowExecution {
             _ = try await device.perform(.setAirplaneMode(on ?? !current))
         case let .setLocation(place):
             _ = try await device.perform(.setLocation(place))
+        case let .addMedia(files):
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file.path) else {
+                    throw StepFailure(message: "addMedia: \(file.path) could not be read")
+                }
+                _ = try await device.perform(.addMedia(MediaFile(name: file.lastPathComponent, data: data)))
+            }
+        case let .setOrientation(orientation):
+            _ = try await device.perform(.setOrientation(orientation))
         case let .travel(route):
             // As Maestro does, the step lasts as long as the journey (the video shows it).
             _ = try await device.perform(.travel(route))

@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelGraphics
 import ShowreelWire
 import Yams
@@ -93,6 +94,43 @@ extension FileParser {
             return .setAirplaneMode(on)
         case "setLocation":
             return place(argument!, field: name).map { .setLocation($0) }
+        case "addMedia":
+            // One path or a list, relative to this flow; each must be a picture or a video that is there.
+            let paths =
+                (argument.flatMap { node -> [String]? in
+                    if case .sequence = node { return strings(node, field: name) }
+                    return string(node, field: name).map { [$0] }
+                }) ?? []
+            guard !paths.isEmpty else {
+                fail(location(argument!), "addMedia takes a list of pictures or videos, e.g. \(SystemStep.example(name)!)")
+                return nil
+            }
+            let files = paths.map { URL(fileURLWithPath: $0, relativeTo: url.deletingLastPathComponent()).standardizedFileURL }
+            for (path, file) in zip(paths, files) {
+                guard MediaFile.isVideo(name: file.lastPathComponent) != nil else {
+                    fail(location(argument!), "addMedia: '\(path)' is not \(MediaFile.takenKinds)")
+                    return nil
+                }
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    fail(location(argument!), "addMedia: no file '\(path)' (paths are relative to the flow)")
+                    return nil
+                }
+            }
+            return .addMedia(files)
+        case "setOrientation":
+            guard let word = string(argument!, field: name) else { return nil }
+            guard let orientation = DeviceOrientation(spelling: word) else {
+                let names = SystemStep.orientationNames
+                let upsideDown = word.lowercased().contains("upside")
+                fail(
+                    location(argument!),
+                    "setOrientation takes \(names.joined(separator: ", ")), got '\(word)'"
+                        + (upsideDown
+                            ? ": UPSIDE_DOWN is not supported (phones do not show apps upside down)"
+                            : Spelling.hint(for: word, in: names)))
+                return nil
+            }
+            return .setOrientation(orientation)
         case "travel":
             guard let fields = mapping(argument!, field: name, allowed: ["points", "speed"]) else { return nil }
             guard let pointsNode = fields["points"], case let .sequence(list) = pointsNode, !list.isEmpty else {

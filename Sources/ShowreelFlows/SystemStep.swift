@@ -40,11 +40,15 @@ package enum SystemStep: Sendable {
     case travel(LocationRoute)
     /// `setAirplaneMode: enabled|disabled`; `toggleAirplaneMode` (nil) switches it.
     case setAirplaneMode(Bool?)
+    /// `setOrientation: PORTRAIT|LANDSCAPE_LEFT|LANDSCAPE_RIGHT`: how the device is held.
+    case setOrientation(DeviceOrientation)
+    /// `addMedia: [cat.png, clip.mp4]` (paths relative to the flow): into the photo library.
+    case addMedia([URL])
 
     /// The steps' names, as a flow writes them.
     static let names = [
         "setClipboard", "pasteText", "copyTextFrom", "openLink", "setPermissions", "setLocation", "travel", "setAirplaneMode",
-        "toggleAirplaneMode",
+        "toggleAirplaneMode", "setOrientation", "addMedia",
     ]
     /// Those that take no value.
     static let bareNames: Set = ["pasteText", "toggleAirplaneMode"]
@@ -59,6 +63,8 @@ package enum SystemStep: Sendable {
         case let .setLocation(place): "Go to \(place)"
         case let .travel(route): "Travel \(Int(route.length.rounded())) m at \(route.speed.formatted()) m/s"
         case let .setPermissions(_, permissions): "Set permissions: " + permissions.map(\.description).joined(separator: ", ")
+        case let .setOrientation(orientation): "Turn the device \(SystemStep.orientationName(orientation))"
+        case let .addMedia(files): "Add \(files.map(\.lastPathComponent).joined(separator: ", ")) to the photo library"
         }
     }
 
@@ -69,9 +75,21 @@ package enum SystemStep: Sendable {
         case "openLink": "openLink: countries://country/CA"
         case "setPermissions": "setPermissions: {permissions: {location: allow}}"
         case "setAirplaneMode": "setAirplaneMode: enabled"
+        case "setOrientation": "setOrientation: LANDSCAPE_LEFT"
+        case "addMedia": "addMedia: [media/harbour.png]"
         case "setLocation": "setLocation: {latitude: 43.6532, longitude: -79.3832}"
         case "travel": "travel: {points: [\"43.6532,-79.3832\", \"43.6426,-79.3871\"], speed: 20}"
         default: nil
         }
+    }
+}
+
+extension SystemStep {
+    /// Maestro's names for the orientations a device shows apps in.
+    static let orientationNames = ["PORTRAIT", "LANDSCAPE_LEFT", "LANDSCAPE_RIGHT"]
+
+    /// Maestro's name for `orientation` (LANDSCAPE_LEFT).
+    static func orientationName(_ orientation: DeviceOrientation) -> String {
+        orientationNames[DeviceOrientation.allCases.firstIndex(of: orientation)!]
     }
 }

@@ -10,12 +10,14 @@ extension Request {
     /// failure is a 400 whose sentence starts with the route and names what was wrong: the body
     /// too large, not JSON, a field missing, mistyped or misspelt. `example`, when given, ends
     /// the sentence with a body to send instead; `empty` stands for a body left out.
-    package func decodeJSON<Body: Decodable>(_ type: Body.Type, example: String? = nil, empty: Body? = nil) async throws(APIError) -> Body {
+    package func decodeJSON<Body: Decodable>(
+        _ type: Body.Type, example: String? = nil, empty: Body? = nil, limit: Int = Self.bodyLimit
+    ) async throws(APIError) -> Body {
         let data: Data
         do {
-            data = Data((try await body.collect(upTo: Self.bodyLimit)).readableBytesView)
+            data = Data((try await body.collect(upTo: limit)).readableBytesView)
         } catch {
-            throw badBody("the body is larger than 1 MiB or could not be read", example: example)
+            throw badBody("the body is larger than \(limit >> 20) MiB or could not be read", example: example)
         }
         if data.isEmpty, let empty { return empty }
         do {

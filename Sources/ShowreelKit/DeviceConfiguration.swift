@@ -40,6 +40,9 @@ public struct DeviceConfiguration: Sendable {
     public var language: DeviceLanguage?
     /// Light or dark, from boot.
     public var appearance: InterfaceStyle = .light
+    /// How the in-process device is held from boot: on its side, its video is landscape (what a
+    /// landscape App Store preview is made from).
+    public var orientation: DeviceOrientation = .portrait
     /// The registry an external device is found in; nil for `$SHOWREEL_HOME` (or
     /// `~/.showreel`), as `showreel device boot` uses. The project's tests boot devices in
     /// private registries.
@@ -52,9 +55,10 @@ public struct DeviceConfiguration: Sendable {
         _ source: Source = .inProcess, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
         statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar, showsTouches: Bool = true,
         apps: [AppDefinition] = [], transport: Transport = .inProcess, appearance: InterfaceStyle = .light,
-        language: DeviceLanguage? = nil
+        language: DeviceLanguage? = nil, orientation: DeviceOrientation = .portrait
     ) {
         self.source = source
+        self.orientation = orientation
         self.transport = transport
         self.appearance = appearance
         self.language = language

@@ -67,6 +67,7 @@ extension Trait where Self == DeviceTrait {
     ///     test parameterised over languages, one video per language named after it); nil for each
     ///     app's source language.
     ///   - appearance: light or dark, from boot.
+    ///   - orientation: how an in-process device is held from boot (`.landscapeLeft`: a landscape video).
     ///   - transport: how actions reach an in-process device: directly (the default) or through its
     ///     automation API on loopback HTTP.
     public static func device(
@@ -74,13 +75,13 @@ extension Trait where Self == DeviceTrait {
         appearance: InterfaceStyle = .light, profile: DeviceProfile = .phone, clock: ClockKind = .virtual,
         statusBar: StatusBarOverride? = DeviceConfiguration.cleanStatusBar,
         showsTouches: Bool = true, apps: [AppDefinition] = [],
-        transport: DeviceConfiguration.Transport = .inProcess
+        transport: DeviceConfiguration.Transport = .inProcess, orientation: DeviceOrientation = .portrait
     ) -> DeviceTrait {
         DeviceTrait(
             configuration: DeviceConfiguration(
                 source, profile: profile, clock: clock, statusBar: statusBar,
                 showsTouches: showsTouches, apps: apps, transport: transport,
-                appearance: appearance, language: language))
+                appearance: appearance, language: language, orientation: orientation))
     }
 }
 

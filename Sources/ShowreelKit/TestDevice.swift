@@ -65,7 +65,7 @@ public final class TestDevice: Sendable {
                 name: "Test Phone", profile: profile, clock: configuration.clock,
                 apps: ShowcaseCatalog.apps + configuration.apps, registry: registry,
                 showsTouches: configuration.showsTouches, interfaceStyle: configuration.appearance,
-                languages: configuration.languages)
+                languages: configuration.languages, orientation: configuration.orientation)
         } catch {
             try? FileManager.default.removeItem(at: home)
             throw ShowreelKitError("Could not boot an in-process device: \(ErrorSentence.describe(error))")

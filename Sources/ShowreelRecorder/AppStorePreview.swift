@@ -64,11 +64,13 @@ package enum AppStorePreviewError: Error, CustomStringConvertible, Equatable, Se
 
     /// The device profile whose screen has the class's shape.
     static func deviceHint(_ previewClass: AppStorePreviewClass) -> String {
-        switch previewClass {
-        case .iphone69: "the phone-6.9 profile; phone has it too"
-        case .iphone55: "the phone-5.5 profile; phone-small has it too"
-        case .ipad13: "the tablet-13 profile"
-        }
+        let profile =
+            switch previewClass.portrait {
+            case .iphone55: "the phone-5.5 profile; phone-small has it too"
+            case .ipad13: "the tablet-13 profile"
+            default: "the phone-6.9 profile; phone has it too"
+            }
+        return previewClass.isLandscape ? profile + ", turned landscape before recording (setOrientation)" : profile
     }
 }
 

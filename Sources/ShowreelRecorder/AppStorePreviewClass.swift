@@ -1,6 +1,8 @@
 import Foundation
 
-/// A screen class App Store Connect takes app previews for, with its exact portrait size.
+/// A screen class App Store Connect takes app previews for, with its exact size: portrait, or
+/// the same screen on its side (App Store Connect takes either shape; record a landscape one on a
+/// device turned with `setOrientation` before the recording starts).
 package enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
     /// 6.9" and 6.5" iPhones: 886x1920.
     case iphone69 = "iphone-6.9"
@@ -8,23 +10,38 @@ package enum AppStorePreviewClass: String, CaseIterable, Sendable, Codable {
     case iphone55 = "iphone-5.5"
     /// 12.9" and 13" iPads: 1200x1600.
     case ipad13 = "ipad-13"
+    /// The same screens on their side: 1920x886, 1920x1080, 1600x1200.
+    case iphone69Landscape = "iphone-6.9-landscape"
+    case iphone55Landscape = "iphone-5.5-landscape"
+    case ipad13Landscape = "ipad-13-landscape"
 
-    /// Width in pixels (portrait).
-    package var width: Int {
+    /// The class's screen upright (itself for a portrait class).
+    package var portrait: AppStorePreviewClass {
         switch self {
-        case .iphone69: 886
+        case .iphone69, .iphone69Landscape: .iphone69
+        case .iphone55, .iphone55Landscape: .iphone55
+        case .ipad13, .ipad13Landscape: .ipad13
+        }
+    }
+
+    /// Whether the preview is wider than tall.
+    package var isLandscape: Bool { self != portrait }
+
+    /// Width in pixels.
+    package var width: Int { isLandscape ? portraitHeight : portraitWidth }
+
+    /// Height in pixels.
+    package var height: Int { isLandscape ? portraitWidth : portraitHeight }
+
+    private var portraitWidth: Int {
+        switch portrait {
         case .iphone55: 1080
         case .ipad13: 1200
+        default: 886
         }
     }
 
-    /// Height in pixels (portrait).
-    package var height: Int {
-        switch self {
-        case .iphone69, .iphone55: 1920
-        case .ipad13: 1600
-        }
-    }
+    private var portraitHeight: Int { portrait == .ipad13 ? 1600 : 1920 }
 
     /// Width over height.
     package var aspect: Double { Double(width) / Double(height) }

@@ -38,6 +38,8 @@ package final class RecordingSession: DisplayStreamSink {
     private let queue: @Sendable (VideoRecorder) -> FrameQueueRecorder
     private let onFailure: (@Sendable (RecorderError) -> Void)?
     private let waitsForEncoder: Bool
+    /// The screen's size in pixels when the recording started: the video's frames have its shape.
+    private let screenSize: (width: Int, height: Int)
     /// Shrinks frames for a smaller video on the thread that delivers them (see `FrameShrinker`).
     private let shrinker: FrameShrinker?
     /// The last frame shrunk here, while it is the picture of the source's frame before: the
@@ -134,6 +136,7 @@ package final class RecordingSession: DisplayStreamSink {
         let now: (@Sendable () -> Duration?)? = info.clock == .real ? { @Sendable in clock.estimatedNow() } : nil
         let keepAlive = FrameQueueRecorder.KeepAlive(now: now)
         waitsForEncoder = info.clock.waitsForSlowConsumers
+        screenSize = (profile.pixelWidth, profile.pixelHeight)
         shrinker = FrameShrinker(width: profile.pixelWidth, height: profile.pixelHeight, options: options, mask: mask)
         // A device that waits for us loses no frame to an encoder that runs below it; one on a
         // real clock would, so that encoder keeps up at the usual priority. Shrunk frames are a
@@ -178,7 +181,9 @@ package final class RecordingSession: DisplayStreamSink {
 
     package func receive(_ event: DisplayStreamEvent) {
         switch event {
-        case let .frame(frame):
+        case let .frame(screen):
+            // A screen turned since the recording started is fitted into the video's frame.
+            let frame = screen.fitted(width: screenSize.width, height: screenSize.height)
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
             // the same run gives the same video. A real clock cannot wait.
             sourceClock.observe(frame.presentationTime)

@@ -72,6 +72,8 @@ public final class Canvas {
     }
 
     public func translate(x: Double, y: Double) { cairo_translate(context, x, y) }
+    /// Turns later drawing about the origin, clockwise on screen for a positive angle.
+    public func rotate(by radians: Double) { cairo_rotate(context, radians) }
 
     public func clip(to rect: Rect, cornerRadius: Double = 0) {
         cairo_new_path(context)

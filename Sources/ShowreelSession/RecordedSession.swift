@@ -63,7 +63,7 @@ package final class RecordedSession: Sendable {
         guard let actions else { return nil }
         await device.setActionTrace(nil)
         return TraceExport.trace(
-            of: actions.entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: kept, trees: kept)
+            of: actions.entries, screen: await device.screenPointSize, videoStart: videoStart, pictures: kept, trees: kept)
     }
 
     /// Finishes the video with `steps` as its chapters and subtitles, writes `trace` beside it

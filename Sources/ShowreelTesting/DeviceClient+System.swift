@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelGraphics
 import ShowreelWire
 
@@ -46,5 +47,26 @@ extension DeviceClient {
     /// Airplane mode on (apps see no network) or off.
     public func setAirplaneMode(_ on: Bool) async throws {
         _ = try await perform(.setAirplaneMode(on))
+    }
+}
+
+/// Orientation for Swift tests, as `XCUIDevice.shared.orientation` sets it.
+extension DeviceClient {
+    /// Holds the device `orientation`; returns once the app on screen has turned (when it
+    /// supports the orientation) and is idle.
+    public func setOrientation(_ orientation: DeviceOrientation) async throws {
+        _ = try await perform(.setOrientation(orientation))
+    }
+}
+
+/// `simctl addmedia` for Swift tests.
+extension DeviceClient {
+    /// Adds pictures (PNG, JPEG) and videos (MOV, MP4) to the device's photo library, in order
+    /// (the last shows first in the picker).
+    /// - Throws: `DeviceClient.Failure` for a file that is not a picture or a video the device can decode.
+    public func addMedia(_ files: [URL]) async throws {
+        for file in files {
+            _ = try await perform(.addMedia(MediaFile(name: file.lastPathComponent, data: try Data(contentsOf: file))))
+        }
     }
 }

@@ -131,6 +131,16 @@ public struct DeviceClient: DeviceDriver {
         }
     }
 
+    /// How the device is held, and how the app on screen is turned (portrait for an app that
+    /// does not support the device's orientation).
+    public func orientation() async throws -> AutomationAPI.Orientation {
+        try await through {
+            try await $0.orientation()
+        } http: {
+            try await $0.call(Routes.orientation)
+        }
+    }
+
     /// Every notification delivered, oldest first.
     public func notifications() async throws -> [SystemNotification] {
         try await through {

@@ -66,7 +66,7 @@ package struct DeviceTrace: Sendable {
         switch place {
         case let .local(device):
             let entries = try await device.detachTrace(id)
-            return TraceExport.trace(of: entries, screen: device.profile.pointSize, videoStart: videoStart, pictures: pictures)
+            return TraceExport.trace(of: entries, screen: await device.screenPointSize, videoStart: videoStart, pictures: pictures)
         case let .remote(client):
             return try await client.endTrace(id, videoStart: videoStart, pictures: pictures, as: RunTrace.self)
         }

@@ -29,6 +29,19 @@ extension SessionDevice {
         do { return try await driver.airplaneMode() } catch { throw Self.translate(error) }
     }
 
+    func addMedia(_ file: MediaFile) async throws(WebDriverError) { try await perform(.addMedia(file)) }
+
+    func setOrientation(_ orientation: DeviceOrientation) async throws(WebDriverError) { try await perform(.setOrientation(orientation)) }
+
+    func orientation() async throws(WebDriverError) -> AutomationAPI.Orientation {
+        do { return try await driver.orientation() } catch { throw Self.translate(error) }
+    }
+
+    /// The screen's size in points as it is now: wider than tall while the app on screen is turned on its side.
+    func screenSize() async throws(WebDriverError) -> Size {
+        profile.oriented(try await orientation().interfaceOrientation ?? .portrait).pointSize
+    }
+
     /// Opens a URL in the app owning its scheme; returns that app's bundle identifier.
     func open(url: String) async throws(WebDriverError) -> String {
         do { return try await driver.performForApp(.openURL(url)).bundleIdentifier } catch { throw Self.translate(error) }

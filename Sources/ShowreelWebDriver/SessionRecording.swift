@@ -53,7 +53,7 @@ final class DeviceVideo: Sendable {
         case let .device(device):
             session = try RecordingSession(
                 url: url, info: device.display.info, options: options,
-                mask: ScreenMask(profile: device.profile), framesAreShared: true, staged: staged)
+                mask: ScreenMask(profile: device.display.info.profile), framesAreShared: true, staged: staged)
             feed = .subscription(device.display.subscribe(session))
         case let .displaySocket(path, _):
             let stream = try DisplayStreamClient(socketPath: path)
@@ -138,7 +138,7 @@ final class SessionRecording: Sendable {
         case let .device(device):
             video = .traced(
                 try await RecordedSession(
-                    device: device, video: url, options: DeviceVideo.options, mask: ScreenMask(profile: device.profile)))
+                    device: device, video: url, options: DeviceVideo.options, mask: ScreenMask(profile: device.display.info.profile)))
         case let .displaySocket(path, client):
             video = .stream(
                 try await StreamedSession(displaySocket: path, client: client, video: url, options: DeviceVideo.options, logger: logger),

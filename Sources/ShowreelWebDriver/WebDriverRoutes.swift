@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ShowreelGraphics
 import ShowreelHTTP
+import ShowreelWire
 
 /// Every command the server answers: method, path (after `/` or `/wd/hub`), handler.
 /// A path that matches under another method is `unknown method`; one that matches none is
@@ -54,7 +55,11 @@ struct WebDriverRoute: Sendable {
 
     /// The largest body the route reads: a command's JSON (the device API's limit, 1 MiB,
     /// far above any capabilities, script or actions a client sends); GET and DELETE take none.
-    var bodyLimit: Int { method == .POST ? Request.bodyLimit : 64 << 10 }
+    /// `push_file` carries a picture or a video for the photo library: up to its limit.
+    var bodyLimit: Int {
+        guard method == .POST else { return 64 << 10 }
+        return segments.last == "push_file" ? AutomationLimits.maxMediaBodyBytes : Request.bodyLimit
+    }
 
     /// Whether a client that hangs up cancels the command: all but ending the session, which
     /// finishes its video whoever waits for it.

@@ -63,7 +63,7 @@ struct SessionDevice: Sendable {
     }
     /// A swipe on the screen (no element) from its centre, `direction`.
     func swipeScreen(_ direction: DeviceAction.Direction) async throws(WebDriverError) {
-        let screen = profile.pointSize
+        let screen = try await screenSize()
         try await perform(.swipe(.init(.from(Point(x: screen.width / 2, y: screen.height / 2), direction))))
     }
     func scroll(_ direction: DeviceAction.Direction) async throws(WebDriverError) { try await perform(.scroll(direction)) }

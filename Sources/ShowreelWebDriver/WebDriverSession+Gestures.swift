@@ -32,7 +32,7 @@ extension WebDriverSession {
     }
 
     private func performPointer(_ steps: [JSONValue]) async throws(WebDriverError) {
-        let screen = device.profile.pointSize
+        let screen = try await device.screenSize()
         var position = Point(x: screen.width / 2, y: screen.height / 2)
         var downAt: Point?
         var held = Duration.zero

@@ -193,6 +193,25 @@ extension WebDriverSession {
 extension WebDriverRoute {
     /// Appium's clipboard endpoints and W3C's navigate-to (Appium opens a deep link with `driver.get(url)`).
     static let systemRoutes: [WebDriverRoute] = [
+        // Appium's push_file: on a simulator, a file pushed outside an app's container goes to the
+        // photo library (`simctl addmedia`); `@com.apple.photos/name` says so explicitly.
+        .init(.POST, "session/:sid/appium/device/push_file") { call in
+            let path = try call.string("path")
+            guard let content = call.body["data"]?.string, let data = Data(base64Encoded: content) else {
+                throw WebDriverError.invalidArgument(
+                    "push_file takes {\"path\": \"cat.png\", \"data\": \"<base64>\"}; 'data' must be base64.")
+            }
+            if path.hasPrefix("@"), !path.hasPrefix("@com.apple.photos") {
+                throw WebDriverError.invalidArgument(
+                    "push_file to an app's container (\(path)) is not supported: push pictures and videos to the photo library "
+                        + "with a plain path or @com.apple.photos/NAME.")
+            }
+            let name = (path as NSString).lastPathComponent
+            try await call.s.step("push \(name) to the photo library") {
+                try await call.s.device.addMedia(MediaFile(name: name, data: data))
+            }
+            return .null
+        },
         .init(.POST, "session/:sid/appium/device/set_clipboard") { call in
             try await call.s.step("set clipboard") { try await call.s.setClipboard(call.body) }
             return .null

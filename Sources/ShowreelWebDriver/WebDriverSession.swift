@@ -69,7 +69,7 @@ actor WebDriverSession {
     func page() async throws(WebDriverError) -> PageTree {
         let roots = try await device.tree()
         let name = try await device.foregroundApp() ?? "Home"
-        return PageTree(roots: roots, screen: device.profile.pointSize, appName: name)
+        return PageTree(roots: roots, screen: try await device.screenSize(), appName: name)
     }
 
     /// An element id for `index` (the same id again for an element already handed out).

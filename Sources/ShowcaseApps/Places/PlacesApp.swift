@@ -17,7 +17,8 @@ public enum PlacesApp {
 }
 
 /// Where the person is: a button that asks to share the location, what came of it, and once
-/// allowed, the place in degrees and a map of the way the device went.
+/// allowed, the place in degrees and a map of the way the device went. "Add Photo" picks a
+/// picture of the place from the device's library (the photos permission asked first).
 final class PlacesScreen: Screen {
     let strings: LocalizedStrings
     let status: Label
@@ -25,6 +26,8 @@ final class PlacesScreen: Screen {
     let coordinate = Label("", font: .system(15), color: .secondaryLabel, alignment: .center)
     let map = PlacesMapView()
     let offline: Label
+    let photo = ImageView(shape: .roundedSquare)
+    let photoName = Label("", font: .system(15), color: .secondaryLabel)
 
     init(strings: LocalizedStrings) {
         self.strings = strings
@@ -42,7 +45,26 @@ final class PlacesScreen: Screen {
         map.isHidden = true
         offline.accessibilityIdentifier = "networkStatus"
         offline.isHidden = true
-        for subview in [status, coordinate, map, shareButton, offline] as [View] { view.addSubview(subview) }
+        photo.accessibilityIdentifier = "placePhoto"
+        photo.isAccessibilityElement = true
+        photo.clipsToBounds = true
+        photo.cornerRadius = 8
+        photo.isHidden = true
+        photoName.accessibilityIdentifier = "photoName"
+        rightBarButtonItems = [
+            BarButtonItem(title: strings("Add Photo"), identifier: "addPhoto") { [weak self] in self?.addPhoto() }
+        ]
+        for subview in [status, coordinate, map, shareButton, offline, photo, photoName] as [View] { view.addSubview(subview) }
+    }
+
+    func addPhoto() {
+        pickPhoto(reason: strings("Places keeps a photo of where you are.")) { [weak self] asset in
+            guard let self, let asset else { return }
+            photo.image = asset.thumbnail
+            photo.isHidden = false
+            photo.accessibilityLabel = asset.name
+            photoName.text = asset.name
+        }
     }
 
     override func viewDidAppear() {
@@ -67,12 +89,37 @@ final class PlacesScreen: Screen {
     }
 
     override func layout(safeArea: Rect) {
-        let width = safeArea.width - 48
-        status.frame = Rect(x: 24, y: safeArea.minY + 100, width: width, height: 50)
-        coordinate.frame = Rect(x: 24, y: status.frame.maxY, width: width, height: 24)
+        if safeArea.width > safeArea.height {
+            layoutSideBySide(safeArea)
+            return
+        }
+        let left = safeArea.minX + 24, width = safeArea.width - 48
+        status.frame = Rect(x: left, y: safeArea.minY + 100, width: width, height: 50)
+        coordinate.frame = Rect(x: left, y: status.frame.maxY, width: width, height: 24)
         map.frame = Rect(
-            x: 24, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
-        shareButton.frame = Rect(x: 24, y: safeArea.maxY - 120, width: width, height: 54)
-        offline.frame = Rect(x: 24, y: safeArea.minY + 70, width: width, height: 24)
+            x: left, y: coordinate.frame.maxY + 12, width: width, height: max(0, safeArea.maxY - 140 - coordinate.frame.maxY - 24))
+        shareButton.frame = Rect(x: left, y: safeArea.maxY - 120, width: width, height: 54)
+        offline.frame = Rect(x: left, y: safeArea.minY + 70, width: width, height: 24)
+        layoutPhoto(Rect(x: left, y: safeArea.minY + 8, width: width, height: 56))
+    }
+
+    /// The picked photo at the leading edge of `row`, its name beside it.
+    private func layoutPhoto(_ row: Rect) {
+        photo.frame = view.leading(Rect(x: row.minX, y: row.minY, width: row.height, height: row.height))
+        photoName.frame = view.leading(
+            Rect(x: row.minX + row.height + 12, y: row.minY, width: row.width - row.height - 12, height: row.height))
+    }
+
+    /// On its side: what happened and the button on the leading half, the map on the trailing one.
+    private func layoutSideBySide(_ safeArea: Rect) {
+        let half = (safeArea.width - 48 - 24) / 2
+        let left = safeArea.minX + 24, right = safeArea.maxX - 24 - half
+        offline.frame = view.leading(Rect(x: left, y: safeArea.minY + 12, width: half, height: 24))
+        status.frame = view.leading(Rect(x: left, y: safeArea.minY + 44, width: half, height: 50))
+        coordinate.frame = view.leading(Rect(x: left, y: status.frame.maxY, width: half, height: 24))
+        shareButton.frame = view.leading(
+            Rect(x: left, y: max(coordinate.frame.maxY + 8, safeArea.maxY - 70), width: half, height: 54))
+        map.frame = view.leading(Rect(x: right, y: safeArea.minY + 12, width: half, height: max(0, safeArea.height - 24)))
+        layoutPhoto(Rect(x: left, y: coordinate.frame.maxY + 8, width: half, height: 48))
     }
 }

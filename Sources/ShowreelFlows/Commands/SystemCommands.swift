@@ -10,7 +10,7 @@ import ShowreelWire
 import Yams
 
 /// What simctl does to a device from outside (clipboard, links, permissions, location,
-/// airplane mode): one grammar for the family, parsed in `SystemStep+Parsing`, run in
+/// airplane mode, orientation, photos): one grammar for the family, parsed in `SystemStep+Parsing`, run in
 /// `FlowExecution+System`.
 extension SystemStep: FlowCommand {
     static let grammar = CommandGrammar(names: names, bare: true, example: "setClipboard: \"hello@example.com\"") { parser, input in
@@ -24,13 +24,10 @@ extension SystemStep: FlowCommand {
     func run(in execution: FlowExecution) async throws { try await execution.perform(self) }
 }
 
-/// Commands a Showreel device cannot run yet, or ever, refused before anything runs with the
-/// reason: `setOrientation` and `addMedia` wait for their device verbs; the AI commands need a
-/// model no run should depend on.
+/// Commands a Showreel device cannot run, refused before anything runs with the reason: a web
+/// browser it does not have, and the AI commands, which need a model no run should depend on.
 struct RefusedCommand: FlowCommand {
     static let reasons: [String: String] = [
-        "setOrientation": "setOrientation is not supported yet: Showreel devices have no orientation verb (it is being added)",
-        "addMedia": "addMedia is not supported yet: Showreel devices have no photo library verb (it is being added)",
         "openBrowser": "openBrowser is not supported: a Showreel device has no web browser; openLink opens a link in the app that owns it",
         "assertWithAI": "assertWithAI is not supported: a run must not depend on a model's answer; assert on elements instead",
         "assertNoDefectsWithAI": "assertNoDefectsWithAI is not supported: a run must not depend on a model's answer; use assertScreenshot",
@@ -39,7 +36,7 @@ struct RefusedCommand: FlowCommand {
 
     static let grammar = CommandGrammar(
         names: [
-            "setOrientation", "addMedia", "openBrowser", "assertWithAI", "assertNoDefectsWithAI", "extractTextWithAI",
+            "openBrowser", "assertWithAI", "assertNoDefectsWithAI", "extractTextWithAI",
         ],
         bare: true, example: ""
     ) { parser, input in

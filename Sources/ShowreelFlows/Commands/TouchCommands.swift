@@ -159,7 +159,7 @@ struct ScrollUntilVisibleCommand: FlowCommand {
     func run(in execution: FlowExecution) async throws {
         let spec = try FlowExecution.spec(try execution.resolve(target))
         let deadline = execution.device.clock.now + timeout
-        let screen = execution.device.profile.pointSize
+        let screen = await execution.device.screenPointSize
         while true {
             if let element = await execution.elements(spec).first, element.isHittable,
                 element.frame.minY >= 0, element.frame.maxY <= screen.height

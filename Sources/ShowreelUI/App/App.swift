@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 
 /// What an app is launched with: its arguments and environment, as `simctl launch` passes them.
 public struct LaunchContext: Sendable, Equatable {
@@ -35,6 +36,9 @@ public struct AppDefinition: Sendable {
     public internal(set) var urlSchemes: [String] = []
     /// What the app does with a URL it is opened with, given its root screen.
     public internal(set) var urlHandler: (@Sendable (URL, Screen) -> Void)?
+    /// The orientations the app's interface turns to (`UISupportedInterfaceOrientations`): all
+    /// three unless it says otherwise (see `supportingOrientations`).
+    public internal(set) var supportedOrientations: Set<DeviceOrientation> = Set(DeviceOrientation.allCases)
 
     public init(
         bundleIdentifier: String, displayName: String, version: String = "1.0", build: String = "1",

@@ -4,7 +4,15 @@ import ShowreelRender
 /// The software keyboard on screen: light grey panel, white letter keys, grey function keys,
 /// a pop-up over a pressed character key. Every key is an element of type `.key`.
 final class KeyboardView: View {
-    let profile: DeviceProfile
+    /// The screen as it is now (turned with the device): the keys' size and the band below them.
+    var profile: DeviceProfile {
+        didSet {
+            if profile != oldValue {
+                setNeedsLayout()
+                setNeedsDisplay()
+            }
+        }
+    }
     private(set) var state = KeyboardState()
     private(set) var keyViews: [KeyView] = []
     var returnKeyTitle = "return" { didSet { if returnKeyTitle != oldValue { rebuild() } } }
@@ -50,14 +58,18 @@ final class KeyboardView: View {
         setNeedsLayout()
     }
 
+    /// A phone on its side: the keyboard is shorter and its keys keep clear of the sensor housing.
+    private var isCompactHeight: Bool { profile.isLandscape && !profile.isTablet }
+
     override func layoutSubviews() {
-        let width = bounds.width
-        let isTablet = width > 600
+        let inset = isCompactHeight && profile.sensorHousing != nil ? 47.0 : 0
+        let width = bounds.width - 2 * inset
+        let isTablet = profile.isTablet
         let unit = (width - 6) / 10
         let gap = isTablet ? 12.0 : 6.0
-        let keyHeight = isTablet ? 54.0 : 42.0
-        let rowGap = isTablet ? 12.0 : 12.0
-        let top = isTablet ? 8.0 : 8.0
+        let keyHeight = isTablet ? 54.0 : isCompactHeight ? 32.0 : 42.0
+        let rowGap = isCompactHeight ? 7.0 : 12.0
+        let top = isCompactHeight ? 6.0 : 8.0
         let rows = SoftwareKeyboard.rows(for: state)
         var index = 0
         for (rowIndex, row) in rows.enumerated() {
@@ -67,7 +79,7 @@ final class KeyboardView: View {
             let edgeAnchored = rowIndex >= 2
             if !edgeAnchored {
                 let total = row.reduce(0) { $0 + $1.units } * unit
-                var x = (width - total) / 2
+                var x = inset + (width - total) / 2
                 for (key, view) in zip(row, views) {
                     view.frame = Rect(x: x + gap / 2, y: y, width: key.units * unit - gap, height: keyHeight)
                     x += key.units * unit
@@ -75,18 +87,18 @@ final class KeyboardView: View {
             } else if rowIndex == 2 {
                 // Shift (or #+=) at the left edge, delete at the right, the keys between centred.
                 let first = row.first!, last = row.last!
-                views.first!.frame = Rect(x: 3 + gap / 2, y: y, width: first.units * unit - gap, height: keyHeight)
+                views.first!.frame = Rect(x: inset + 3 + gap / 2, y: y, width: first.units * unit - gap, height: keyHeight)
                 views.last!.frame = Rect(
-                    x: width - 3 - last.units * unit + gap / 2, y: y, width: last.units * unit - gap, height: keyHeight)
+                    x: inset + width - 3 - last.units * unit + gap / 2, y: y, width: last.units * unit - gap, height: keyHeight)
                 let middle = row.dropFirst().dropLast()
                 let total = middle.reduce(0) { $0 + $1.units } * unit
-                var x = (width - total) / 2
+                var x = inset + (width - total) / 2
                 for (key, view) in zip(middle, views.dropFirst().dropLast()) {
                     view.frame = Rect(x: x + gap / 2, y: y, width: key.units * unit - gap, height: keyHeight)
                     x += key.units * unit
                 }
             } else {
-                var x = 3.0
+                var x = inset + 3.0
                 for (key, view) in zip(row, views) {
                     view.frame = Rect(x: x + gap / 2, y: y, width: key.units * unit - gap, height: keyHeight)
                     x += key.units * unit
@@ -96,7 +108,7 @@ final class KeyboardView: View {
     }
 
     override func draw(in canvas: Canvas) {
-        if profile.cornerRadius > 0 {
+        if profile.cornerRadius > 0, !isCompactHeight {
             // The band under the keys: globe and dictation.
             let band = bounds.maxY - 75
             Symbol.globe.draw(

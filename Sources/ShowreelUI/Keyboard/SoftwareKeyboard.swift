@@ -172,7 +172,9 @@ public enum SoftwareKeyboard {
 
     /// The keyboard's height on a profile (key rows plus the bottom band on phones without a home button).
     public static func height(for profile: DeviceProfile) -> Double {
-        let rows = profile.pointSize.width > 600 ? 264.0 : 216.0
+        // A phone on its side: shorter keys, and only the home indicator's band below them.
+        if profile.isLandscape, !profile.isTablet { return 171 + (profile.cornerRadius > 0 ? 21 : 0) }
+        let rows = profile.isTablet ? 264.0 : 216.0
         return rows + (profile.cornerRadius > 0 ? 75 : 0)
     }
 }

@@ -53,9 +53,11 @@ public final class NavigationBar: View {
         setNeedsDisplay()
     }
 
-    func layoutItems(top: Double, from: Screen?, to: Screen, progress: Double, isPush: Bool) {
+    /// Lays the items out below `top`, `sides` in from both edges (the width a phone on its side
+    /// keeps clear for its sensor housing).
+    func layoutItems(top: Double, sides: Double = 0, from: Screen?, to: Screen, progress: Double, isPush: Bool) {
         guard let controller else { return }
-        let width = bounds.width
+        let width = bounds.width - 2 * sides
         let edge = controller.showsLargeTitle(to) && (from == nil || controller.showsLargeTitle(from!))
         if edge != largeTitleOnly { largeTitleOnly = edge; setNeedsDisplay() }
         for (id, item) in itemViews {
@@ -64,13 +66,14 @@ public final class NavigationBar: View {
             guard isTo || isFrom else { item.alpha = 0; continue }
             let screen = isTo ? to : from!
             let large = controller.showsLargeTitle(screen)
+            item.setShowsLarge(large)  // the screen turned: a phone on its side has inline titles
             let height = NavigationBar.inlineHeight + (large ? NavigationBar.largeTitleHeight : 0)
             // Titles slide a little in the push direction while they cross-fade (from the left in
             // a right-to-left interface).
             let shift = (isPush ? 1.0 : -1.0) * (isRightToLeft ? -1.0 : 1.0)
             let offset = isTo ? width * 0.25 * shift * (1 - progress) : -width * 0.25 * shift * progress
             item.alpha = isTo ? progress : 1 - progress
-            item.frame = Rect(x: from == nil ? 0 : offset, y: top, width: width, height: height)
+            item.frame = Rect(x: sides + (from == nil ? 0 : offset), y: top, width: width, height: height)
         }
     }
 
@@ -113,15 +116,13 @@ final class NavigationItemView: View {
     }
 
     func configure(screen: Screen, backTitle: String?, appearance: NavigationBarAppearance, controller: NavigationController) {
-        showsLarge = controller.showsLargeTitle(screen)
         titleLabel.text = screen.title
         titleLabel.font = appearance.resolvedTitleFont
         titleLabel.textColor = appearance.resolvedTitleColor
         largeTitleLabel.text = screen.title
         largeTitleLabel.font = appearance.resolvedLargeTitleFont
         largeTitleLabel.textColor = appearance.resolvedLargeTitleColor
-        titleLabel.isHidden = showsLarge
-        largeTitleLabel.isHidden = !showsLarge
+        setShowsLarge(controller.showsLargeTitle(screen))
         let tint = appearance.resolvedTint
 
         backButton?.removeFromSuperview()
@@ -140,6 +141,15 @@ final class NavigationItemView: View {
         leftButtons = screen.leftBarButtonItems.map { makeButton($0, tint: tint) }
         rightButtons = screen.rightBarButtonItems.map { makeButton($0, tint: tint) }
         for button in leftButtons + rightButtons { addSubview(button) }
+        setNeedsLayout()
+    }
+
+    /// Shows the large title below the bar, or the inline title in it.
+    func setShowsLarge(_ large: Bool) {
+        guard large != showsLarge || titleLabel.isHidden == largeTitleLabel.isHidden else { return }
+        showsLarge = large
+        titleLabel.isHidden = large
+        largeTitleLabel.isHidden = !large
         setNeedsLayout()
     }
 

@@ -169,6 +169,8 @@ open class NavigationController: Screen {
     }
 
     private func showsLargeTitle(at index: Int, screen: Screen) -> Bool {
+        // A phone on its side has no height to spare: titles are inline, as on iOS.
+        if let screen = view.scene?.profile, screen.isLandscape, !screen.isTablet { return false }
         switch screen.largeTitleDisplayMode {
         case .always: return true
         case .never: return false
@@ -201,13 +203,14 @@ open class NavigationController: Screen {
             lower.view.frame = bounds.offsetBy(dx: -direction * 0.3 * bounds.width * coverage, dy: 0)
             shadeView.frame = lower.view.frame
             shadeView.alpha = 0.08 * coverage
-            navigationBar.layoutItems(top: top, from: transition.from, to: transition.to, progress: p, isPush: transition.isPush)
+            navigationBar.layoutItems(
+                top: top, sides: safeArea.minX, from: transition.from, to: transition.to, progress: p, isPush: transition.isPush)
             visible = [lower, upper]
         } else if let current = topScreen {
             navigationBar.frame = Rect(x: 0, y: 0, width: bounds.width, height: top + barHeight(for: current))
             current.view.frame = bounds
             shadeView.alpha = 0
-            navigationBar.layoutItems(top: top, from: nil, to: current, progress: 1, isPush: true)
+            navigationBar.layoutItems(top: top, sides: safeArea.minX, from: nil, to: current, progress: 1, isPush: true)
             visible = [current]
         }
         for screen in visible {

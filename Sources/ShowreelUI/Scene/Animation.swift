@@ -76,4 +76,6 @@ public enum AnimationDurations {
     public static let switchKnob: Duration = .milliseconds(250)
     public static let highlightFade: Duration = .milliseconds(300)
     public static let touchIndicatorFade: Duration = .milliseconds(200)
+    /// The screen turning when the device is turned.
+    public static let rotation: Duration = .milliseconds(400)
 }

@@ -94,8 +94,11 @@ public final class Window: View {
         root.view.frame = bounds
         // Under a sheet, the screen below shrinks back a little with rounded corners (iOS 13 cards).
         let firstSheet = presentedScreens.first { $0.modalPresentationStyle == .pageSheet }
-        let isWide = bounds.width > 600
-        let recess = level == .normal && !isWide ? (firstSheet?.presentationProgress ?? 0) : 0
+        let screenProfile = attachedScene?.profile
+        let isWide = screenProfile?.isTablet ?? (bounds.width > 600)
+        // A phone on its side (a compact height) shows a sheet over the whole screen, as iOS does.
+        let compactHeight = !isWide && (screenProfile?.isLandscape ?? false)
+        let recess = level == .normal && !isWide && !compactHeight ? (firstSheet?.presentationProgress ?? 0) : 0
         root.view.scale = 1 - 0.07 * recess
         root.view.cornerRadius = recess > 0 ? 10 * min(1, recess * 3) : 0
         root.view.clipsToBounds = recess > 0
@@ -112,8 +115,10 @@ public final class Window: View {
             case .pageSheet:
                 sheetDepth += 1
                 dimming?.alpha = 0.35 * progress
-                screen.view.cornerRadius = 10
-                if isWide {
+                screen.view.cornerRadius = compactHeight ? 0 : 10
+                if compactHeight {
+                    screen.view.frame = bounds.offsetBy(dx: 0, dy: bounds.height * (1 - progress))
+                } else if isWide {
                     // A tablet shows a sheet as a centred card.
                     let width = min(704, bounds.width - 96)
                     let top = safeArea.minY + 40 + 10 * Double(sheetDepth - 1)
@@ -139,7 +144,10 @@ public final class Window: View {
                 screen.performLayout(safeArea: safeArea)
             case .pageSheet:
                 let bottomInset = isWide ? 0 : bounds.maxY - safeArea.maxY
-                screen.performLayout(safeArea: Rect(x: 0, y: 0, width: frame.width, height: frame.height - bottomInset))
+                // The sides a phone on its side keeps clear (the sensor housing's) stay clear in a sheet.
+                let left = max(0, safeArea.minX - frame.minX), right = max(0, frame.maxX - safeArea.maxX)
+                screen.performLayout(
+                    safeArea: Rect(x: left, y: 0, width: frame.width - left - right, height: frame.height - bottomInset))
             }
         }
     }

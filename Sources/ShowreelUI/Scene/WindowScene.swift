@@ -24,7 +24,14 @@ import ShowreelRender
 /// - Events: `shake()`, `keyCommand(_:)` ("cmd+d"); status bar: `overrideStatusBar`,
 ///   `clearStatusBarOverrides()`; `showsTouches` for demo recordings.
 public final class WindowScene {
-    public let profile: DeviceProfile
+    /// The screen as it is now: the device's profile turned to `orientation` (see `setOrientation`).
+    public internal(set) var profile: DeviceProfile
+    /// The screen held upright, as the device was booted with.
+    public let portraitProfile: DeviceProfile
+    /// How the interface is turned: the device's orientation when the app on screen supports it.
+    public internal(set) var orientation: DeviceOrientation = .portrait
+    /// The turn in progress: the screen before it, drawn turning into the new one.
+    var rotation: Rotation?
     public private(set) var windows: [Window] = []
     public let appWindow: Window
     let statusBarView: StatusBarView
@@ -38,7 +45,7 @@ public final class WindowScene {
     /// The areas of the screen (in pixels) that the last `render(into:)` may have changed since
     /// the render before it; nil when any may have (the first frame, a window added or removed).
     /// Made of the area each changed view drew on, before and after the change.
-    public private(set) var changedAreas: [PixelArea]?
+    public internal(set) var changedAreas: [PixelArea]?
     /// What changed since the last render: where the changed views had drawn then, and the
     /// views, to add where they draw now.
     var damage = SceneDamage()
@@ -83,6 +90,8 @@ public final class WindowScene {
     public let location = LocationSimulator()
     /// The notifications delivered to apps, and the banner showing the latest.
     public let notifications = NotificationList()
+    /// The pictures and videos added to the device, as apps pick them (`pickPhoto`).
+    public let photos = PhotoLibrary()
     /// Connectivity: airplane mode, as apps read it and the status bar shows it.
     public let network = NetworkState()
     /// The text field's Copy and Paste menu while it shows.
@@ -98,6 +107,7 @@ public final class WindowScene {
 
     public init(profile: DeviceProfile) {
         self.profile = profile
+        portraitProfile = profile
         let screenRect = Rect(x: 0, y: 0, width: profile.pointSize.width, height: profile.pointSize.height)
         appWindow = Window(level: .normal, frame: screenRect)
         appWindow.backgroundColor = .black
@@ -119,6 +129,13 @@ public final class WindowScene {
 
     /// The area app content should stay inside: below the status bar, above the home indicator.
     public var safeArea: Rect {
+        if profile.isLandscape, !profile.isTablet {
+            // A phone on its side: no status bar, the sensor housing's width kept clear on both
+            // sides (as iOS keeps them symmetric), a shorter home indicator area.
+            let side = profile.sensorHousing == nil ? 0.0 : 47
+            let bottom = profile.cornerRadius > 0 ? 21.0 : 0
+            return Rect(x: side, y: 0, width: bounds.width - 2 * side, height: bounds.height - bottom)
+        }
         let bottom = profile.cornerRadius > 0 ? 34.0 : 0
         return Rect(
             x: 0, y: profile.statusBarHeight, width: bounds.width,
@@ -228,7 +245,7 @@ public final class WindowScene {
     /// The status bar style the top full-screen content asks for.
     public var statusBarStyle: StatusBarStyle {
         guard let root = appWindow.rootScreen else { return .lightContent }
-        if bounds.width <= 600,
+        if !profile.isTablet,
             appWindow.presentedScreens.contains(where: { $0.modalPresentationStyle == .pageSheet && $0.presentationProgress > 0.5 })
         {
             return .lightContent
@@ -239,8 +256,18 @@ public final class WindowScene {
 
     // MARK: Rendering
 
-    /// Draws the whole screen into `pixels` (which must be the profile's pixel size).
+    /// Draws the whole screen into `pixels` (which must be the profile's pixel size): mid-turn,
+    /// the screen before the turn turning into the one after it.
     public func render(into pixels: PixelBuffer) {
+        if let rotation {
+            renderTurning(rotation, into: pixels)
+        } else {
+            renderScreen(into: pixels)
+        }
+    }
+
+    /// Draws the windows, the status bar and the indicators as they are now.
+    func renderScreen(into pixels: PixelBuffer) {
         layoutIfNeeded()
         let canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine)
         canvas.interfaceStyle = interfaceStyle

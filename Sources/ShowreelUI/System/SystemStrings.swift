@@ -24,6 +24,12 @@ public struct SystemStrings: Sendable, Equatable {
     public var notificationCenter: String {
         pick(en: "Notification Center", de: "Mitteilungszentrale", ar: "مركز الإشعارات", ja: "通知センター")
     }
+    /// The photo picker's title, its Cancel and what it says of an empty library.
+    public var photos: String { pick(en: "Photos", de: "Fotos", ar: "الصور", ja: "写真") }
+    public var cancel: String { pick(en: "Cancel", de: "Abbrechen", ar: "إلغاء", ja: "キャンセル") }
+    public var noPhotos: String {
+        pick(en: "No Photos or Videos", de: "Keine Fotos oder Videos", ar: "لا توجد صور أو فيديوهات", ja: "写真またはビデオがありません")
+    }
     public var noNotifications: String {
         pick(en: "No Older Notifications", de: "Keine älteren Mitteilungen", ar: "لا توجد إشعارات أقدم", ja: "古い通知はありません")
     }

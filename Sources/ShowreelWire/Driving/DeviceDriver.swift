@@ -31,6 +31,8 @@ public protocol DeviceDriver: Sendable {
     func notifications() async throws -> [SystemNotification]
     /// Whether airplane mode is on.
     func airplaneMode() async throws -> Bool
+    /// How the device is held, and how the app on screen is turned.
+    func orientation() async throws -> AutomationAPI.Orientation
 }
 
 extension DeviceDriver {

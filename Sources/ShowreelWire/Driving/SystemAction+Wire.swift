@@ -15,7 +15,7 @@ extension AutomationAPI.Routes {
     /// The routes of `SystemAction`s and the reads beside them.
     package static let system: [Route] = [
         setPasteboard, pasteboard, openURL, privacy, permissions, setLocation, clearLocation, location, travel, push, notifications,
-        setNetwork, network,
+        setNetwork, network, setOrientation, orientation, addMedia,
     ]
 }
 
@@ -84,6 +84,10 @@ extension SystemAction {
             return ActionRequest(route: Routes.push, bundle: bundle, body: payload, answer: .ok)
         case let .setAirplaneMode(on):
             return ActionRequest(route: Routes.setNetwork, body: AutomationAPI.Network(airplaneMode: on), answer: .ok)
+        case let .addMedia(file):
+            return ActionRequest(route: Routes.addMedia, body: file, answer: .ok)
+        case let .setOrientation(orientation):
+            return ActionRequest(route: Routes.setOrientation, body: AutomationAPI.SetOrientation(orientation), answer: .ok)
         }
     }
 }

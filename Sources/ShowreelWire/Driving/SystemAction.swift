@@ -21,6 +21,10 @@ public enum SystemAction: Sendable, Equatable {
     case push(bundle: String, PushPayload)
     /// Turns airplane mode on or off: no network for apps, an airplane in the status bar.
     case setAirplaneMode(Bool)
+    /// Holds the device portrait or on its side; the app on screen turns when it supports it.
+    case setOrientation(DeviceOrientation)
+    /// Adds a picture or a video to the device's photo library (`simctl addmedia`).
+    case addMedia(MediaFile)
 }
 
 extension DeviceAction {
@@ -61,8 +65,10 @@ extension SystemAction {
             try AutomationLimits.check(route)
         case let .push(_, payload):
             try payload.validate()
-        case .setAirplaneMode:
+        case .setAirplaneMode, .setOrientation:
             break
+        case let .addMedia(file):
+            try file.validate()
         }
     }
 }
