@@ -218,7 +218,7 @@ struct MaestroGrammarTests {
         #expect(try await decodedFrames(video, limit: 3).count >= 1)
     }
 
-    @Test("found before anything runs, at file:line:column: a JavaScript syntax error, a missing script, refused commands, a bad condition")
+    @Test("found before anything runs, at file:line:column: a JavaScript syntax error, a missing script, a refused command, a bad condition")
     func parseErrors() throws {
         let problems = try FlowParserTests().problems(
             """
@@ -226,23 +226,24 @@ struct MaestroGrammarTests {
             ---
             - evalScript: ${output.x = (}
             - runScript: gret.js
-            - setOrientation: LANDSCAPE_LEFT
+            - openBrowser: https://example.com
             - runFlow: {when: {visibel: Tap me}, commands: [back]}
             - repeat: {while: {platform: iOSS}, commands: [back]}
             - extendedWaitUntil: {timeout: 100}
-            - swipe: {start: "90%, 50%", end: "10%, 50%", duration: 400}
+            - swipe: {start: "90%, 50%", end: "10%, 50%", duration: 40000}
             """, extra: ["greet.js": "output.x = 1\n"])
         #expect(problems.contains { $0.hasPrefix("flow.yaml:3:15: JavaScript: SyntaxError") }, "\(problems)")
         #expect(problems.contains("flow.yaml:4:14: runScript: no file 'gret.js'; did you mean 'greet.js'?"), "\(problems)")
         #expect(
             problems.contains {
-                $0.hasPrefix("flow.yaml:5:3: setOrientation is not supported yet")
+                $0.hasPrefix("flow.yaml:5:3: openBrowser is not supported: a Showreel device has no web browser")
             }, "\(problems)")
         #expect(
             problems.contains { $0.hasPrefix("flow.yaml:6:20: unknown field 'visibel' in when; did you mean 'visible'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:7:30: unknown platform 'iOSS'; did you mean 'iOS'?") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:8:") && $0.contains("one of 'visible' or 'notVisible'") }, "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("flow.yaml:9:") && $0.hasSuffix("say so: 400ms") }, "\(problems)")
+        // A bare 100 or more is Maestro's milliseconds here: 40 s is longer than a swipe lasts.
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:9:") && $0.contains("at most 10 s") }, "\(problems)")
     }
 
     @Test("launchApp's arguments as Maestro's map become its iOS driver's launch arguments")
