@@ -294,7 +294,8 @@ let package = Package(
         .testTarget(
             name: "ShowreelStudioTests",
             dependencies: [
-                "ShowreelStudio", "ShowreelFlows", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelDevice", "ShowcaseApps", "ShowreelTestSupport",
+                "ShowreelStudio", "ShowreelFlows", "ShowreelAccessibility", "ShowreelGraphics", "ShowreelDevice", "ShowcaseApps",
+                "ShowreelTestSupport",
             ]),
         .testTarget(name: "ShowreelWebDriverTests", dependencies: ["ShowreelWebDriver", "ShowreelAccessibility", "ShowreelGraphics"]),
         // A test that drives a device booted with `showreel device boot`: the light client only.

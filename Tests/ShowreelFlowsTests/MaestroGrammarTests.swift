@@ -218,7 +218,8 @@ struct MaestroGrammarTests {
         #expect(try await decodedFrames(video, limit: 3).count >= 1)
     }
 
-    @Test("found before anything runs, at file:line:column: a JavaScript syntax error, a missing script, a refused command, a bad condition")
+    @Test(
+        "found before anything runs, at file:line:column: a JavaScript syntax error, a missing script, a refused command, a bad condition")
     func parseErrors() throws {
         let problems = try FlowParserTests().problems(
             """
