@@ -41,6 +41,9 @@ package struct Flow: Sendable {
         /// Put before the arguments of every launch: a matrix run's `-AppleLanguages (de)
         /// -AppleLocale de_DE`, which a flow's own arguments may still override (the last wins).
         package var launchArguments: [String] = []
+        /// How the device is held from the start (`orientation: landscape-left`): the video is
+        /// landscape from its first frame, as a landscape App Store preview needs.
+        package var orientation: DeviceOrientation = .portrait
     }
 }
 

@@ -139,7 +139,7 @@ final class FileParser {
     lazy var syntaxChecker = ScriptEngine(seed: 0, now: { Date(timeIntervalSince1970: 0) })
 
     static let headerKeys = ["appId", "name", "arguments", "env", "device", "tags", "selectors", "onFlowStart", "onFlowComplete"]
-    static let deviceKeys = ["name", "profile", "statusBar", "showTouches", "appearance", "languages"]
+    static let deviceKeys = ["name", "profile", "statusBar", "showTouches", "appearance", "languages", "orientation"]
 
     init(id: String, url: URL, parser: FlowParser, chain: [URL], budget: YAMLBudget, nesting: Int) {
         self.id = id
@@ -241,6 +241,26 @@ final class FileParser {
         if let value = fields["statusBar"], let values = statusBar(value, base: settings.statusBar) { settings.statusBar = values }
         if let value = fields["appearance"], let style = appearance(value) { settings.appearance = style }
         if let value = fields["languages"], let languages = strings(value, field: "languages") { settings.languages = languages }
+        if let value = fields["orientation"], let orientation = orientation(value, field: "orientation") {
+            settings.orientation = orientation
+        }
+    }
+
+    /// How the device is held, as Maestro (`LANDSCAPE_LEFT`) or simctl (`landscape-left`) spells it.
+    func orientation(_ node: Node, field: String) -> DeviceOrientation? {
+        guard let word = string(node, field: field) else { return nil }
+        guard let orientation = DeviceOrientation(spelling: word) else {
+            let names = SystemStep.orientationNames
+            let upsideDown = word.lowercased().contains("upside")
+            fail(
+                location(node),
+                "\(field) takes \(names.joined(separator: ", ")), got '\(word)'"
+                    + (upsideDown
+                        ? ": UPSIDE_DOWN is not supported (phones do not show apps upside down)"
+                        : Spelling.hint(for: word, in: names)))
+            return nil
+        }
+        return orientation
     }
 
     /// `light` or `dark`.

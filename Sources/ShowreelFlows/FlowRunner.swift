@@ -118,7 +118,8 @@ package struct FlowRunner: Sendable {
             device = try Device(
                 name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: options.apps,
                 registry: DeviceRegistry(home: home), showsTouches: flow.device.showsTouches,
-                interfaceStyle: flow.device.appearance, languages: flow.device.languages, logger: options.logger)
+                interfaceStyle: flow.device.appearance, languages: flow.device.languages, orientation: flow.device.orientation,
+                logger: options.logger)
         } catch {
             return entry.failing("Could not boot the device: \(ErrorSentence.describe(error))")
         }

@@ -118,19 +118,7 @@ extension FileParser {
             }
             return .addMedia(files)
         case "setOrientation":
-            guard let word = string(argument!, field: name) else { return nil }
-            guard let orientation = DeviceOrientation(spelling: word) else {
-                let names = SystemStep.orientationNames
-                let upsideDown = word.lowercased().contains("upside")
-                fail(
-                    location(argument!),
-                    "setOrientation takes \(names.joined(separator: ", ")), got '\(word)'"
-                        + (upsideDown
-                            ? ": UPSIDE_DOWN is not supported (phones do not show apps upside down)"
-                            : Spelling.hint(for: word, in: names)))
-                return nil
-            }
-            return .setOrientation(orientation)
+            return orientation(argument!, field: name).map { .setOrientation($0) }
         case "travel":
             guard let fields = mapping(argument!, field: name, allowed: ["points", "speed"]) else { return nil }
             guard let pointsNode = fields["points"], case let .sequence(list) = pointsNode, !list.isEmpty else {

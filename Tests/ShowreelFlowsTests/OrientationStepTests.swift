@@ -50,4 +50,32 @@ struct OrientationStepTests {
         #expect(problems.contains { $0.hasPrefix("flow.yaml:3:") && $0.contains("UPSIDE_DOWN is not supported") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("flow.yaml:4:") && $0.contains("LANDSCAPE_LEFT") }, "\(problems)")
     }
+
+    @Test("a flow whose device starts on its side (device: {orientation: landscape-left}) makes a landscape video from its first frame")
+    func landscapeFromTheStart() async throws {
+        let folder = try FlowFolder()
+        let file = try folder.write(
+            "side.yaml",
+            """
+            appId: dev.showreel.places
+            device: {orientation: landscape-left}
+            ---
+            - launchApp
+            - assertVisible: {id: shareLocation}
+            - wait: 1
+            """)
+        let entry = try await FlowRunnerTests.run(file, id: "side.yaml", into: folder, videoName: "side")
+        #expect(entry.status == .passed, "\(entry.failures)")
+        let video = folder.url.appendingPathComponent("out").appendingPathComponent(try #require(entry.video))
+        let frames = try await decodedFrames(video)
+        let first = try #require(frames.first), last = try #require(frames.last)
+        #expect(first.pixels.width > first.pixels.height, "landscape from the first frame: \(first.pixels.width)x\(first.pixels.height)")
+        #expect(last.pixels.width == first.pixels.width)
+        // No letterbox: the app fills the frame.
+        let top = last.pixels.pixel(x: last.pixels.width / 2, y: 4)
+        #expect(Int(top.red) + Int(top.green) + Int(top.blue) > 300, "\(top)")
+
+        let problems = try FlowParserTests().problems("appId: dev.showreel.places\ndevice: {orientation: sideways}\n---\n- launchApp\n")
+        #expect(problems.contains { $0.hasPrefix("flow.yaml:2:23:") && $0.contains("LANDSCAPE_LEFT") }, "\(problems)")
+    }
 }
