@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(name: "ShowreelWireTests", dependencies: ["ShowreelWire"]),
         .testTarget(name: "ShowreelHTTPTests", dependencies: ["ShowreelHTTP"]),
         .testTarget(name: "ShowreelReportTests", dependencies: ["ShowreelReport"]),
-        .testTarget(name: "ShowreelScriptTests", dependencies: ["ShowreelScript"]),
+        .testTarget(name: "ShowreelScriptTests", dependencies: ["ShowreelScript", "ShowreelTestSupport"]),
         .testTarget(
             name: "ShowreelUITests",
             dependencies: [

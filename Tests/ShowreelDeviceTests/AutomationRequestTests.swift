@@ -17,12 +17,12 @@ import FoundationNetworking
 struct AutomationRequestTests {
     typealias Harness = AutomationAPITests.Harness
 
-    func post(_ h: Harness, _ path: String, _ json: String, timeout: TimeInterval = 60) async throws -> (Int, String) {
+    func post(_ h: Harness, _ path: String, _ json: String, timeout: TimeInterval = 600) async throws -> (Int, String) {
         try await Self.post(h.client.baseURL!, path, json, timeout: timeout)
     }
 
     /// A request with a JSON body (none when nil) by `method`, POST unless told.
-    static func post(_ base: URL, _ path: String, _ json: String?, method: String = "POST", timeout: TimeInterval = 60) async throws -> (
+    static func post(_ base: URL, _ path: String, _ json: String?, method: String = "POST", timeout: TimeInterval = 600) async throws -> (
         Int, String
     ) {
         var request = URLRequest(url: base.appendingPathComponent(path))
