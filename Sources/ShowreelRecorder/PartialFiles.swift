@@ -53,6 +53,9 @@ package final class WriterLock: Sendable {
     package func release() {
         descriptor.withLock { fd in
             guard fd >= 0 else { return }
+            // Unlocked first: a child forked at this moment shares the descriptor until it execs,
+            // and a close alone would leave the lock held by that copy.
+            flock(fd, LOCK_UN)
             close(fd)
             fd = -1
         }

@@ -47,6 +47,10 @@ struct PartialFilesTests {
         holder.signal(SIGKILL)
         _ = try await holder.waitForExit()
         live.release()
+        // A process another test forks at this moment holds this process's open files until it
+        // execs (they close on exec): the locks are free once no one holds them, soon.
+        let (held, other2) = (folder.appendingPathComponent(".live.partial.mov"), other)
+        try await eventually("the released locks") { !Self.isHeld(held) && !Self.isHeld(other2) }
         let second = PartialFiles.removeStale(in: folder, logger: Self.logger)
         #expect(second == [".live.partial.mov", ".live.steps.mov", ".other.partial.mp4"])
     }
