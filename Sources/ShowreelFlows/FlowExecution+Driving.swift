@@ -30,7 +30,7 @@ extension FlowExecution {
     func touchTarget(_ target: FlowStep.Target) async throws -> DeviceAction.Target {
         if case let .element(spec) = target {
             if spec.needsMatcher { return .point(try await element(spec).frame.center) }
-            if let value = await valueMatch(spec) { return .point(value.frame.center) }
+            if await device.elements(Self.query(spec)).isEmpty, let value = await fieldMatch(spec) { return .point(value.frame.center) }
             return .element(Self.query(spec))
         }
         return .point(try await point(target))
@@ -52,14 +52,14 @@ extension FlowExecution {
     func elements(_ spec: FlowStep.ElementQuerySpec) async -> [ElementSnapshot] {
         if spec.needsMatcher { return SelectorMatcher(roots: await device.tree()).matches(spec) }
         let found = await device.elements(Self.query(spec))
-        if found.isEmpty, let value = await valueMatch(spec) { return [value] }
+        if found.isEmpty, let value = await fieldMatch(spec) { return [value] }
         return found
     }
 
-    /// Maestro's `text` also finds a field by what is typed in it, or by its placeholder: the
-    /// element the device's own query (label or identifier) does not find but such a text does.
-    func valueMatch(_ spec: FlowStep.ElementQuerySpec) async -> ElementSnapshot? {
-        guard spec.text != nil, await device.elements(Self.query(spec)).isEmpty else { return nil }
+    /// Maestro's `text` also finds a field by what is typed in it, or by its placeholder: asked
+    /// when the device's own query (label or identifier) found nothing.
+    func fieldMatch(_ spec: FlowStep.ElementQuerySpec) async -> ElementSnapshot? {
+        guard spec.text != nil else { return nil }
         return SelectorMatcher(roots: await device.tree()).matches(spec).first
     }
 
@@ -67,7 +67,7 @@ extension FlowExecution {
     func element(_ spec: FlowStep.ElementQuerySpec) async throws -> ElementSnapshot {
         guard spec.needsMatcher else {
             do { return try await device.element(Self.query(spec)) } catch {
-                if let value = await valueMatch(spec) { return value }
+                if let value = await fieldMatch(spec) { return value }
                 throw error
             }
         }
@@ -83,11 +83,11 @@ extension FlowExecution {
         if !spec.needsMatcher {
             // A field's typed text or placeholder is there at once or not at all for the device's
             // query: looked for before and after the device's own wait.
-            if present, await valueMatch(spec) != nil { return true }
+            if present, await device.elements(Self.query(spec)).isEmpty, await fieldMatch(spec) != nil { return true }
             let matched = try await device.performWait(
                 .waitFor(DeviceAction.WaitFor(Self.query(spec), exists: present, timeout: timeout))
             ).matched
-            if !matched, present, await valueMatch(spec) != nil { return true }
+            if !matched, present, await fieldMatch(spec) != nil { return true }
             return matched
         }
         let deadline = device.clock.now + timeout

@@ -6,8 +6,8 @@ import Testing
 /// at release 1.39.10) run by the built `showreel run` against `com.example.example`, each
 /// into its own video on the virtual clock.
 ///
-/// Every fixture is in exactly one list below. The grammar grows on another branch: a flow
-/// moves from `pending` to `passing` (or `failing`) once it parses and behaves as in Maestro.
+/// Every fixture is in exactly one list below: it passes, fails as Maestro's suite expects, or
+/// cannot pass on a Showreel device (with the reason).
 @Suite("Maestro's own flows", .timeLimit(.minutes(10)))
 struct MaestroFlowsTests {
     static let repository = FlowRunTests.repository
@@ -43,9 +43,6 @@ struct MaestroFlowsTests {
         "commands_tour.yaml": "runs every command flow, hideKeyboard.yaml's Android keyboard among them",
     ]
 
-    /// Flows waiting for the grammar to grow: none now (kept, so a new fixture has its place).
-    static let pending: [String] = []
-
     /// What a command flow reads from commands_tour.yaml's header when it runs on its own.
     static let environment: [String: [String: String]] = ["commands/assertTrue.yaml": ["THING": "five"]]
 
@@ -63,7 +60,7 @@ struct MaestroFlowsTests {
 
     @Test("every fixture is in exactly one list, and docs/flows.md names each flow that cannot pass")
     func listsCoverTheFixtures() throws {
-        let listed = Self.passing + Array(Self.failing.keys) + Array(Self.cannotPass.keys) + Self.pending
+        let listed = Self.passing + Array(Self.failing.keys) + Array(Self.cannotPass.keys)
         #expect(listed.count == Set(listed).count, "a flow is in two lists")
         #expect(
             Set(listed) == Set(Self.fixtures),
@@ -105,19 +102,6 @@ struct MaestroFlowsTests {
             #expect(abs((report.duration ?? 0) - duration) < 0.05, "\(video): \(report.duration ?? 0) s vs the manifest's \(duration) s")
         }
         #expect(videos.count == count, "each flow has its own video")
-    }
-
-    @Test("no pending flow passes yet: one that does belongs in `passing`")
-    func pendingFlowsStillPending() async throws {
-        let workspace = try Workspace()
-        for flow in Self.pending {
-            let name = flow.replacingOccurrences(of: "/", with: "-")
-            let variables = (Self.environment[flow] ?? [:]).sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-            let run = try await run(
-                ["run", "\(Self.folder)/\(flow)"] + variables + ["--output", workspace.file(name).path, "--scale", "0.25"],
-                in: workspace, name: name)
-            #expect(run.process.terminationStatus != 0, "\(flow) passes now: move it from `pending` to `passing`")
-        }
     }
 
     @Test("Maestro's failing flows fail, naming what was missing")

@@ -27,13 +27,7 @@ extension GoldenTests {
             ("places-landscape-ar", Self.launchArguments("ar", locale: "ar_EG"), false),
         ] {
             let h = try Self.landscape(PlacesApp.definition, arguments: arguments, dark: dark)
-            h.scene.permissions.set(.granted, for: .location, of: PlacesApp.bundleIdentifier)
-            try h.tap("shareLocation")
-            h.scene.location.travel(
-                LocationRoute(
-                    waypoints: [LocationSimulatorTests.cityHall, LocationSimulatorTests.tower, LocationSimulatorTests.harbour], speed: 150),
-                from: h.scene.now)
-            h.advance(by: .seconds(9))
+            try Self.followRouteHalfway(h)
             try assertGolden(name, h)
         }
     }

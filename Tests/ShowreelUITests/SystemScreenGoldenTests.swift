@@ -41,6 +41,17 @@ extension GoldenTests {
         try assertGolden("signup-edit-menu", h)
     }
 
+    /// Places, allowed the location, shares it and follows a route across the city for 9 s.
+    static func followRouteHalfway(_ h: SceneHarness) throws {
+        h.scene.permissions.set(.granted, for: .location, of: PlacesApp.bundleIdentifier)
+        try h.tap("shareLocation")
+        h.scene.location.travel(
+            LocationRoute(
+                waypoints: [LocationSimulatorTests.cityHall, LocationSimulatorTests.tower, LocationSimulatorTests.harbour], speed: 150),
+            from: h.scene.now)
+        h.advance(by: .seconds(9))
+    }
+
     @Test("Places following a route, halfway: light, dark, Arabic")
     func placesRoute() throws {
         for (name, arguments, dark) in [
@@ -49,15 +60,9 @@ extension GoldenTests {
         ] {
             let h = try SceneHarness(profile: Self.profile, app: PlacesApp.definition, arguments: arguments)
             h.scene.permissions.activeApp = PermissionAlertTests.places
-            h.scene.permissions.set(.granted, for: .location, of: PlacesApp.bundleIdentifier)
             if dark { h.scene.interfaceStyle = .dark }
             h.settle()
-            try h.tap("shareLocation")
-            h.scene.location.travel(
-                LocationRoute(
-                    waypoints: [LocationSimulatorTests.cityHall, LocationSimulatorTests.tower, LocationSimulatorTests.harbour], speed: 150),
-                from: h.scene.now)
-            h.advance(by: .seconds(9))
+            try Self.followRouteHalfway(h)
             try assertGolden(name, h)
         }
     }
