@@ -18,6 +18,7 @@ extension WebDriverServer {
             await sessions.release()
             throw error
         }
+        await session.ready()
         await sessions.add(session)
         let id = session.id
         configuration.logger.info("session \(id) started", metadata: ["udid": "\(session.udid)"])

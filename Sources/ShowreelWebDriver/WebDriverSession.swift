@@ -33,6 +33,10 @@ actor WebDriverSession {
     /// Commands running now: a session is never idle while one runs.
     private var running = 0
 
+    /// The session is ready for its client: its silence counts from now, not from before its
+    /// device booted and its app launched (a slow start must not use up `newCommandTimeout`).
+    func ready() { lastActivity = .now }
+
     func commandStarted() { running += 1 }
     func commandEnded() {
         running -= 1
