@@ -65,11 +65,21 @@ final class OutputSpool: @unchecked Sendable {
             let path = temporary.appendingPathComponent(name).path
             var info = stat()
             guard lstat(path, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            // Hosts starting together find the same leftovers: each claims a folder by renaming it
+            // (atomic, one wins) before removing it, and a folder already claimed is not an error.
+            let claimed = temporary.appendingPathComponent(".\(name)-removing-\(getpid())").path
+            guard rename(path, claimed) == 0 else {
+                if errno != ENOENT {
+                    let reason = String(cString: strerror(errno))
+                    logger.warning("cannot remove a stale output spool", metadata: ["folder": "\(path)", "error": "\(reason)"])
+                }
+                continue
+            }
             do {
-                try FileManager.default.removeItem(atPath: path)
+                try FileManager.default.removeItem(atPath: claimed)
                 logger.notice("removed the output spool of a tunnel host that no longer runs", metadata: ["folder": "\(path)"])
             } catch {
-                logger.warning("cannot remove a stale output spool", metadata: ["folder": "\(path)", "error": "\(error)"])
+                logger.warning("cannot remove a stale output spool", metadata: ["folder": "\(claimed)", "error": "\(error)"])
             }
         }
     }

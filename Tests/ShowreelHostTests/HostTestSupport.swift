@@ -222,11 +222,11 @@ struct HostProcess {
     /// Starts `showreel host --port 0` with `arguments` and waits for its listening line.
     static func start(_ arguments: [String], home: String? = nil) async throws -> HostProcess {
         let process = try launch(arguments, home: home)
-        let line = await firstStderrLine(process)
-        // The first line, read whole: its newline was where the reading stopped.
-        guard let line, let port = HostAPI.ListeningLine.port(in: line + "\n") else {
+        let lines = await stderrLines(process, upTo: { HostAPI.ListeningLine.port(in: $0 + "\n") != nil })
+        // A log line may come first (a stale spool removed at start); the listening line ends the reading.
+        guard let line = lines.last, let port = HostAPI.ListeningLine.port(in: line + "\n") else {
             kill(process.processIdentifier, SIGKILL)
-            throw TestFailure("showreel host did not start: \(line ?? "no output")")
+            throw TestFailure("showreel host did not start: \(lines.isEmpty ? "no output" : lines.joined(separator: "\n"))")
         }
         return HostProcess(process: process, port: port, listeningLine: line)
     }
@@ -267,16 +267,25 @@ struct HostProcess {
         return process
     }
 
-    private static func firstStderrLine(_ process: Process) async -> String? {
+    /// The host's stderr lines, read whole, up to the first that `isLast` accepts or the end.
+    private static func stderrLines(_ process: Process, upTo isLast: @escaping @Sendable (String) -> Bool) async -> [String] {
         let handle = (process.standardError as! Pipe).fileHandleForReading
         return await offThePool {
             var collected = Data()
-            while !collected.contains(UInt8(ascii: "\n")) {
+            var lines: [String] = []
+            while true {
+                while let newline = collected.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: collected[collected.startIndex..<newline], as: UTF8.self)
+                    collected.removeSubrange(collected.startIndex...newline)
+                    lines.append(line)
+                    if isLast(line) { return lines }
+                }
                 let data = handle.availableData
                 if data.isEmpty { break }
                 collected.append(data)
             }
-            return String(data: collected, encoding: .utf8)?.split(separator: "\n").first.map(String.init)
+            if !collected.isEmpty { lines.append(String(decoding: collected, as: UTF8.self)) }
+            return lines
         }
     }
 }
