@@ -18,6 +18,14 @@ struct FrameSet: Codable {
     var stop: Int64
     /// Idle stretches of the script, seconds (no frame inside).
     var idle: [[Double]]
+    /// Where each frame may differ from the one before, as the device tells its recorders
+    /// (`WindowScene.changedAreas`): rows then columns, `[top, bottom, left, right]` each; nil
+    /// for a frame that may differ anywhere (the first).
+    var areas: [[[Int]]?]
+
+    func changedAreas(_ index: Int) -> [PixelArea]? {
+        areas[index].map { $0.map { PixelArea(rows: $0[0]..<$0[1], columns: $0[2]..<$0[3]) } }
+    }
 
     var frameBytes: Int { width * height * 4 }
     var count: Int { times.count }
@@ -77,7 +85,7 @@ enum Scenario {
         case "inproc":
             result = try inProcess(
                 frames: try FrameSet.load(try option("--index")), output: try option("--out"),
-                fillQueue: options["--fill-queue"] == "1")
+                fillQueue: options["--fill-queue"] == "1", preloaded: options["--preload"] == "1")
         case "limit":
             result = try encoderLimit(frames: try FrameSet.load(try option("--index")))
         case "cfr":
@@ -124,6 +132,7 @@ enum Scenario {
             try buffer.withUnsafeBytes { try writeFully(fd, $0.baseAddress!, buffer.byteCount) }
         }
         var times: [Int64] = [0]
+        var areas: [[[Int]]?] = [nil]
         draw(into: shown)
         try append(shown)
         for event in events {
@@ -134,11 +143,15 @@ enum Scenario {
             guard !next.hasSamePixels(as: shown) else { continue }
             try append(next)
             times.append(event.time.microsecondsValue)
+            areas.append(
+                session.scene.changedAreas.map {
+                    $0.map { [$0.rows.lowerBound, $0.rows.upperBound, $0.columns.lowerBound, $0.columns.upperBound] }
+                })
             swap(&shown, &next)
         }
         let set = FrameSet(
             width: width, height: height, rawPath: rawPath, times: times, stop: stop.microsecondsValue,
-            idle: idle.map { [$0.lowerBound, $0.upperBound] })
+            idle: idle.map { [$0.lowerBound, $0.upperBound] }, areas: areas)
         try JSONEncoder().encode(set).write(to: URL(fileURLWithPath: indexPath))
         return ScenarioResult(
             wallSeconds: monotonicSeconds() - wallStart, own: Usage.current().since(start), children: nil,
@@ -208,22 +221,40 @@ enum Scenario {
     /// `fillQueue` false: the producer keeps one frame queued ahead of the encoder (a device that
     /// renders no faster than the encoder encodes). True: it keeps the recorder's queue full without
     /// overflowing it (an encoder that has fallen behind), the recorder's worst case for memory.
-    static func inProcess(frames: FrameSet, output: String, fillQueue: Bool = false) throws -> ScenarioResult {
+    /// `preloaded`: every frame is read into memory before the clock starts, so the producer only
+    /// hands frames over, as a device hands over what it rendered (what the limit is measured
+    /// against: neither side reads a file). Each frame comes with the areas the device says changed.
+    static func inProcess(frames: FrameSet, output: String, fillQueue: Bool = false, preloaded: Bool = false) throws -> ScenarioResult {
         let fd = try openFrames(frames)
         defer { close(fd) }
         try? FileManager.default.removeItem(atPath: output)
+        var loaded: [PixelBuffer] = []
+        if preloaded {
+            for index in 0..<frames.count {
+                let buffer = PixelBuffer(width: frames.width, height: frames.height, zeroed: false)
+                try load(frames, fd, index: index, into: buffer)
+                loaded.append(buffer)
+            }
+        }
         let start = Usage.current()
         let wallStart = monotonicSeconds()
         let recorder = try FrameQueueRecorder(url: URL(fileURLWithPath: output), width: frames.width, height: frames.height)
         let ahead = fillQueue ? recorder.capacity : inFlightFrames - 2
         // Queued frames, the one being encoded, the one being loaded.
-        let pool = BufferPool(count: ahead + 2, width: frames.width, height: frames.height)
+        let pool = BufferPool(count: preloaded ? 0 : ahead + 2, width: frames.width, height: frames.height)
         var refused = 0
         for index in 0..<frames.count {
-            let buffer = pool.free()
-            try load(frames, fd, index: index, into: buffer)
+            let buffer: PixelBuffer
+            if preloaded {
+                buffer = loaded[index]
+            } else {
+                buffer = pool.free()
+                try load(frames, fd, index: index, into: buffer)
+            }
             while recorder.queuedFrames >= ahead { usleep(100) }
-            if !recorder.submit(Frame(pixels: buffer, presentationTime: .microseconds(frames.times[index]))) { refused += 1 }
+            let frame = Frame(
+                pixels: buffer, presentationTime: .microseconds(frames.times[index]), changedAreas: frames.changedAreas(index))
+            if !recorder.submit(frame) { refused += 1 }
         }
         let summary = try recorder.finish(stopTime: .microseconds(frames.stop))
         let wall = monotonicSeconds() - wallStart
@@ -232,7 +263,7 @@ enum Scenario {
             wallSeconds: wall, own: usage, children: nil, framesIn: frames.count,
             framesEncoded: summary.framesEncoded, framesDropped: summary.framesDropped + refused,
             fileBytes: summary.fileSize)
-        result.inFlight = ahead + 2
+        result.inFlight = preloaded ? frames.count : ahead + 2
         return result
     }
 
