@@ -25,6 +25,7 @@ package actor Device {
     private var background: [String: Screen] = [:]
     private var crashes: [String: String] = [:]
     private var latestFrame: Frame?
+    private var recycler = FrameRecycler()
     private var isShutDown = false
     private var displayLink: Task<Void, Never>?
     /// Actions run one at a time, in the order they were asked for (see `perform(_:)`).
@@ -450,10 +451,12 @@ package actor Device {
     func renderIfNeeded() {
         guard scene.needsRender, !isShutDown else { return }
         // The screen's size as it is now: turned on its side, a frame is as wide as it was tall.
-        let pixels = PixelBuffer(width: scene.profile.pixelWidth, height: scene.profile.pixelHeight, zeroed: false)
-        scene.render(into: pixels)
+        let (pixels, stale) = recycler.buffer(width: scene.profile.pixelWidth, height: scene.profile.pixelHeight)
+        // Over the last frame: only what changed is drawn again.
+        scene.render(into: pixels, over: latestFrame?.pixels, differingIn: stale)
         let frame = Frame(pixels: pixels, presentationTime: clock.now, changedAreas: scene.changedAreas)
             .stamped(after: latestFrame?.presentationTime)
+        recycler.published(changing: scene.changedAreas, replacing: latestFrame?.pixels)
         latestFrame = frame
         display.publish(frame)
     }
@@ -474,5 +477,15 @@ package actor Device {
             throw DeviceError.appCrashed(bundleIdentifier: app, message: message)
         }
         guard foreground != nil else { throw DeviceError.appNotRunning }
+    }
+}
+
+extension Device {
+    /// Tests: whether each render of only the changed areas is checked against a whole render.
+    package func verifyPartialRenders(_ on: Bool) { scene.verifiesPartialRenders = on }
+
+    /// Tests: renders that drew only the changed areas, and those that differed from a whole render.
+    package func partialRenders() -> (count: Int, mismatches: [String]) {
+        (scene.partialRenderCount, scene.partialRenderMismatches)
     }
 }

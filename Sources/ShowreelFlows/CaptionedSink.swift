@@ -17,6 +17,8 @@ final class CaptionedSink: DisplayStreamSink {
         var screen: Frame?
         var lastTime: Duration?
         var ended = false
+        /// The caption on the frame sent last, and where its band ended.
+        var sent: (caption: String?, bottom: Double?) = (nil, nil)
     }
 
     init(next: any DisplayStreamSink, scale: Double) {
@@ -52,12 +54,19 @@ final class CaptionedSink: DisplayStreamSink {
 
     private func send(_ frame: Frame, _ state: inout State) {
         var frame = frame.stamped(after: state.lastTime)
+        // The same caption drawn over the new screen changes only where the screen changed;
+        // a caption that came, went or changed may change anywhere.
+        let sameCaption = state.sent.caption == state.caption && state.sent.bottom == state.bottom
+        let changedAreas = sameCaption ? frame.changedAreas : nil
         if let caption = state.caption {
             // The device's buffer is shared with every subscriber: draw on a copy.
             let copy = frame.pixels.copy()
             Caption.draw(caption, on: copy, scale: scale, bottom: state.bottom)
-            frame = Frame(pixels: copy, presentationTime: frame.presentationTime)
+            frame = Frame(pixels: copy, presentationTime: frame.presentationTime, changedAreas: changedAreas)
+        } else {
+            frame = Frame(pixels: frame.pixels, presentationTime: frame.presentationTime, changedAreas: changedAreas)
         }
+        state.sent = (state.caption, state.bottom)
         state.lastTime = frame.presentationTime
         next.receive(.frame(frame))
     }

@@ -47,6 +47,23 @@ public final class PixelBuffer: @unchecked Sendable {
         withUnsafeBytes { PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, copying: $0) }
     }
 
+    /// Copies `other`'s pixels (a picture of the same size and layout) into this one.
+    package func copyPixels(from other: PixelBuffer) {
+        precondition(other.storage.count == storage.count, "copying pixels between pictures of different sizes")
+        storage.copyMemory(from: UnsafeRawBufferPointer(other.storage))
+    }
+
+    /// Copies the pixels of `area` from `other` (a picture of the same size and layout).
+    package func copyPixels(in area: PixelArea, from other: PixelBuffer) {
+        precondition(other.storage.count == storage.count, "copying pixels between pictures of different sizes")
+        let rows = area.rows.clamped(to: 0..<height), columns = area.columns.clamped(to: 0..<width)
+        guard !columns.isEmpty else { return }
+        for row in rows {
+            let offset = row * bytesPerRow + columns.lowerBound * 4
+            (storage.baseAddress! + offset).copyMemory(from: other.storage.baseAddress! + offset, byteCount: columns.count * 4)
+        }
+    }
+
     deinit { FrameMemory.deallocate(storage) }
 
     /// The most memory that freed frame buffers of one size keep for the next frames of that

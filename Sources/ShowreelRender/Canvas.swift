@@ -19,6 +19,8 @@ public final class Canvas {
     public var interfaceStyle: InterfaceStyle = .light
     /// Whether `.leading` means the right edge (an Arabic or Hebrew interface).
     public var isRightToLeft = false
+    /// Set by `limitDrawing(to:)`: a render of only part of the picture.
+    package private(set) var limit: DrawingLimit?
 
     /// - Parameter text: the engine that shapes this canvas's text, for its owner to keep
     ///   across frames; nil borrows an idle one for the canvas's lifetime.
@@ -27,12 +29,36 @@ public final class Canvas {
         self.scale = scale
         self.text = text ?? TextEngine.borrow()
         borrowsText = text == nil
-        surface = pixels.withUnsafeMutableBytes { bytes in
-            cairo_image_surface_create_for_data(
-                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                Int32(pixels.width), Int32(pixels.height), Int32(pixels.bytesPerRow))
-        }
+        surface = Self.surface(on: pixels, within: PixelArea(rows: 0..<pixels.height, columns: 0..<pixels.width))
         context = cairo_create(surface)
+        setUp()
+    }
+
+    /// A canvas that draws only inside `area` of `pixels` (device pixels; the rest keeps what it
+    /// holds), in the picture's coordinates. The area is the surface's own edge rather than a
+    /// clip, so Cairo draws each pixel in it exactly as it would on the whole picture (a clip
+    /// takes another compositing path, which rounds antialiased edges differently).
+    package init(pixels: PixelBuffer, scale: Double, text: TextEngine, within area: PixelArea) {
+        self.pixels = pixels
+        self.scale = scale
+        self.text = text
+        borrowsText = false
+        surface = Self.surface(on: pixels, within: area)
+        cairo_surface_set_device_offset(surface, -Double(area.columns.lowerBound), -Double(area.rows.lowerBound))
+        context = cairo_create(surface)
+        setUp()
+    }
+
+    private static func surface(on pixels: PixelBuffer, within area: PixelArea) -> OpaquePointer {
+        pixels.withUnsafeMutableBytes { bytes in
+            cairo_image_surface_create_for_data(
+                (bytes.baseAddress! + area.rows.lowerBound * pixels.bytesPerRow + area.columns.lowerBound * 4)
+                    .assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                Int32(area.columns.count), Int32(area.rows.count), Int32(pixels.bytesPerRow))
+        }
+    }
+
+    private func setUp() {
         cairo_scale(context, scale, scale)
         // For the toy text path only (Pango sets its own): grey antialiasing, no hinting.
         let options = cairo_font_options_create()
@@ -54,6 +80,16 @@ public final class Canvas {
 
     /// Makes every drawing operation visible in `pixels`.
     public func finish() { cairo_surface_flush(surface) }
+
+    /// Sets the render of part of the picture this canvas is for (see `init(pixels:scale:text:within:)`).
+    package func limitDrawing(to limit: DrawingLimit) {
+        self.limit = limit
+    }
+
+    /// Counts `area` as drawn, for a subtree whose pixels are kept as they were (see `DrawingLimit`).
+    package func noteInk(_ area: PixelArea) {
+        ink = Self.union(ink, area)
+    }
 
     // MARK: State
 
@@ -97,7 +133,9 @@ public final class Canvas {
         withState {
             cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
             setColor(color)
-            paintMarkingInk()
+            // The whole picture, whatever the clip (a limited render clips to part of it).
+            ink = Self.union(ink, PixelArea(rows: 0..<pixels.height, columns: 0..<pixels.width))
+            cairo_paint(context)
         }
     }
 
@@ -212,7 +250,9 @@ public final class Canvas {
                 cairo_scale(context, rect.width / Double(image.width), rect.height / Double(image.height))
                 cairo_set_source_surface(context, source, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(context), CAIRO_FILTER_GOOD)
-                paintMarkingInk()
+                // The image's rect (the clip would make the ink depend on a limited render's areas).
+                markInk(x1: 0, y1: 0, x2: Double(image.width), y2: Double(image.height))
+                cairo_paint(context)
             }
         }
     }
@@ -264,14 +304,6 @@ public final class Canvas {
         cairo_stroke_extents(context, &x1, &y1, &x2, &y2)
         markInk(x1: x1, y1: y1, x2: x2, y2: y2)
         cairo_stroke(context)
-    }
-
-    /// A paint covers the clip.
-    private func paintMarkingInk() {
-        var (x1, y1, x2, y2) = (0.0, 0.0, 0.0, 0.0)
-        cairo_clip_extents(context, &x1, &y1, &x2, &y2)
-        markInk(x1: x1, y1: y1, x2: x2, y2: y2)
-        cairo_paint(context)
     }
 
     /// Scales later drawing about the origin.

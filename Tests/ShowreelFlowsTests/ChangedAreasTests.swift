@@ -29,13 +29,18 @@ struct ChangedAreasTests {
         let device = try Device(
             name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
             registry: DeviceRegistry(home: home), showsTouches: true)
+        await device.verifyPartialRenders(true)
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
         let runner = FlowRunner(options: FlowRunOptions(output: home.appendingPathComponent("out"), apps: ShowcaseCatalog.apps))
         let result = await runner.drive(flow, on: device, screenshotPrefix: "check")
         subscription.stop()
+        let partial = await device.partialRenders()
         await device.shutdown()
         #expect(result.failure == nil, "\(String(describing: result.failure))")
+        // The device draws only the changed areas over its last frame: the same pixels as a whole render.
+        #expect(partial.mismatches.isEmpty, "\(partial.mismatches.prefix(5))")
+        #expect(partial.count > 0, "no render drew only the changed areas")
 
         let report = checker.report
         #expect(report.missed.isEmpty, "pixels that changed but were not reported: \(report.missed.prefix(10))")
@@ -54,6 +59,7 @@ struct ChangedAreasTests {
             name: "shaped", profile: .phone, clock: .virtual, apps: ShowcaseCatalog.apps,
             registry: DeviceRegistry(home: home), showsTouches: true, interfaceStyle: appearance,
             languages: languages)
+        await device.verifyPartialRenders(true)
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
         _ = try await device.launch("dev.showreel.hello")
@@ -63,7 +69,10 @@ struct ChangedAreasTests {
         await device.setInterfaceStyle(appearance == .dark ? .light : .dark)
         try await device.wait(.milliseconds(500))
         subscription.stop()
+        let partial = await device.partialRenders()
         await device.shutdown()
+        #expect(partial.mismatches.isEmpty, "\(partial.mismatches.prefix(5))")
+        #expect(partial.count > 0, "no render drew only the changed areas")
         let report = checker.report
         #expect(report.missed.isEmpty, "pixels that changed but were not reported: \(report.missed.prefix(10))")
         #expect(report.checkedFrames > 10)

@@ -51,6 +51,16 @@ public final class WindowScene {
     var damage = SceneDamage()
     /// Where the scene itself last drew over the windows (the home and touch indicators).
     var sceneOverlayAreas: [PixelArea] = []
+    /// The picture the last render drew, which a render of only the changed areas starts from.
+    private weak var lastRendered: PixelBuffer?
+    /// How many renders drew only the changed areas (see `render(into:over:)`).
+    package private(set) var partialRenderCount = 0
+    /// Tests: each render of only the changed areas is checked against a whole one, and where
+    /// they differ is noted in `partialRenderMismatches`.
+    package var verifiesPartialRenders = false
+    package private(set) var partialRenderMismatches: [String] = []
+    private var lastLimitAreas: [PixelArea] = []
+    private var scratchPicture: PixelBuffer?
 
     // Time and animation.
     public internal(set) var now: Duration = .zero
@@ -259,17 +269,89 @@ public final class WindowScene {
     /// Draws the whole screen into `pixels` (which must be the profile's pixel size): mid-turn,
     /// the screen before the turn turning into the one after it.
     public func render(into pixels: PixelBuffer) {
+        render(into: pixels, over: nil)
+    }
+
+    /// Renders into `pixels`; with `previous`, the picture this scene rendered last (the same
+    /// size), only what changed since is drawn: `previous` is copied and the changed areas drawn
+    /// over it, which costs a fraction of a whole screen when a small part of it changed. The
+    /// pixels are the same as a whole render's.
+    ///
+    /// `pixels` may hold an older frame of this scene already: `stale` says where it differs
+    /// from `previous` (nil: anywhere), and only that is copied.
+    package func render(into pixels: PixelBuffer, over previous: PixelBuffer?, differingIn stale: [PixelArea]? = nil) {
         if let rotation {
             renderTurning(rotation, into: pixels)
+            // A picture mid-turn is no screen to draw changes over.
+            lastRendered = nil
         } else {
-            renderScreen(into: pixels)
+            renderScreen(into: pixels, over: previous, differingIn: stale)
+            lastRendered = pixels
         }
     }
 
-    /// Draws the windows, the status bar and the indicators as they are now.
-    func renderScreen(into pixels: PixelBuffer) {
+    /// Draws the windows, the status bar and the indicators as they are now; over `previous`,
+    /// only the changed areas (see `render(into:over:)`).
+    func renderScreen(into pixels: PixelBuffer, over previous: PixelBuffer? = nil, differingIn stale: [PixelArea]? = nil) {
         layoutIfNeeded()
-        let canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine)
+        if let previous, previous === lastRendered, previous.width == pixels.width, previous.height == pixels.height,
+            let limit = damage.limit(
+                adding: sceneOverlayAreas + plannedOverlayAreas, scale: Double(profile.scale), width: pixels.width,
+                height: pixels.height),
+            limit.areas.reduce(0, { $0 + $1.rows.count * $1.columns.count }) < pixels.width * pixels.height / 2
+        {
+            if let stale {
+                for area in stale { pixels.copyPixels(in: area, from: previous) }
+            } else {
+                pixels.copyPixels(from: previous)
+            }
+            lastLimitAreas = limit.areas
+            if draw(into: pixels, limit: limit) {
+                partialRenderCount += 1
+                if verifiesPartialRenders { comparePartialRender(pixels) }
+                return
+            }
+        }
+        _ = draw(into: pixels, limit: nil)
+    }
+
+    /// Draws the screen (within `limit`, when given) and finishes the render; false, with
+    /// nothing finished, when a limited render drew outside its areas (a whole one is due).
+    private func draw(into pixels: PixelBuffer, limit: DrawingLimit?) -> Bool {
+        var overlayAreas: [PixelArea] = []
+        if let limit {
+            // Cairo clips what it draws to a surface's edge, which rounds antialiased edges near
+            // it a little differently: each area is drawn with a margin into a scratch picture,
+            // and only the area itself is copied into the frame, the same as a whole render's.
+            let scratch = partialScratch(width: pixels.width, height: pixels.height)
+            for area in limit.areas {
+                limit.current = area.expanded(by: Self.partialMargin, width: pixels.width, height: pixels.height)
+                overlayAreas = paint(scratch, limit: limit)
+                pixels.copyPixels(in: area, from: scratch)
+            }
+        } else {
+            overlayAreas = paint(pixels, limit: nil)
+        }
+        let areas = damage.areas(addingBefore: sceneOverlayAreas, after: overlayAreas)
+        if let limit, areas?.allSatisfy(limit.covers) != true { return false }
+        changedAreas = areas
+        damage = SceneDamage()
+        sceneOverlayAreas = overlayAreas
+        needsRender = false
+        renderCount += 1
+        return true
+    }
+
+    /// Draws the windows, the status bar and the indicators into `pixels` (only `limit.current`,
+    /// when given); returns where the indicators drew.
+    private func paint(_ pixels: PixelBuffer, limit: DrawingLimit?) -> [PixelArea] {
+        let canvas: Canvas
+        if let limit {
+            canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine, within: limit.current)
+            canvas.limitDrawing(to: limit)
+        } else {
+            canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine)
+        }
         canvas.interfaceStyle = interfaceStyle
         canvas.isRightToLeft = isRightToLeft
         canvas.clear(.black)
@@ -279,11 +361,46 @@ public final class WindowScene {
         let overlayAreas = [canvas.inkArea { drawHomeIndicator(in: canvas) }, canvas.inkArea { drawTouchIndicator(in: canvas) }]
             .compactMap { $0 }
         canvas.finish()
-        changedAreas = damage.areas(addingBefore: sceneOverlayAreas, after: overlayAreas)
-        damage = SceneDamage()
-        sceneOverlayAreas = overlayAreas
-        needsRender = false
-        renderCount += 1
+        return overlayAreas
+    }
+
+    /// Tests: draws the whole screen into a picture of its own and notes where it differs from
+    /// `pixels`, which a render of only the changed areas just drew.
+    private func comparePartialRender(_ pixels: PixelBuffer) {
+        let whole = PixelBuffer(width: pixels.width, height: pixels.height, zeroed: false)
+        _ = paint(whole, limit: nil)
+        guard !pixels.hasSamePixels(as: whole) else { return }
+        var first: (x: Int, y: Int)?
+        for y in 0..<pixels.height where first == nil {
+            if let x = (0..<pixels.width).first(where: { pixels.pixel(x: $0, y: y) != whole.pixel(x: $0, y: y) }) { first = (x, y) }
+        }
+        let (x, y) = first ?? (0, 0)
+        partialRenderMismatches.append(
+            "render \(renderCount): (\(x), \(y)) is \(pixels.pixel(x: x, y: y)), a whole render's \(whole.pixel(x: x, y: y)); areas \(lastLimitAreas)"
+        )
+    }
+
+    /// Pixels drawn around each area of a partial render and thrown away (see `draw(into:limit:)`).
+    static let partialMargin = 8
+
+    /// The picture partial renders draw into before copying their areas out, kept across frames.
+    private func partialScratch(width: Int, height: Int) -> PixelBuffer {
+        if let scratch = scratchPicture, scratch.width == width, scratch.height == height { return scratch }
+        let scratch = PixelBuffer(width: width, height: height, zeroed: false)
+        scratchPicture = scratch
+        return scratch
+    }
+
+    /// Where the home and touch indicators will draw, from their geometry (checked after the render).
+    private var plannedOverlayAreas: [PixelArea] {
+        var rects: [Rect] = []
+        if profile.cornerRadius > 0 { rects.append(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5)) }
+        if showsTouches, let indicator = touchIndicator, indicator.alpha > 0 {
+            rects.append(Rect(x: indicator.point.x - 24, y: indicator.point.y - 24, width: 48, height: 48))
+        }
+        return rects.compactMap {
+            PixelArea(covering: $0, scale: Double(profile.scale), width: profile.pixelWidth, height: profile.pixelHeight)
+        }
     }
 
     /// The home indicator of a phone without a home button, over every window.

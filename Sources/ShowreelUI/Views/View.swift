@@ -201,7 +201,32 @@ open class View {
             renderedArea = nil
             return
         }
+        guard let limit = canvas.limit else {
+            renderedArea = canvas.inkArea { drawTree(in: canvas) }
+            return
+        }
+        // A render of part of the screen: a subtree that changed nothing and drew elsewhere
+        // keeps its pixels (and its area), unvisited.
+        let id = ObjectIdentifier(self)
+        if let area = renderedArea, limit.mayReuse(id, drawnOn: area) {
+            canvas.noteInk(area)
+            return
+        }
+        let changed = limit.entering(id)
         renderedArea = canvas.inkArea { drawTree(in: canvas) }
+        if changed { limit.leaving() }
+    }
+
+    /// Where `rect` (in this view's coordinates) lands on the screen, carried up as a change is.
+    func rectOnScreen(_ rect: Rect) -> Rect {
+        var area = rect
+        var view: View = self
+        while true {
+            area = view.rectInSuperview(area)
+            guard let parent = view.superview else { return area }
+            area = area.offsetBy(dx: -parent.boundsOrigin.x, dy: -parent.boundsOrigin.y)
+            view = parent
+        }
     }
 
     private func drawTree(in canvas: Canvas) {

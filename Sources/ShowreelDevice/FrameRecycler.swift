@@ -1,0 +1,45 @@
+import ShowreelGraphics
+
+/// Frames the device published earlier, drawn into again once nobody else holds them: a new
+/// frame then starts from a picture only a few changes old, and only those changes are copied
+/// in from the latest frame, instead of a fresh buffer (page faults) and a whole-screen copy.
+struct FrameRecycler {
+    /// Frames published before the latest, oldest first, with the number of each.
+    private var spares: [(pixels: PixelBuffer, number: Int)] = []
+    /// What each recent frame changed (nil: anything), newest last; `changes.last` is the latest frame's.
+    private var changes: [[PixelArea]?] = []
+    private var latestNumber = 0
+    /// Enough for frames still in a recorder's queue to come back; more would only hold memory.
+    private static let spareLimit = 3
+    private static let changeLimit = 16
+
+    /// A buffer of `width` x `height` to draw the next frame into, and where it differs from the
+    /// latest frame (nil: anywhere, as a fresh buffer does).
+    mutating func buffer(width: Int, height: Int) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
+        for index in spares.indices where spares[index].pixels.width == width && spares[index].pixels.height == height {
+            guard isKnownUniquelyReferenced(&spares[index].pixels) else { continue }
+            let spare = spares.remove(at: index)
+            let behind = latestNumber - spare.number
+            guard behind > 0, behind <= changes.count else { return (spare.pixels, nil) }
+            var stale: [PixelArea] = []
+            for areas in changes.suffix(behind) {
+                guard let areas else { return (spare.pixels, nil) }
+                stale += areas
+            }
+            return (spare.pixels, stale)
+        }
+        return (PixelBuffer(width: width, height: height, zeroed: false), nil)
+    }
+
+    /// Notes a new latest frame, which changed `areas` from the one before; `previous` (the
+    /// frame it replaces) becomes a spare.
+    mutating func published(changing areas: [PixelArea]?, replacing previous: PixelBuffer?) {
+        if let previous {
+            spares.append((previous, latestNumber))
+            if spares.count > Self.spareLimit { spares.removeFirst() }
+        }
+        latestNumber += 1
+        changes.append(areas)
+        if changes.count > Self.changeLimit { changes.removeFirst() }
+    }
+}
