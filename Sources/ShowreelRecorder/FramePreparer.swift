@@ -61,11 +61,13 @@ final class FramePreparer {
     /// that does not say, or that the video's bands cannot map (not screen-sized, a video not
     /// exactly half or whole size), makes both unknown.
     func noteChanges(of frame: Frame) {
-        guard let changeScale, isScreenSized(frame.pixels), let areas = frame.changedAreas else {
+        // A frame a `RecordingSession` shrank says what changed at the video's size already.
+        let factor = isScreenSized(frame.pixels) ? changeScale : (shrinker?.isShrunk(frame.pixels) == true ? 1 : nil)
+        guard let factor, let areas = frame.changedAreas else {
             (changedSinceShrunk, changedSinceKept, changedSinceSent) = (nil, nil, nil)
             return
         }
-        let changed = BandSpans(areas: areas, factor: changeScale, layout: bands)
+        let changed = BandSpans(areas: areas, factor: factor, layout: bands)
         changedSinceShrunk?.formUnion(changed)
         changedSinceKept?.formUnion(changed)
         changedSinceSent?.formUnion(changed)
@@ -79,7 +81,10 @@ final class FramePreparer {
     func forEncoder(_ pixels: PixelBuffer) -> (pixels: PixelBuffer, spans: BandSpans?) {
         let spans = changedSinceSent
         changedSinceSent = BandSpans(bandCount: bands.bandCount)
-        guard shrinker == nil, isScreenSized(pixels), bands.width == inputWidth, bands.height == inputHeight else {
+        // Shrunk (here or by the session), the picture is the recorder's own, masked: only the
+        // bands that changed since the picture sent last are converted again.
+        if shrinker != nil { return (prepared(pixels), spans) }
+        guard isScreenSized(pixels), bands.width == inputWidth, bands.height == inputHeight else {
             return (prepared(pixels), nil)
         }
         guard let spans, let mask, masksCopies, mask.width == pixels.width, mask.height == pixels.height,

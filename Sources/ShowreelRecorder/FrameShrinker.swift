@@ -52,18 +52,29 @@ package struct FrameShrinker: Sendable {
     /// picture of the frame its source published just before, only what `frame` says changed
     /// since is shrunk, onto a copy of it: a copy costs a fraction of reading a whole screen.
     /// A frame that changed over half its bands, or does not say what changed, is shrunk whole.
+    ///
+    /// The frame keeps its changed areas, at the video's size (where the shrunk picture may
+    /// differ from the one shrunk before), so the recorder converts only those.
     package func shrunk(_ frame: Frame, after previous: PixelBuffer? = nil) -> Frame {
-        if let previous, shrinksInParts, isShrunk(previous), let areas = frame.changedAreas {
-            let spans = BandSpans(areas: areas, factor: 2, layout: bands)
+        let areas = shrinksInParts ? frame.changedAreas.map { $0.map(Self.halved) } : nil
+        if let previous, shrinksInParts, isShrunk(previous), let changed = frame.changedAreas {
+            let spans = BandSpans(areas: changed, factor: 2, layout: bands)
             if spans.changedBandCount * 2 <= bands.bandCount {
                 let pixels = previous.copy()
                 shrink(frame.pixels, into: pixels, spans: spans)
-                return Frame(pixels: pixels, presentationTime: frame.presentationTime)
+                return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
             }
         }
         let pixels = PixelBuffer(width: width, height: height, zeroed: false)
         shrink(frame.pixels, into: pixels)
-        return Frame(pixels: pixels, presentationTime: frame.presentationTime)
+        return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
+    }
+
+    /// The pixels of a half-size picture that the screen pixels of `area` are shrunk into.
+    private static func halved(_ area: PixelArea) -> PixelArea {
+        PixelArea(
+            rows: area.rows.lowerBound / 2..<(area.rows.upperBound + 1) / 2,
+            columns: area.columns.lowerBound / 2..<(area.columns.upperBound + 1) / 2)
     }
 
     /// Whether `pixels` are already at the video's size (shrunk and masked by a shrinker).
