@@ -63,8 +63,8 @@ final class CaptionedSink: DisplayStreamSink {
             let copy = frame.pixels.copy()
             Caption.draw(caption, on: copy, scale: scale, bottom: state.bottom)
             frame = Frame(pixels: copy, presentationTime: frame.presentationTime, changedAreas: changedAreas)
-        } else {
-            frame = Frame(pixels: frame.pixels, presentationTime: frame.presentationTime, changedAreas: changedAreas)
+        } else if !sameCaption {
+            frame = Frame(pixels: frame.pixels, presentationTime: frame.presentationTime)
         }
         state.sent = (state.caption, state.bottom)
         state.lastTime = frame.presentationTime

@@ -93,18 +93,12 @@ final class FramePreparer {
             return (masked(pixels), spans)
         }
         // The masked screen is in `maskScratch` as of the picture sent last: bring the changed bands up to date.
-        let changed = spans.spans.enumerated().compactMap { band, columns in columns.map { (bands.rows(of: band), $0) } }
-        pixels.withUnsafeBytes { source in
-            scratch.withUnsafeMutableBytes { target in
-                for (rows, columns) in changed {
-                    for row in rows {
-                        let offset = row * pixels.bytesPerRow + columns.lowerBound * 4
-                        (target.baseAddress! + offset).copyMemory(from: source.baseAddress! + offset, byteCount: columns.count * 4)
-                    }
-                }
-            }
+        for (band, columns) in spans.spans.enumerated() {
+            guard let columns else { continue }
+            let rows = bands.rows(of: band)
+            scratch.copyPixels(in: PixelArea(rows: rows, columns: columns), from: pixels)
+            mask.apply(to: scratch, rows: rows)
         }
-        for (rows, _) in changed { mask.apply(to: scratch, rows: rows) }
         return (scratch, spans)
     }
 

@@ -19,8 +19,8 @@ public final class Canvas {
     public var interfaceStyle: InterfaceStyle = .light
     /// Whether `.leading` means the right edge (an Arabic or Hebrew interface).
     public var isRightToLeft = false
-    /// Set by `limitDrawing(to:)`: a render of only part of the picture.
-    package private(set) var limit: DrawingLimit?
+    /// A render of only part of the picture (see `init(pixels:scale:text:limit:)`).
+    package let limit: DrawingLimit?
 
     /// - Parameter text: the engine that shapes this canvas's text, for its owner to keep
     ///   across frames; nil borrows an idle one for the canvas's lifetime.
@@ -29,20 +29,24 @@ public final class Canvas {
         self.scale = scale
         self.text = text ?? TextEngine.borrow()
         borrowsText = text == nil
+        limit = nil
         surface = Self.surface(on: pixels, within: PixelArea(rows: 0..<pixels.height, columns: 0..<pixels.width))
         context = cairo_create(surface)
         setUp()
     }
 
-    /// A canvas that draws only inside `area` of `pixels` (device pixels; the rest keeps what it
-    /// holds), in the picture's coordinates. The area is the surface's own edge rather than a
-    /// clip, so Cairo draws each pixel in it exactly as it would on the whole picture (a clip
-    /// takes another compositing path, which rounds antialiased edges differently).
-    package init(pixels: PixelBuffer, scale: Double, text: TextEngine, within area: PixelArea) {
+    /// A canvas for `limit`'s pass under way: it draws only inside `limit.current` of `pixels`
+    /// (device pixels; the rest keeps what it holds), in the picture's coordinates. The area is
+    /// the surface's own edge rather than a clip, so Cairo draws each pixel in it as it would on
+    /// the whole picture (a clip takes another compositing path, which rounds antialiased edges
+    /// differently).
+    package init(pixels: PixelBuffer, scale: Double, text: TextEngine, limit: DrawingLimit) {
         self.pixels = pixels
         self.scale = scale
         self.text = text
         borrowsText = false
+        self.limit = limit
+        let area = limit.current
         surface = Self.surface(on: pixels, within: area)
         cairo_surface_set_device_offset(surface, -Double(area.columns.lowerBound), -Double(area.rows.lowerBound))
         context = cairo_create(surface)
@@ -80,11 +84,6 @@ public final class Canvas {
 
     /// Makes every drawing operation visible in `pixels`.
     public func finish() { cairo_surface_flush(surface) }
-
-    /// Sets the render of part of the picture this canvas is for (see `init(pixels:scale:text:within:)`).
-    package func limitDrawing(to limit: DrawingLimit) {
-        self.limit = limit
-    }
 
     /// Counts `area` as drawn, for a subtree whose pixels are kept as they were (see `DrawingLimit`).
     package func noteInk(_ area: PixelArea) {

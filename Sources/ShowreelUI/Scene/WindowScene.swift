@@ -59,7 +59,6 @@ public final class WindowScene {
     /// they differ is noted in `partialRenderMismatches`.
     package var verifiesPartialRenders = false
     package private(set) var partialRenderMismatches: [String] = []
-    private var lastLimitAreas: [PixelArea] = []
     private var scratchPicture: PixelBuffer?
 
     // Time and animation.
@@ -305,10 +304,9 @@ public final class WindowScene {
             } else {
                 pixels.copyPixels(from: previous)
             }
-            lastLimitAreas = limit.areas
             if draw(into: pixels, limit: limit) {
                 partialRenderCount += 1
-                if verifiesPartialRenders { comparePartialRender(pixels) }
+                if verifiesPartialRenders { comparePartialRender(pixels, areas: limit.areas) }
                 return
             }
         }
@@ -347,8 +345,7 @@ public final class WindowScene {
     private func paint(_ pixels: PixelBuffer, limit: DrawingLimit?) -> [PixelArea] {
         let canvas: Canvas
         if let limit {
-            canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine, within: limit.current)
-            canvas.limitDrawing(to: limit)
+            canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine, limit: limit)
         } else {
             canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine)
         }
@@ -366,7 +363,7 @@ public final class WindowScene {
 
     /// Tests: draws the whole screen into a picture of its own and notes where it differs from
     /// `pixels`, which a render of only the changed areas just drew.
-    private func comparePartialRender(_ pixels: PixelBuffer) {
+    private func comparePartialRender(_ pixels: PixelBuffer, areas: [PixelArea]) {
         let whole = PixelBuffer(width: pixels.width, height: pixels.height, zeroed: false)
         _ = paint(whole, limit: nil)
         guard !pixels.hasSamePixels(as: whole) else { return }
@@ -376,7 +373,7 @@ public final class WindowScene {
         }
         let (x, y) = first ?? (0, 0)
         partialRenderMismatches.append(
-            "render \(renderCount): (\(x), \(y)) is \(pixels.pixel(x: x, y: y)), a whole render's \(whole.pixel(x: x, y: y)); areas \(lastLimitAreas)"
+            "render \(renderCount): (\(x), \(y)) is \(pixels.pixel(x: x, y: y)), a whole render's \(whole.pixel(x: x, y: y)); areas \(areas)"
         )
     }
 

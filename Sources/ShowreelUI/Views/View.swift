@@ -126,14 +126,12 @@ open class View {
     /// Walks up to the root that reports to the scene, carrying `rect` into each superview's
     /// coordinates and, at the root, into the screen's (where the scene draws the root).
     private func invalidate(_ rect: Rect?) {
-        var area = rect
-        var view: View = self
-        while true {
-            if let handler = view.invalidationHandler { return handler(self, area.map(view.rectInSuperview)) }
-            guard let parent = view.superview else { return }
-            area = area.map { view.rectInSuperview($0).offsetBy(dx: -parent.boundsOrigin.x, dy: -parent.boundsOrigin.y) }
-            view = parent
+        var root: View = self
+        while root.invalidationHandler == nil {
+            guard let parent = root.superview else { return }
+            root = parent
         }
+        root.invalidationHandler?(self, rect.map { rectOnScreen($0, upTo: root) })
     }
 
     /// `rect` in this view's coordinates, where the superview draws it (scaled about the
@@ -217,13 +215,14 @@ open class View {
         if changed { limit.leaving() }
     }
 
-    /// Where `rect` (in this view's coordinates) lands on the screen, carried up as a change is.
-    func rectOnScreen(_ rect: Rect) -> Rect {
+    /// Where `rect` (in this view's coordinates) lands on the screen: carried up through each
+    /// superview to the root (or to `top`), and placed where that draws it.
+    func rectOnScreen(_ rect: Rect, upTo top: View? = nil) -> Rect {
         var area = rect
         var view: View = self
         while true {
             area = view.rectInSuperview(area)
-            guard let parent = view.superview else { return area }
+            guard view !== top, let parent = view.superview else { return area }
             area = area.offsetBy(dx: -parent.boundsOrigin.x, dy: -parent.boundsOrigin.y)
             view = parent
         }
