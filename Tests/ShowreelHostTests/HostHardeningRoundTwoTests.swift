@@ -185,28 +185,60 @@ struct HostHardeningRoundTwoTests {
 
     @Test("a host whose ::1 port another program holds refuses to start, and never says it listens")
     func squatterOnIPv6Loopback() async throws {
-        let squatter = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(squatter >= 0)
+        // A port taken on ::1 and free on 127.0.0.1: another test may hold the same number on IPv4
+        // (the host then fails on IPv4 first, which is another refusal than the one tested here).
+        var squatter: Int32 = -1
+        var port = 0
+        for _ in 0..<20 where squatter < 0 {
+            let candidate = try Self.listeningOnIPv6Loopback()
+            if Self.isFreeOnIPv4Loopback(candidate.port) {
+                (squatter, port) = candidate
+            } else {
+                close(candidate.socket)
+            }
+        }
+        try #require(squatter >= 0, "no port free on 127.0.0.1 among 20 taken on ::1")
         defer { close(squatter) }
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        inet_pton(AF_INET6, "::1", &address.sin6_addr)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(squatter, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-        }
-        try #require(bound == 0, "this machine has no IPv6 loopback")
-        #expect(listen(squatter, 8) == 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(squatter, $0, &length) }
-        }
-        let port = Int(UInt16(bigEndian: address.sin6_port))
         let host = TunnelHost(configuration: TunnelHostConfiguration(port: port, handlesSignals: false), logger: testLogger)
         let listened = ListenedFlag()
         await #expect(throws: LoopbackPortTaken.self) {
             try await host.run { _ in listened.set() }
         }
         #expect(!listened.value, "the host said it listens on \(port) while ::1 \(port) was taken")
+    }
+
+    /// A socket listening on ::1 at a port the system picked, and that port.
+    private static func listeningOnIPv6Loopback() throws -> (socket: Int32, port: Int) {
+        let squatter = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(squatter >= 0)
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        inet_pton(AF_INET6, "::1", &address.sin6_addr)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(squatter, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        if bound != 0 { close(squatter) }
+        try #require(bound == 0, "this machine has no IPv6 loopback")
+        #expect(listen(squatter, 8) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(squatter, $0, &length) }
+        }
+        return (squatter, Int(UInt16(bigEndian: address.sin6_port)))
+    }
+
+    /// Whether 127.0.0.1 `port` can be bound now (tried and let go).
+    private static func isFreeOnIPv4Loopback(_ port: Int) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     /// Starts `argv` without waiting for it: once it exits, it stays a zombie until reaped.
