@@ -140,15 +140,16 @@ package final class DisplayStreamServer: Sendable {
                     limit: queueLimit)
                 state.subscribers[id] = subscriber
                 state.sessions[id] = Session(id: id, framesSent: 0, framesDropped: 0)
+                // The current screen, as of now: the recording starts showing what is there. It
+                // is queued before the reader starts, so a stop request sent at once (a recorder
+                // interrupted as it starts) still gets this frame before the end; and before any
+                // frame published after it, whose changed areas are counted from it.
+                if let latest = state.latest {
+                    subscriber.enqueue(.frame(Frame(pixels: latest.pixels, presentationTime: clock.now)))
+                }
                 return subscriber
             }
             guard let subscriber else { connection.shutdownAndClose(); continue }
-            // The current screen, as of now: the recording starts showing what is there. It is
-            // queued before the reader starts, so a stop request sent at once (a recorder
-            // interrupted as it starts) still gets this frame before the end.
-            if let latest = state.withLock({ $0.latest }) {
-                subscriber.enqueue(.frame(Frame(pixels: latest.pixels, presentationTime: clock.now)))
-            }
             subscriber.start(hello: (try? DisplayStreamEncoder.hello(info)) ?? [])
             logger.debug("display stream subscriber \(subscriber.id) connected")
         }
@@ -199,6 +200,8 @@ final class Subscriber: Sendable {
 
     private let dropsWhenBehind: Bool
     private let limit: Int
+    /// Whether the client asked for patches (see `DisplayStream`).
+    private let wantsPatches = Atomic<Bool>(false)
 
     init(id: Int, socket: UnixSocket, server: DisplayStreamServer, dropsWhenBehind: Bool, limit: Int) {
         self.id = id
@@ -231,10 +234,12 @@ final class Subscriber: Sendable {
             }
             if case .end = event { queue.ended = true }
             queue.events.append(event)
-            if dropsWhenBehind, queue.events.count > limit, case .frame = queue.events[0] {
+            if dropsWhenBehind, queue.events.count > limit, case let .frame(oldest) = queue.events[0] {
                 // Behind on a real clock: drop the oldest intermediate frame, never the newest or the end.
                 // (A virtual-clock device waits for room instead, so its streams never lose a frame.)
+                // What it changed is now the next frame's change too, for a patch from the frame sent before.
                 queue.events.removeFirst()
+                if case let .frame(next) = queue.events[0] { queue.events[0] = .frame(next.changing(also: oldest.changedAreas)) }
                 dropped = true
             }
         }
@@ -290,12 +295,22 @@ final class Subscriber: Sendable {
         }
         do {
             try socket.write(hello)
+            // The size of the frame sent last: a patch changes that frame.
+            var lastSize: (width: Int, height: Int)?
             while true {
                 let event = next()
                 switch event {
                 case let .frame(frame):
-                    try socket.write(DisplayStreamEncoder.frameHeader(frame))
-                    try frame.pixels.withUnsafeBytes { try socket.write($0) }
+                    let (width, height) = (frame.pixels.width, frame.pixels.height)
+                    if wantsPatches.load(ordering: .relaxed), let lastSize, lastSize == (width, height),
+                        let areas = frame.changedAreas, DisplayStreamEncoder.isWorthPatching(areas, width: width, height: height)
+                    {
+                        try socket.write(DisplayStreamEncoder.patch(frame, areas: areas))
+                    } else {
+                        try socket.write(DisplayStreamEncoder.frameHeader(frame))
+                        try frame.pixels.withUnsafeBytes { try socket.write($0) }
+                    }
+                    lastSize = (width, height)
                     server?.recordSent(event, by: id)
                 case let .end(stopTime, reason):
                     try socket.write(DisplayStreamEncoder.end(stopTime: stopTime, reason: reason))
@@ -311,6 +326,7 @@ final class Subscriber: Sendable {
     private func readLoop() {
         // Any stop byte ends the stream; a closed socket ends the reader.
         while let byte = try? socket.read(count: 1)?.first {
+            if DisplayStreamEncoder.isPatchesRequest(byte) { wantsPatches.store(true, ordering: .relaxed) }
             if DisplayStreamEncoder.isStopRequest(byte) {
                 server?.stopRequested(by: self)
                 return

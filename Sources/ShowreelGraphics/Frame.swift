@@ -33,4 +33,11 @@ extension Frame {
         guard let previous, presentationTime <= previous else { return self }
         return Frame(pixels: pixels, presentationTime: previous + Self.minimumGap, changedAreas: changedAreas)
     }
+
+    /// This frame, said to have changed `areas` as well (nil: anything): what a frame changed
+    /// since the one before the frame skipped before it.
+    package func changing(also areas: [PixelArea]?) -> Frame {
+        guard let changedAreas, let areas else { return Frame(pixels: pixels, presentationTime: presentationTime) }
+        return Frame(pixels: pixels, presentationTime: presentationTime, changedAreas: changedAreas + areas)
+    }
 }

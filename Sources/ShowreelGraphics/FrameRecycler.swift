@@ -1,9 +1,8 @@
-import ShowreelGraphics
-
-/// Frames the device published earlier, drawn into again once nobody else holds them: a new
-/// frame then starts from a picture only a few changes old, and only those changes are copied
-/// in from the latest frame, instead of a fresh buffer (page faults) and a whole-screen copy.
-struct FrameRecycler {
+/// Frames published earlier, drawn into again once nobody else holds them: a new frame then
+/// starts from a picture only a few changes old, and only those changes are copied in from the
+/// latest frame, instead of a fresh buffer (page faults) and a whole-screen copy. A device
+/// draws its frames this way, and a display stream client rebuilds them this way from patches.
+package struct FrameRecycler {
     /// Frames published before the latest, oldest first, with the number of each.
     private var spares: [(pixels: PixelBuffer, number: Int)] = []
     /// What each recent frame changed (nil: anything), newest last; `changes.last` is the latest frame's.
@@ -13,10 +12,15 @@ struct FrameRecycler {
     private static let spareLimit = 3
     private static let changeLimit = 16
 
-    /// A buffer of `width` x `height` to draw the next frame into, and where it differs from the
-    /// latest frame (nil: anywhere, as a fresh buffer does).
-    mutating func buffer(width: Int, height: Int) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
-        for index in spares.indices where spares[index].pixels.width == width && spares[index].pixels.height == height {
+    package init() {}
+
+    /// A buffer of `width` x `height` (rows tightly packed) to draw the next frame into, and
+    /// where it differs from the latest frame (nil: anywhere, as a fresh buffer does).
+    package mutating func buffer(width: Int, height: Int) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
+        for index in spares.indices
+        where spares[index].pixels.width == width && spares[index].pixels.height == height
+            && spares[index].pixels.bytesPerRow == width * 4
+        {
             guard isKnownUniquelyReferenced(&spares[index].pixels) else { continue }
             let spare = spares.remove(at: index)
             let behind = latestNumber - spare.number
@@ -33,7 +37,7 @@ struct FrameRecycler {
 
     /// Notes a new latest frame, which changed `areas` from the one before; `previous` (the
     /// frame it replaces) becomes a spare.
-    mutating func published(changing areas: [PixelArea]?, replacing previous: PixelBuffer?) {
+    package mutating func published(changing areas: [PixelArea]?, replacing previous: PixelBuffer?) {
         if let previous {
             spares.append((previous, latestNumber))
             if spares.count > Self.spareLimit { spares.removeFirst() }
