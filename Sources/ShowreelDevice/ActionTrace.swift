@@ -69,6 +69,12 @@ package final class ActionTrace: @unchecked Sendable {
     /// The last picture made, by the time of the frame it shows: the screen an action ends on
     /// is mostly the one the next begins on, and that picture is made once.
     private var lastPicture: (time: Duration, pixels: PixelBuffer)?
+    /// The device's latest frame's time, and where the screen changed since the frame of
+    /// `lastPicture` (nil: anywhere): the next picture is that one with only those parts
+    /// shrunk again, instead of the whole screen read for every key typed.
+    private var screenChanges: (latest: Duration?, areas: [PixelArea]?) = (nil, nil)
+    /// More changed areas than this are taken as one covering them all.
+    private static let changeLimit = 32
     /// The last element tree taken, by the time of the frame on screen then: while no new frame
     /// was drawn, nothing on screen changed, and a wait and the tap after it share one tree.
     private var lastTree: (time: Duration, tree: [ElementSnapshot])?
@@ -137,14 +143,31 @@ package final class ActionTrace: @unchecked Sendable {
         }
     }
 
+    /// Notes that the device drew a new frame at `time`, changing `areas` of the screen (nil:
+    /// anywhere, or unknown).
+    func screenChanged(at time: Duration, in areas: [PixelArea]?) {
+        lock.withLock {
+            var changed = screenChanges.areas.flatMap { known in areas.map { known + $0 } }
+            if let areas = changed, areas.count > Self.changeLimit, let first = areas.first {
+                changed = [areas.dropFirst().reduce(first) { $0.union($1) }]
+            }
+            screenChanges = (time, changed)
+        }
+    }
+
     /// A thumbnail of `frame`: the last one made while that frame is on screen, none once the
     /// trace is full.
     private func picture(of frame: Frame) -> PixelBuffer? {
-        if let lastPicture = lock.withLock({ lastPicture }), lastPicture.time == frame.presentationTime { return lastPicture.pixels }
+        let (last, changes) = lock.withLock { (lastPicture, screenChanges) }
+        if let last, last.time == frame.presentationTime { return last.pixels }
         guard !isFull else { return nil }
-        let pixels = thumbnail(frame.pixels)
+        // Only what changed since the last picture, when the frame is the device's latest.
+        let changed = last != nil && changes.latest == frame.presentationTime ? changes.areas : nil
+        let pixels = thumbnail(frame.pixels, updating: last?.pixels, changed: changed)
         lock.withLock {
             lastPicture = (frame.presentationTime, pixels)
+            // Changes from now on are counted from this picture's frame, when it is the latest.
+            screenChanges.areas = screenChanges.latest == frame.presentationTime ? [] : nil
             bytes += pixels.height * pixels.bytesPerRow
         }
         return pixels
@@ -155,8 +178,22 @@ package final class ActionTrace: @unchecked Sendable {
         tree.reduce(0) { $0 + 256 + size(of: $1.children) }
     }
 
-    private func thumbnail(_ screen: PixelBuffer) -> PixelBuffer {
+    /// `screen` at the thumbnail width: a copy of `previous` (a thumbnail of the screen before)
+    /// with only `changed` (screen pixels) shrunk again when the sizes allow it, else all of it.
+    func thumbnail(_ screen: PixelBuffer, updating previous: PixelBuffer? = nil, changed: [PixelArea]? = nil) -> PixelBuffer {
         let height = max(1, Int((Double(screen.height) * Double(thumbnailWidth) / Double(screen.width)).rounded()))
+        if let previous, let changed, previous.width == thumbnailWidth, previous.height == height,
+            let factor = FrameScaler.partFactor(fromWidth: screen.width, height: screen.height, toWidth: thumbnailWidth, height: height)
+        {
+            let small = previous.copy()
+            for area in changed where !area.isEmpty {
+                // The thumbnail's pixels whose squares of screen pixels the area touches.
+                let rows = area.rows.lowerBound / factor..<(area.rows.upperBound + factor - 1) / factor
+                let columns = area.columns.lowerBound / factor..<(area.columns.upperBound + factor - 1) / factor
+                FrameScaler.shrink(screen, into: small, rows: rows, columns: columns)
+            }
+            return small
+        }
         let small = PixelBuffer(width: thumbnailWidth, height: height, zeroed: false)
         FrameScaler.shrink(screen, into: small)
         return small

@@ -99,6 +99,7 @@ package actor Device {
         scene.render(into: pixels)
         let frame = Frame(pixels: pixels, presentationTime: self.clock.now)
         latestFrame = frame
+        actionTrace?.screenChanged(at: frame.presentationTime, in: scene.changedAreas)
         display.publish(frame)
         logger.info("booted \(name) (\(udid)), \(screen.pixelWidth)x\(screen.pixelHeight), \(clock.rawValue) clock")
     }
@@ -458,6 +459,7 @@ package actor Device {
             .stamped(after: latestFrame?.presentationTime)
         recycler.published(changing: scene.changedAreas, replacing: latestFrame?.pixels)
         latestFrame = frame
+        actionTrace?.screenChanged(at: frame.presentationTime, in: scene.changedAreas)
         display.publish(frame)
     }
 

@@ -5,7 +5,7 @@ import ShowreelRender
 ///
 /// Done where the frame was just drawn, it reads the frame from the drawing core's cache; on
 /// another core the same 5 MB come from memory, about four times slower here. So a recording
-/// session shrinks on the source's thread (`shrunk(_:)`, into a new buffer it hands on), and a
+/// session shrinks on the source's thread (`shrunk(_:after:recycler:)`, into a buffer it hands on), and a
 /// `VideoRecorder` fed screen-sized frames shrinks into a buffer of its own (`shrink(_:into:)`).
 package struct FrameShrinker: Sendable {
     package let width: Int
@@ -48,24 +48,31 @@ package struct FrameShrinker: Sendable {
         }
     }
 
-    /// `frame` at the video's size, in a buffer of its own. Given `previous`, this shrinker's
-    /// picture of the frame its source published just before, only what `frame` says changed
-    /// since is shrunk, onto a copy of it: a copy costs a fraction of reading a whole screen.
-    /// A frame that changed over half its bands, or does not say what changed, is shrunk whole.
+    /// `frame` at the video's size, in a buffer from `recycler` (this shrinker's earlier
+    /// pictures, taken back once nobody holds them). Given `previous`, this shrinker's picture
+    /// of the frame its source published just before, only what `frame` says changed since is
+    /// shrunk, over that picture: a recycled buffer gets only the parts it lacks copied from
+    /// it, a fresh one all of it. A frame that changed over half its bands, or does not say what
+    /// changed, is shrunk whole.
     ///
     /// The frame keeps its changed areas, at the video's size (where the shrunk picture may
     /// differ from the one shrunk before), so the recorder converts only those.
-    package func shrunk(_ frame: Frame, after previous: PixelBuffer? = nil) -> Frame {
+    package func shrunk(_ frame: Frame, after previous: PixelBuffer?, recycler: inout FrameRecycler) -> Frame {
         let areas = shrinksInParts ? frame.changedAreas.map { $0.map(Self.halved) } : nil
+        let (pixels, stale) = recycler.buffer(width: width, height: height)
+        defer { recycler.published(changing: areas, replacing: previous) }
         if let previous, shrinksInParts, isShrunk(previous), let changed = frame.changedAreas {
             let spans = BandSpans(areas: changed, factor: 2, layout: bands)
             if spans.changedBandCount * 2 <= bands.bandCount {
-                let pixels = previous.copy()
+                if let stale {
+                    for area in stale { pixels.copyPixels(in: area, from: previous) }
+                } else {
+                    pixels.copyPixels(from: previous)
+                }
                 shrink(frame.pixels, into: pixels, spans: spans)
                 return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
             }
         }
-        let pixels = PixelBuffer(width: width, height: height, zeroed: false)
         shrink(frame.pixels, into: pixels)
         return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
     }

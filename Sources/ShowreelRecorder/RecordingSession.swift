@@ -42,9 +42,9 @@ package final class RecordingSession: DisplayStreamSink {
     private let screenSize: (width: Int, height: Int)
     /// Shrinks frames for a smaller video on the thread that delivers them (see `FrameShrinker`).
     private let shrinker: FrameShrinker?
-    /// The last frame shrunk here, while it is the picture of the source's frame before: the
-    /// next shrinks only what changed since onto a copy of it.
-    private let lastShrunk = Mutex<PixelBuffer?>(nil)
+    /// The last frame shrunk here, while it is the picture of the source's frame before (the
+    /// next shrinks only what changed since over it), and the buffers of earlier ones.
+    private let shrunkFrames = Mutex<(last: PixelBuffer?, recycler: FrameRecycler)>((nil, FrameRecycler()))
     private let state = Mutex(State())
     private let sourceClock: SourceClock
     /// Device time runs with the wall (a real clock), so the wall tells how long the video lasts
@@ -190,16 +190,16 @@ package final class RecordingSession: DisplayStreamSink {
             if let queued = keepOrQueue(frame) {
                 // Shrunk here, where the frame is still in cache, not on the encoding thread.
                 let shrunk = shrinker.map { shrinker in
-                    lastShrunk.withLock { last in
-                        let shrunk = shrinker.shrunk(frame, after: last)
-                        last = shrunk.pixels
+                    shrunkFrames.withLock { frames in
+                        let shrunk = shrinker.shrunk(frame, after: frames.last, recycler: &frames.recycler)
+                        frames.last = shrunk.pixels
                         return shrunk
                     }
                 }
                 if waitsForEncoder { queued.submitWaiting(shrunk ?? frame) } else { queued.submit(shrunk ?? frame) }
             } else {
                 // Kept whole by a deferred recorder: what the next frame changed is not from a shrunk picture here.
-                lastShrunk.withLock { $0 = nil }
+                shrunkFrames.withLock { if $0.last != nil { $0 = (nil, FrameRecycler()) } }
             }
             state.withLock { state in
                 if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }

@@ -21,15 +21,33 @@ public enum FrameScaler {
     /// Whether `shrink(_:into:rows:columns:)` can redo a part of the destination alone: at
     /// exactly half size each output pixel comes from its own 2x2 source pixels and no others.
     public static func shrinksInParts(fromWidth sourceWidth: Int, height sourceHeight: Int, toWidth width: Int, height: Int) -> Bool {
-        sourceWidth == 2 * width && sourceHeight == 2 * height
+        partFactor(fromWidth: sourceWidth, height: sourceHeight, toWidth: width, height: height) == 2
+    }
+
+    /// How many source pixels each way make one destination pixel, when a part of the
+    /// destination can be redone alone (each output pixel from its own square of source pixels
+    /// and no others): 2 (half size), or 4 (a quarter, libyuv's box filter only); else nil.
+    package static func partFactor(fromWidth sourceWidth: Int, height sourceHeight: Int, toWidth width: Int, height: Int) -> Int? {
+        #if canImport(CYUV)
+        let factors = [2, 4]
+        #else
+        let factors = [2]
+        #endif
+        return factors.first { sourceWidth == $0 * width && sourceHeight == $0 * height }
     }
 
     /// Shrinks `source` into only `rows` and `columns` of `destination` (in the destination's
-    /// pixels), leaving the rest as it is; at exactly half size (`shrinksInParts`), else the
-    /// whole frame.
+    /// pixels), leaving the rest as it is; when it can be done in parts (`partFactor`), else
+    /// the whole frame.
     public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
-        let rows = rows.clamped(to: 0..<destination.height), columns = columns.clamped(to: 0..<destination.width)
-        guard shrinksInParts(fromWidth: source.width, height: source.height, toWidth: destination.width, height: destination.height) else {
+        // libyuv's SIMD rows take 4 pixels at a time and leave the rest of a row to C code that
+        // rounds differently: a part starting and ending on those steps (or at the row's end)
+        // gets each pixel from the same code as a whole shrink, so the same bytes.
+        let rows = rows.clamped(to: 0..<destination.height)
+        let columns = (max(0, columns.lowerBound) & ~3)..<min(destination.width, (columns.upperBound + 3) & ~3)
+        guard
+            let factor = partFactor(fromWidth: source.width, height: source.height, toWidth: destination.width, height: destination.height)
+        else {
             return shrink(source, into: destination)
         }
         guard !rows.isEmpty, !columns.isEmpty else { return }
@@ -38,12 +56,12 @@ public enum FrameScaler {
             destination.withUnsafeMutableBytes { destinationBytes in
                 let from =
                     sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    + 2 * rows.lowerBound * source.bytesPerRow + 2 * columns.lowerBound * 4
+                    + factor * rows.lowerBound * source.bytesPerRow + factor * columns.lowerBound * 4
                 let to =
                     destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
                     + rows.lowerBound * destination.bytesPerRow + columns.lowerBound * 4
                 _ = ARGBScale(
-                    from, Int32(source.bytesPerRow), Int32(2 * columns.count), Int32(2 * rows.count),
+                    from, Int32(source.bytesPerRow), Int32(factor * columns.count), Int32(factor * rows.count),
                     to, Int32(destination.bytesPerRow), Int32(columns.count), Int32(rows.count), kFilterBox)
             }
         }

@@ -1,0 +1,80 @@
+import Foundation
+import ShowcaseApps
+import ShowreelAccessibility
+import ShowreelGraphics
+import ShowreelTestSupport
+import ShowreelWire
+import Synchronization
+import Testing
+
+@testable import ShowreelDevice
+
+/// A trace's pictures are remade only where the screen changed since the last one (a key, the
+/// caret): each must be the picture a whole shrink of its frame gives, pixel for pixel.
+@Suite("Trace thumbnails")
+struct TraceThumbnailTests {
+    @Test("a thumbnail remade only where the screen changed is the whole frame's thumbnail")
+    func partialThumbnailsMatchWholeOnes() async throws {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
+        try await device.launch(SignUpApp.bundleIdentifier)
+        let frames = KeptFrames()
+        let subscription = device.display.subscribe(frames)
+        try await device.typeText("ab.c", into: .textField("email"))
+        subscription.stop()
+        await device.shutdown()
+
+        let trace = ActionTrace()
+        let kept = frames.all.filter { $0.changedAreas != nil }
+        #expect(kept.count >= 8, "\(kept.count) frames with changed areas")
+        var previous = trace.thumbnail(kept[0].pixels)
+        // Every frame from the one before it, and every third from three before (areas added up).
+        for (index, frame) in kept.enumerated().dropFirst() {
+            let whole = trace.thumbnail(frame.pixels)
+            let updated = trace.thumbnail(frame.pixels, updating: previous, changed: frame.changedAreas)
+            #expect(updated.hasSamePixels(as: whole), "frame \(index) at \(frame.presentationTime)")
+            previous = updated
+        }
+        for start in stride(from: 0, to: kept.count - 3, by: 3) {
+            let areas = kept[start + 1...start + 3].flatMap { $0.changedAreas! }
+            let updated = trace.thumbnail(kept[start + 3].pixels, updating: trace.thumbnail(kept[start].pixels), changed: areas)
+            #expect(updated.hasSamePixels(as: trace.thumbnail(kept[start + 3].pixels)), "frames \(start) to \(start + 3)")
+        }
+    }
+
+    @Test("a traced device's pictures after each key are whole thumbnails of frames it showed")
+    func tracedPicturesMatchTheScreen() async throws {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
+        try await device.launch(SignUpApp.bundleIdentifier)
+        let trace = ActionTrace()
+        await device.setActionTrace(trace)
+        let frames = KeptFrames()
+        let subscription = device.display.subscribe(frames)
+        try await device.tap(.textField("email"))
+        for key in ["a", "b", "c"] { try await device.tapKey(key) }
+        subscription.stop()
+        await device.shutdown()
+
+        let shown = frames.all
+        let entries = trace.entries.filter { $0.after != nil }
+        #expect(entries.count >= 4)
+        // The screen an action ends on may be drawn just after it, at the same instant: the
+        // picture must be a whole thumbnail of a frame shown by then, whichever.
+        for entry in entries {
+            let shownBy = shown.filter { $0.presentationTime <= entry.end }
+            #expect(
+                shownBy.contains { entry.after!.hasSamePixels(as: trace.thumbnail($0.pixels)) },
+                "\(entry.title) at \(entry.end): no frame of \(shownBy.map(\.presentationTime)) has that thumbnail")
+        }
+    }
+}
+
+/// Every frame a device publishes, kept (so that the device draws each next one afresh).
+private final class KeptFrames: DisplayStreamSink, Sendable {
+    private let frames = Mutex<[Frame]>([])
+    var all: [Frame] { frames.withLock { $0 } }
+    func receive(_ event: DisplayStreamEvent) {
+        if case let .frame(frame) = event { frames.withLock { $0.append(frame) } }
+    }
+}
