@@ -61,11 +61,12 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
-        // Cairo draws; PangoCairo lays out and shapes text (HarfBuzz), with fontconfig fallback.
+        // Cairo draws; PangoCairo lays out and shapes text (HarfBuzz), with fontconfig fallback;
+        // libpng writes screenshots (its fast settings, five times quicker than Cairo's writer).
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "cairo pangocairo",
-            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"]), .brew(["cairo", "pango"])]
+            pkgConfig: "cairo pangocairo libpng",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"]), .brew(["cairo", "pango", "libpng"])]
         ),
         // Value types (geometry, colours, pixel buffers, frames, profiles): no Cairo, so the light
         // test client builds without it. ShowreelRender draws them with Cairo.

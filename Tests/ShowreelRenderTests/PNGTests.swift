@@ -17,4 +17,31 @@ struct ImageSupportTests {
         #expect(decoded.difference(from: pixels) == nil)
         #expect(throws: PNGDecodingError.self) { try PixelBuffer(pngData: [1, 2, 3]) }
     }
+
+    @Test("an opaque screen goes through libpng's fast writer, a translucent picture through Cairo's; both read back the same")
+    func opaqueAndTranslucentPictures() throws {
+        let screen = makePixels(index: 1, width: 780, height: 1688)
+        let canvas = Canvas(pixels: screen, scale: 2)
+        canvas.draw("Opaque, every pixel", baselineAt: Point(x: 24, y: 120), font: .headline, color: .black)
+        canvas.finish()
+        let fast = screen.pngData()
+        #expect(try PixelBuffer(pngData: fast).difference(from: screen) == nil)
+        // libpng's simplified writer marks its output sRGB; Cairo's writes no such chunk.
+        #expect(fast.containsChunk("sRGB"))
+
+        let translucent = PixelBuffer(width: 200, height: 120)
+        let layer = Canvas(pixels: translucent, scale: 1)
+        layer.fillCircle(center: Point(x: 100, y: 60), radius: 50, color: Color(hex: 0xCC3366, alpha: 0.5))
+        layer.finish()
+        let cairo = translucent.pngData()
+        #expect(try PixelBuffer(pngData: cairo).difference(from: translucent) == nil)
+        #expect(!cairo.containsChunk("sRGB"))
+    }
+}
+
+extension [UInt8] {
+    fileprivate func containsChunk(_ type: String) -> Bool {
+        let name = Array(type.utf8)
+        return indices.dropLast(3).contains { self[$0..<$0 + 4].elementsEqual(name) }
+    }
 }
