@@ -1,5 +1,9 @@
 import CFFmpeg
 import Foundation
+
+#if canImport(CYUV)
+import CYUV
+#endif
 import ShowreelRender
 
 /// Still-image formats for screenshots.
@@ -54,10 +58,7 @@ package enum ImageEncoder {
         }
         let result = av_frame_get_buffer(frame, 0)
         guard result >= 0 else { throw .outOfMemory("a \(pixels.width)x\(pixels.height) image") }
-        // JPEG (JFIF) is full-range BT.601.
-        let converter = PixelConverter(precise: true)
-        let colour = ColourDetails(matrix: SWS_CS_DEFAULT, fullRange: true)
-        guard converter.convert(pixels, into: frame, colour: colour) else {
+        guard convert(pixels, into: frame, as: format) else {
             throw .imageEncodingFailed(format: name, message: "could not convert the BGRA pixels")
         }
         return try encode(frame, with: encoder, format: name) { context in
@@ -67,6 +68,22 @@ package enum ImageEncoder {
                 context.pointee.global_quality = 2 * FF_QP2LAMBDA
             }
         }
+    }
+
+    /// Fills `frame` with `pixels`: RGBA for PNG; for JPEG (JFIF), full-range BT.601 4:2:0,
+    /// which libyuv's SIMD rows make (a trace's thumbnails) at a fraction of swscale's exact path.
+    private static func convert(_ pixels: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>, as format: ImageFormat) -> Bool {
+        #if canImport(CYUV)
+        if format == .jpeg {
+            let f = frame.pointee
+            return pixels.withUnsafeBytes { bytes in
+                ARGBToJ420(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(pixels.bytesPerRow), f.data.0, f.linesize.0,
+                    f.data.1, f.linesize.1, f.data.2, f.linesize.2, Int32(pixels.width), Int32(pixels.height)) == 0
+            }
+        }
+        #endif
+        return PixelConverter(precise: true).convert(pixels, into: frame, colour: ColourDetails(matrix: SWS_CS_DEFAULT, fullRange: true))
     }
 
     /// Encodes `frame` (lent) as one image with `encoder`, opened at the frame's size and pixel
