@@ -1,10 +1,10 @@
 import CFFmpeg
 import Foundation
+import ShowreelRender
 
 #if canImport(CYUV)
 import CYUV
 #endif
-import ShowreelRender
 
 /// Still-image formats for screenshots.
 package enum ImageFormat: String, Sendable, CaseIterable {
