@@ -135,7 +135,9 @@ package final class DisplayStreamClient: @unchecked Sendable {
         let length = Int(readLE(head, at: 8) as UInt32)
         guard length < 1 << 20, let json = try socket.read(count: length) else { throw WireError.truncated }
         info = try JSONDecoder().decode(DisplayInfo.self, from: Data(json))
-        try socket.write([DisplayStream.patchesRequest])
+        // Best effort: a device that sent its hello and ended at once (shutting down) has closed
+        // its side, and what it sent before closing (the end) is still to be read.
+        try? socket.write([DisplayStream.patchesRequest])
     }
 
     /// The next frame or the end; nil if the device vanished without an end message.
