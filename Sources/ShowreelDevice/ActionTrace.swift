@@ -187,10 +187,8 @@ package final class ActionTrace: @unchecked Sendable {
         {
             let small = previous.copy()
             for area in changed where !area.isEmpty {
-                // The thumbnail's pixels whose squares of screen pixels the area touches.
-                let rows = area.rows.lowerBound / factor..<(area.rows.upperBound + factor - 1) / factor
-                let columns = area.columns.lowerBound / factor..<(area.columns.upperBound + factor - 1) / factor
-                FrameScaler.shrink(screen, into: small, rows: rows, columns: columns)
+                let part = area.shrunk(by: factor)
+                FrameScaler.shrink(screen, into: small, rows: part.rows, columns: part.columns)
             }
             return small
         }

@@ -24,6 +24,17 @@ public struct PixelArea: Sendable, Equatable, CustomStringConvertible {
 
     public var isEmpty: Bool { rows.isEmpty || columns.isEmpty }
 
+    /// How many pixels the area holds.
+    package var pixelCount: Int { rows.count * columns.count }
+
+    /// The pixels of a picture `factor` times smaller each way that this area's pixels are
+    /// shrunk into: each of those takes a `factor` x `factor` square, and the area touches it.
+    package func shrunk(by factor: Int) -> PixelArea {
+        PixelArea(
+            rows: rows.lowerBound / factor..<(rows.upperBound + factor - 1) / factor,
+            columns: columns.lowerBound / factor..<(columns.upperBound + factor - 1) / factor)
+    }
+
     /// The smallest area covering both.
     public func union(_ other: PixelArea) -> PixelArea {
         if isEmpty { return other }

@@ -53,6 +53,13 @@ public final class PixelBuffer: @unchecked Sendable {
         storage.copyMemory(from: UnsafeRawBufferPointer(other.storage))
     }
 
+    /// Copies the pixels of `areas` from `other` (a picture of the same size and layout); all of
+    /// them when `areas` is nil (where a recycled picture differs from the latest is unknown).
+    package func copyPixels(in areas: [PixelArea]?, from other: PixelBuffer) {
+        guard let areas else { return copyPixels(from: other) }
+        for area in areas { copyPixels(in: area, from: other) }
+    }
+
     /// Copies the pixels of `area` from `other` (a picture of the same size and layout).
     package func copyPixels(in area: PixelArea, from other: PixelBuffer) {
         precondition(other.storage.count == storage.count, "copying pixels between pictures of different sizes")

@@ -58,30 +58,19 @@ package struct FrameShrinker: Sendable {
     /// The frame keeps its changed areas, at the video's size (where the shrunk picture may
     /// differ from the one shrunk before), so the recorder converts only those.
     package func shrunk(_ frame: Frame, after previous: PixelBuffer?, recycler: inout FrameRecycler) -> Frame {
-        let areas = shrinksInParts ? frame.changedAreas.map { $0.map(Self.halved) } : nil
+        let areas = shrinksInParts ? frame.changedAreas.map { $0.map { $0.shrunk(by: 2) } } : nil
         let (pixels, stale) = recycler.buffer(width: width, height: height)
         defer { recycler.published(changing: areas, replacing: previous) }
         if let previous, shrinksInParts, isShrunk(previous), let changed = frame.changedAreas {
             let spans = BandSpans(areas: changed, factor: 2, layout: bands)
             if spans.changedBandCount * 2 <= bands.bandCount {
-                if let stale {
-                    for area in stale { pixels.copyPixels(in: area, from: previous) }
-                } else {
-                    pixels.copyPixels(from: previous)
-                }
+                pixels.copyPixels(in: stale, from: previous)
                 shrink(frame.pixels, into: pixels, spans: spans)
                 return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
             }
         }
         shrink(frame.pixels, into: pixels)
         return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
-    }
-
-    /// The pixels of a half-size picture that the screen pixels of `area` are shrunk into.
-    private static func halved(_ area: PixelArea) -> PixelArea {
-        PixelArea(
-            rows: area.rows.lowerBound / 2..<(area.rows.upperBound + 1) / 2,
-            columns: area.columns.lowerBound / 2..<(area.columns.upperBound + 1) / 2)
     }
 
     /// Whether `pixels` are already at the video's size (shrunk and masked by a shrinker).

@@ -84,7 +84,7 @@ package enum DisplayStreamEncoder {
     /// less than half of it (a whole frame is one copy; a patch is one per row of each area).
     package static func isWorthPatching(_ areas: [PixelArea], width: Int, height: Int) -> Bool {
         areas.count <= DisplayStream.maximumPatchAreas
-            && areas.reduce(0) { $0 + $1.rows.count * $1.columns.count } * 2 < width * height
+            && areas.reduce(0) { $0 + $1.pixelCount } * 2 < width * height
     }
 
     /// The patch that turns the frame sent before (of the same size) into `frame`: its time,
@@ -98,7 +98,7 @@ package enum DisplayStreamEncoder {
             message += le(UInt32(area.rows.lowerBound)) + le(UInt32(area.rows.count))
             message += le(UInt32(area.columns.lowerBound)) + le(UInt32(area.columns.count))
         }
-        message.reserveCapacity(message.count + areas.reduce(0) { $0 + $1.rows.count * $1.columns.count * 4 })
+        message.reserveCapacity(message.count + areas.reduce(0) { $0 + $1.pixelCount * 4 })
         pixels.withUnsafeBytes { bytes in
             for area in areas {
                 for row in area.rows {
@@ -226,11 +226,7 @@ package final class DisplayStreamClient: @unchecked Sendable {
             return pixels
         }
         let (pixels, stale) = recycler.buffer(width: last.width, height: last.height)
-        if let stale {
-            for area in stale { pixels.copyPixels(in: area, from: last) }
-        } else {
-            pixels.copyPixels(from: last)
-        }
+        pixels.copyPixels(in: stale, from: last)
         return pixels
     }
 

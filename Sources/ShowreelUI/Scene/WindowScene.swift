@@ -297,13 +297,9 @@ public final class WindowScene {
             let limit = damage.limit(
                 adding: sceneOverlayAreas + plannedOverlayAreas, scale: Double(profile.scale), width: pixels.width,
                 height: pixels.height),
-            limit.areas.reduce(0, { $0 + $1.rows.count * $1.columns.count }) < pixels.width * pixels.height / 2
+            limit.areas.reduce(0, { $0 + $1.pixelCount }) < pixels.width * pixels.height / 2
         {
-            if let stale {
-                for area in stale { pixels.copyPixels(in: area, from: previous) }
-            } else {
-                pixels.copyPixels(from: previous)
-            }
+            pixels.copyPixels(in: stale, from: previous)
             if draw(into: pixels, limit: limit) {
                 partialRenderCount += 1
                 if verifiesPartialRenders { comparePartialRender(pixels, areas: limit.areas) }
