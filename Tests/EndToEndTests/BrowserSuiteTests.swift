@@ -102,7 +102,7 @@ struct BrowserSuiteTests {
                     "--showreel-record", "on", "--showreel-host", rig.hostURL,
                     "--showreel-output", output.path, "--junitxml", junit.path,
                 ])
-            #expect(pytest.process.terminationStatus == 1, "the failing test must fail the run: \(pytest.stdout)")
+            #expect(pytest.terminationStatus == 1, "the failing test must fail the run: \(pytest.stdout)")
             #expect(pytest.stdout.contains("1 failed, 2 passed"))
             #expect(!pytest.stdout.contains("ShowreelWarning"), "\(pytest.stdout)")
             for test in Self.tests {
@@ -134,7 +134,7 @@ struct BrowserSuiteTests {
                     "--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL,
                     "--showreel-output", output.path,
                 ])
-            #expect(pytest.process.terminationStatus == 1)
+            #expect(pytest.terminationStatus == 1)
             let videos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("test_page").path)
                 .filter { $0.hasSuffix(".mp4") }
             #expect(videos == ["test_fails_on_purpose.mp4"])
@@ -166,7 +166,7 @@ struct BrowserSuiteTests {
                     "--showreel-record", "on", "--showreel-host", "http://127.0.0.1:9",
                     "--showreel-output", rig.workspace.file("down").path, "-k", "not fails",
                 ])
-            #expect(pytest.process.terminationStatus == 0, "\(pytest.stdout)")
+            #expect(pytest.terminationStatus == 0, "\(pytest.stdout)")
             #expect(pytest.stdout.contains("2 passed"))
             #expect(pytest.stdout.contains("no tunnel host at http://127.0.0.1:9"), "\(pytest.stdout)")
             #expect(pytest.stdout.contains("Start the host with `showreel host`"))
@@ -183,7 +183,7 @@ struct BrowserSuiteTests {
                 "names-retain",
                 ["--showreel-record", "retain-on-failure", "--showreel-host", rig.hostURL, "--showreel-output", retained.path],
                 suite: "PluginSuite")
-            #expect(retain.process.terminationStatus == 1, "\(retain.stdout)")
+            #expect(retain.terminationStatus == 1, "\(retain.stdout)")
             #expect(retain.stdout.contains("1 failed, 2 passed"), "\(retain.stdout)")
             let kept = try FileManager.default.contentsOfDirectory(atPath: retained.appendingPathComponent("test_names").path)
             #expect(kept == ["test_path[a_b].mp4"], "only the failing test's video is kept: \(kept)")
@@ -200,7 +200,7 @@ struct BrowserSuiteTests {
             let on = try await rig.pytest(
                 "names-on", ["--showreel-record", "on", "--showreel-host", rig.hostURL, "--showreel-output", everything.path],
                 suite: "PluginSuite")
-            #expect(on.process.terminationStatus == 1, "\(on.stdout)")
+            #expect(on.terminationStatus == 1, "\(on.stdout)")
             let videos = try #require(try Self.entries(everything).map { $0["video"] as? String })
             #expect(Set(videos.compactMap { $0 }).count == 3, "three tests, three files: \(videos)")
             #expect(videos.prefix(2) == ["test_names/test_path[a_b].mp4", "test_names/test_path[a_b] 2.mp4"], "\(videos)")

@@ -33,7 +33,7 @@ struct DeviceProcessTests {
         #expect(try await showreel(["device", "list"], workspace).stdout.contains("\(udid)  CLI Phone  phone  Booted"))
 
         let launch = try await showreel(["device", "launch", "booted", "dev.showreel.hello", "--", "-flag"], workspace)
-        #expect(launch.process.terminationStatus == 0)
+        #expect(launch.terminationStatus == 0)
         #expect(launch.stdout.contains("runningForeground"))
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         try await Application("dev.showreel.hello", device: client).buttons["tapButton"].tap()
@@ -41,20 +41,20 @@ struct DeviceProcessTests {
         #expect(FileManager.default.fileExists(atPath: container.path))
 
         let unknown = try await showreel(["device", "launch", "booted", "dev.showreel.nope"], workspace)
-        #expect(unknown.process.terminationStatus == 1)
+        #expect(unknown.terminationStatus == 1)
         #expect(unknown.stderr.contains("No app with bundle identifier 'dev.showreel.nope'"))
 
-        #expect(try await showreel(["device", "terminate", "booted", "dev.showreel.hello"], workspace).process.terminationStatus == 0)
+        #expect(try await showreel(["device", "terminate", "booted", "dev.showreel.hello"], workspace).terminationStatus == 0)
         #expect(try await client.status(of: "dev.showreel.hello").state == .notRunning)
 
         let erasingBooted = try await showreel(["device", "erase", udid], workspace)
-        #expect(erasingBooted.process.terminationStatus == 64)
+        #expect(erasingBooted.terminationStatus == 64)
         #expect(erasingBooted.stderr.contains("shut it down first"))
 
-        #expect(try await showreel(["device", "shutdown", "booted"], workspace).process.terminationStatus == 0)
+        #expect(try await showreel(["device", "shutdown", "booted"], workspace).terminationStatus == 0)
         #expect(try await device.waitForExit() == 0)
         #expect(try await showreel(["device", "list"], workspace).stdout.contains("CLI Phone  phone  Shutdown"))
-        #expect(try await showreel(["device", "erase", "all"], workspace).process.terminationStatus == 0)
+        #expect(try await showreel(["device", "erase", "all"], workspace).terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: container.path))
     }
 
@@ -99,7 +99,7 @@ struct DeviceProcessTests {
         let list = try await showreel(["device", "list"], workspace)
         #expect(list.stdout.contains("\(udid)  CLI Phone  phone  Shutdown"))
         let recorder = try await showreel(["io", "booted", "recordVideo", workspace.file("x.mov").path], workspace)
-        #expect(recorder.process.terminationStatus == 3)
+        #expect(recorder.terminationStatus == 3)
         #expect(recorder.stderr.contains("No booted device"))
         // A new device boots fine over the stale socket of the old one.
         let (second, _) = try await bootDevice(workspace)
@@ -112,12 +112,12 @@ struct DeviceProcessTests {
         let workspace = try Workspace()
         let (device, udid) = try await bootDevice(workspace)
         let set = try await showreel(["device", "status_bar", udid, "override", "--time", "10:09", "--battery-level", "55"], workspace)
-        #expect(set.process.terminationStatus == 0)
+        #expect(set.terminationStatus == 0)
         let info = try #require(
             try await DeviceClient.named(udid, registry: workspace.registry).perform(.overrideStatusBar(StatusBarOverride())).statusBar)
         #expect(info.time == "10:09" && info.batteryLevel == 55)
         let bad = try await showreel(["device", "status_bar", udid, "override", "--data-network", "6g"], workspace)
-        #expect(bad.process.terminationStatus == 64)
+        #expect(bad.terminationStatus == 64)
         #expect(bad.stderr.contains("'6g' is invalid for '--data-network") && bad.stderr.contains("- 5g"), "\(bad.stderr)")
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)

@@ -22,10 +22,10 @@ struct FileRefusalTests {
         let fifo = workspace.file("pipe.mov")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         let check = try await run(["preview", "--check", fifo.path], in: workspace, name: "check")
-        #expect(check.process.terminationStatus == 1)
+        #expect(check.terminationStatus == 1)
         #expect(check.stdout.contains("pipe.mov is a FIFO (named pipe), not a regular file"), "\(check.stdout)")
         let make = try await run(["preview", fifo.path, "--class", "iphone-6.9"], in: workspace, name: "make")
-        #expect(make.process.terminationStatus == 1)
+        #expect(make.terminationStatus == 1)
         #expect(make.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(make.stderr)")
     }
 
@@ -37,7 +37,7 @@ struct FileRefusalTests {
         let zeros = workspace.file("zeros.mov")
         try Data(count: 100_000).write(to: zeros)
         let check = try await run(["preview", "--check", truncated.path, zeros.path], in: workspace, name: "check")
-        #expect(check.process.terminationStatus == 1)
+        #expect(check.terminationStatus == 1)
         let lines = (check.stdout + check.stderr).split(separator: "\n")
         #expect(lines.count == 2, "one sentence a file: \(lines)")
         #expect(lines.allSatisfy { $0.contains("cannot be read as a video") }, "\(lines)")
@@ -54,7 +54,7 @@ struct FileRefusalTests {
         let blocker = try workspace.write("file", "not a folder")
         let merge = try await run(
             ["report", "merge", shard.path, "--output", blocker.appendingPathComponent("out").path], in: workspace, name: "merge")
-        #expect(merge.process.terminationStatus == 73, "\(merge.stderr)")
+        #expect(merge.terminationStatus == 73, "\(merge.stderr)")
         #expect(merge.stderr.hasPrefix("error: Could not write the merged report into"), "\(merge.stderr)")
         #expect(merge.stderr.contains("Choose an --output folder you can write."))
     }

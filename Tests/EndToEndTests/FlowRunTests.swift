@@ -35,7 +35,7 @@ struct FlowRunTests {
         let run = try await run(
             ["run", "Fixtures/Flows", "--output", output.path, "--workers", "2", "--scale", "0.5", "--reel"],
             in: workspace, name: "run")
-        #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
+        #expect(run.terminationStatus == 0, "stderr: \(run.stderr)")
         let count = Self.flows.count
         #expect(Set(["countries", "hello", "signup"]).isSubset(of: Self.flows))
         #expect(run.stdout.contains("\(count) flows: \(count) passed, 0 failed"))
@@ -108,7 +108,7 @@ struct FlowRunTests {
                     "run", "Fixtures/Flows", "--shard", "\(shard)/2", "--output", workspace.file("shard-\(shard)").path,
                     "--scale", "0.25", "--workers", "1",
                 ], in: workspace, name: "shard\(shard)")
-            #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
+            #expect(run.terminationStatus == 0, "stderr: \(run.stderr)")
             let entries = try json(workspace.file("shard-\(shard)/manifest.json"))["entries"] as? [[String: Any]] ?? []
             ids += entries.compactMap { $0["id"] as? String }
         }
@@ -118,7 +118,7 @@ struct FlowRunTests {
         let merge = try await run(
             ["report", "merge", workspace.file("shard-1").path, workspace.file("shard-2").path, "--output", merged.path],
             in: workspace, name: "merge")
-        #expect(merge.process.terminationStatus == 0, "stderr: \(merge.stderr)")
+        #expect(merge.terminationStatus == 0, "stderr: \(merge.stderr)")
         let count = Self.flows.count
         #expect(merge.stdout.contains("\(count) entries from 2 runs: \(count) passed, 0 failed"))
         let entries = try json(merged.appendingPathComponent("manifest.json"))["entries"] as? [[String: Any]] ?? []
@@ -141,7 +141,7 @@ struct FlowRunTests {
         try Data("appId: dev.showreel.hello\n---\n- launchApp\n- tapOm: \"Tap me\"\n".utf8).write(to: workspace.file("bad/bad.yaml"))
         let invalid = try await run(
             ["run", workspace.file("bad").path, "--output", workspace.file("out-bad").path], in: workspace, name: "bad")
-        #expect(invalid.process.terminationStatus == 64)
+        #expect(invalid.terminationStatus == 64)
         #expect(
             invalid.stderr.contains("\(workspace.file("bad").path)/bad.yaml:4:3: error: unknown step 'tapOm'; did you mean 'tapOn'?"),
             "\(invalid.stderr)")
@@ -149,7 +149,7 @@ struct FlowRunTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.file("out-bad").path))
 
         let check = try await run(["run", "--check", "Fixtures/Flows"], in: workspace, name: "check")
-        #expect(check.process.terminationStatus == 0 && check.stdout.contains("\(Self.flows.count) flows are valid."), "\(check.stderr)")
+        #expect(check.terminationStatus == 0 && check.stdout.contains("\(Self.flows.count) flows are valid."), "\(check.stderr)")
 
         try FileManager.default.createDirectory(at: workspace.file("failing"), withIntermediateDirectories: true)
         try Data(
@@ -166,7 +166,7 @@ struct FlowRunTests {
         let failing = try await run(
             ["run", workspace.file("failing/fail.yaml").path, "--output", output.path, "--scale", "0.25"],
             in: workspace, name: "fail")
-        #expect(failing.process.terminationStatus == 1)
+        #expect(failing.terminationStatus == 1)
         #expect(failing.stdout.contains("1 flow: 0 passed, 1 failed"))
         #expect(
             failing.stderr.contains(

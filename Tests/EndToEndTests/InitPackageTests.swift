@@ -31,7 +31,7 @@ struct InitPackageTests {
         let workspace = try Workspace()
         let target = workspace.file("new")
         let badName = try await Self.initPackage(["9Lives", "--output", target.path, "--showreel", Self.root.path], in: workspace)
-        #expect(badName.process.terminationStatus == 64)
+        #expect(badName.terminationStatus == 64)
         #expect(badName.stderr.hasPrefix("error: '9Lives' is not a valid Swift identifier"), "\(badName.stderr)")
         #expect(badName.stderr.split(separator: "\n").count == 1, "one sentence: \(badName.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target.path), "nothing written for a bad name")
@@ -40,7 +40,7 @@ struct InitPackageTests {
         try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: full.appendingPathComponent("Package.swift"))
         let occupied = try await Self.initPackage(["Groceries", "--output", full.path], in: workspace, name: "occupied")
-        #expect(occupied.process.terminationStatus == 64)
+        #expect(occupied.terminationStatus == 64)
         #expect(occupied.stderr.contains("already exists and is not empty"), "\(occupied.stderr)")
         #expect(occupied.stderr.split(separator: "\n").count == 1, "one sentence: \(occupied.stderr)")
         #expect(try String(contentsOf: full.appendingPathComponent("Package.swift"), encoding: .utf8) == "mine", "never overwrites")
@@ -48,7 +48,7 @@ struct InitPackageTests {
 
         let notShowreel = try await Self.initPackage(
             ["Groceries", "--output", target.path, "--showreel", workspace.url.path], in: workspace, name: "not-showreel")
-        #expect(notShowreel.process.terminationStatus == 64)
+        #expect(notShowreel.terminationStatus == 64)
         #expect(notShowreel.stderr.contains("no Package.swift there"), "\(notShowreel.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
@@ -59,7 +59,7 @@ struct InitPackageTests {
         let target = workspace.file("empty")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let made = try await Self.initPackage(["Groceries", "--output", target.path], in: workspace)
-        #expect(made.process.terminationStatus == 0, "\(made.stderr)")
+        #expect(made.terminationStatus == 0, "\(made.stderr)")
         let manifest = try String(contentsOf: target.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(manifest.contains(".package(url: \"https://github.com/showreel-dev/showreel.git\", branch: \"main\")"), "\(manifest)")
         #expect(manifest.contains(".product(name: \"ShowreelCLI\", package: \"showreel\")"))
@@ -78,7 +78,7 @@ struct InitPackageTests {
         let package = workspace.file("Groceries")
         let made = try await Self.initPackage(
             [package.lastPathComponent, "--output", package.path, "--showreel", Self.root.path], in: workspace)
-        #expect(made.process.terminationStatus == 0, "\(made.stderr)")
+        #expect(made.terminationStatus == 0, "\(made.stderr)")
         let swift = URL(fileURLWithPath: "/usr/bin/env")
 
         // Built once: the executable and the tests. `make test` runs this test on its own, after

@@ -82,7 +82,7 @@ struct MaestroFlowsTests {
             ["run"] + Self.passing.map { "\(Self.folder)/\($0)" } + variables.flatMap { ["-e", "\($0.key)=\($0.value)"] }
             + ["--output", output.path, "--workers", "2", "--scale", "0.25"]
         let run = try await run(arguments, in: workspace, name: "maestro")
-        #expect(run.process.terminationStatus == 0, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
+        #expect(run.terminationStatus == 0, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
         let count = Self.passing.count
         #expect(run.stdout.contains("\(count) flow\(count == 1 ? "" : "s"): \(count) passed, 0 failed"), "\(run.stdout)")
 
@@ -111,7 +111,7 @@ struct MaestroFlowsTests {
             let name = String(flow.dropLast(5))
             let run = try await run(
                 ["run", "\(Self.folder)/\(flow)", "--output", workspace.file(name).path, "--scale", "0.25"], in: workspace, name: name)
-            #expect(run.process.terminationStatus == expected.status, "\(flow): \(run.stderr)")
+            #expect(run.terminationStatus == expected.status, "\(flow): \(run.stderr)")
             #expect(run.stderr.contains("\(flow):") && run.stderr.contains(expected.names), "\(flow): \(run.stderr)")
         }
     }

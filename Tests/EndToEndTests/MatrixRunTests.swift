@@ -22,7 +22,7 @@ struct MatrixRunTests {
         let axes = ["--language", "en,de", "--device", "phone,phone-small", "--appearance", "dark"]
         let run = try await self.run(
             ["run", "Fixtures/Flows/hello.yaml", "--output", output.path, "--workers", "2"] + axes, in: workspace, name: "run")
-        #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
+        #expect(run.terminationStatus == 0, "stderr: \(run.stderr)")
         let cells = ["en-phone-dark", "en-phone-small-dark", "de-phone-dark", "de-phone-small-dark"]
         let entries = try manifestEntries(output)
         #expect(entries.compactMap { $0["id"] as? String } == cells.map { "Fixtures/Flows/hello.yaml [\($0)]" })
@@ -54,7 +54,7 @@ struct MatrixRunTests {
             let shard = try await self.run(
                 ["run", "Fixtures/Flows/hello.yaml", "--output", folder.path, "--shard", "\(index)/2"] + axes,
                 in: workspace, name: "shard-\(index)")
-            #expect(shard.process.terminationStatus == 0, "stderr: \(shard.stderr)")
+            #expect(shard.terminationStatus == 0, "stderr: \(shard.stderr)")
             let ids = try manifestEntries(folder).compactMap { $0["id"] as? String }
             #expect(ids.count == 2)
             sharded += ids
@@ -64,11 +64,11 @@ struct MatrixRunTests {
         // --check validates the flows once; a bad value is one sentence, exit 64, nothing made.
         let check = try await self.run(
             ["run", "Fixtures/Flows/hello.yaml", "Fixtures/Flows/countries.yaml", "--check"] + axes, in: workspace, name: "check")
-        #expect(check.process.terminationStatus == 0 && check.stdout == "2 flows are valid.\n", "\(check.stdout)\(check.stderr)")
+        #expect(check.terminationStatus == 0 && check.stdout == "2 flows are valid.\n", "\(check.stdout)\(check.stderr)")
         let bad = try await self.run(
             ["run", "Fixtures/Flows/hello.yaml", "--output", workspace.file("bad").path, "--language", "en,deutsch"],
             in: workspace, name: "bad")
-        #expect(bad.process.terminationStatus == 64)
+        #expect(bad.terminationStatus == 64)
         #expect(
             bad.stderr == "error: 'deutsch' is not a language code: use the form xx or xx-YY (en, de, ja, ar, pt-BR), comma-separated.\n")
         #expect(!FileManager.default.fileExists(atPath: workspace.file("bad").path))
@@ -83,13 +83,13 @@ struct MatrixRunTests {
         ]
         // A flow of a few seconds is too short: said, with what to do, and exit 1.
         let short = try await self.run(base, in: workspace, name: "short")
-        #expect(short.process.terminationStatus == 1)
+        #expect(short.terminationStatus == 1)
         #expect(
             short.stderr.contains("hello.mov lasts ") && short.stderr.contains(" s; an app preview lasts 15 to 30 s: add --hold-last"),
             "\(short.stderr)")
 
         let run = try await run(base + ["--hold-last"], in: workspace, name: "run")
-        #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
+        #expect(run.terminationStatus == 0, "stderr: \(run.stderr)")
         let preview = "app-store-previews/hello-en-phone-6.9-light-iphone-6.9.mp4"
         let entry = try #require(try manifestEntries(output).first)
         #expect(entry["attachments"] as? [String] == [preview])
@@ -103,7 +103,7 @@ struct MatrixRunTests {
                 "preview", "--check", output.appendingPathComponent(preview).path,
                 output.appendingPathComponent("en-phone-6.9-light/hello.mov").path,
             ], in: workspace, name: "check")
-        #expect(check.process.terminationStatus == 1)
+        #expect(check.terminationStatus == 1)
         let lines = check.stdout.split(separator: "\n")
         #expect(lines.first?.hasSuffix("-iphone-6.9.mp4: meets the App Store app preview rules") == true, "\(check.stdout)")
         #expect(lines.dropFirst().allSatisfy { $0.contains("hello.mov: ") } && lines.count >= 6, "\(check.stdout)")
@@ -112,7 +112,7 @@ struct MatrixRunTests {
         let again = try await self.run(
             ["preview", output.path, "--class", "iphone-6.9", "--hold-last", "--output", workspace.file("again").path],
             in: workspace, name: "again")
-        #expect(again.process.terminationStatus == 0, "\(again.stderr)")
+        #expect(again.terminationStatus == 0, "\(again.stderr)")
         #expect(FileManager.default.fileExists(atPath: workspace.file("again/hello-en-phone-6.9-light-iphone-6.9.mp4").path))
 
         // A device of no asked class's shape stops the run before anything runs.
@@ -121,12 +121,12 @@ struct MatrixRunTests {
                 "run", "Fixtures/Flows/hello.yaml", "--output", workspace.file("m").path, "--device", "phone",
                 "--app-store-previews", "ipad-13",
             ], in: workspace, name: "mismatch")
-        #expect(mismatch.process.terminationStatus == 64)
+        #expect(mismatch.terminationStatus == 64)
         #expect(
             mismatch.stderr.contains("The phone device (780x1688) has the shape of none of the preview classes asked for (ipad-13)"),
             "\(mismatch.stderr)")
         let badClass = try await self.run(["preview", "x.mov", "--class", "iphone-7"], in: workspace, name: "badclass")
-        #expect(badClass.process.terminationStatus == 64)
+        #expect(badClass.terminationStatus == 64)
     }
 
     /// Clicks the language filter's "de", then the device filter's "phone-small", and reports

@@ -23,7 +23,7 @@ struct MediaFrontEndTests {
             try SampleMedia.png(in: workspace.url), try SampleMedia.jpeg(in: workspace.url), try SampleMedia.mp4(in: workspace.url),
         ]
         let add = try await verbs.showreel(["device", "addmedia", udid] + files.map(\.path), workspace)
-        #expect(add.process.terminationStatus == 0, "\(add.stderr)")
+        #expect(add.terminationStatus == 0, "\(add.stderr)")
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         let places = Application(PlacesApp.bundleIdentifier, device: client)
         try await places.launch()
@@ -35,16 +35,16 @@ struct MediaFrontEndTests {
         #expect(try await places.staticTexts["photoName"].label == "harbour.png")
 
         let missing = try await verbs.showreel(["device", "addmedia", udid, "nowhere.png"], workspace)
-        #expect(missing.process.terminationStatus == 64 && missing.stderr.contains("No file at nowhere.png"), "\(missing.stderr)")
+        #expect(missing.terminationStatus == 64 && missing.stderr.contains("No file at nowhere.png"), "\(missing.stderr)")
         let note = workspace.file("note.txt")
         try Data("hello".utf8).write(to: note)
         let text = try await verbs.showreel(["device", "addmedia", udid, note.path], workspace)
-        #expect(text.process.terminationStatus == 64 && text.stderr.contains("is not a picture (.png"), "\(text.stderr)")
+        #expect(text.terminationStatus == 64 && text.stderr.contains("is not a picture (.png"), "\(text.stderr)")
         let fake = workspace.file("fake.jpg")
         try Data("hello".utf8).write(to: fake)
         let broken = try await verbs.showreel(["device", "addmedia", udid, fake.path], workspace)
         #expect(
-            broken.process.terminationStatus == 1 && broken.stderr.contains("fake.jpg could not be read as a picture"), "\(broken.stderr)")
+            broken.terminationStatus == 1 && broken.stderr.contains("fake.jpg could not be read as a picture"), "\(broken.stderr)")
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }

@@ -22,17 +22,17 @@ struct OrientationFrontEndTests {
         let (device, udid) = try await verbs.cli.bootDevice(workspace)
         _ = try await verbs.showreel(["device", "launch", udid, PlacesApp.bundleIdentifier], workspace)
         let turn = try await verbs.showreel(["device", "ui", udid, "orientation", "landscape-left"], workspace)
-        #expect(turn.process.terminationStatus == 0, "\(turn.stderr)")
+        #expect(turn.terminationStatus == 0, "\(turn.stderr)")
         let client = try DeviceClient.named(udid, registry: workspace.registry)
         #expect(try await client.orientation().interfaceOrientation == .landscapeLeft)
         let read = try await verbs.showreel(["device", "ui", "booted", "orientation"], workspace)
         #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "landscape-left", "\(read.stdout)|\(read.stderr)")
         let upsideDown = try await verbs.showreel(["device", "ui", udid, "orientation", "upside-down"], workspace)
         #expect(
-            upsideDown.process.terminationStatus == 64 && upsideDown.stderr.contains("Upside down is not supported"), "\(upsideDown.stderr)"
+            upsideDown.terminationStatus == 64 && upsideDown.stderr.contains("Upside down is not supported"), "\(upsideDown.stderr)"
         )
         let typo = try await verbs.showreel(["device", "ui", udid, "orientation", "landscape-lft"], workspace)
-        #expect(typo.process.terminationStatus == 64 && typo.stderr.contains("did you mean 'landscape-left'"), "\(typo.stderr)")
+        #expect(typo.terminationStatus == 64 && typo.stderr.contains("did you mean 'landscape-left'"), "\(typo.stderr)")
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
     }
@@ -105,6 +105,6 @@ extension OrientationFrontEndTests {
         device.signal(SIGINT)
         #expect(try await device.waitForExit() == 0)
         let bad = try await verbs.showreel(["device", "boot", "--orientation", "sideways"], workspace)
-        #expect(bad.process.terminationStatus == 64 && bad.stderr.contains("Unknown orientation 'sideways'"), "\(bad.stderr)")
+        #expect(bad.terminationStatus == 64 && bad.stderr.contains("Unknown orientation 'sideways'"), "\(bad.stderr)")
     }
 }

@@ -44,7 +44,7 @@ struct RunDiffTests {
         try taps.write(to: workspace.file("flows/taps.yaml"), atomically: true, encoding: .utf8)
         try title.write(to: workspace.file("flows/title.yaml"), atomically: true, encoding: .utf8)
         let run = try await showreel(["run", "flows", "--output", output], in: workspace, name: "run-\(output)")
-        #expect(run.process.terminationStatus == 0, "\(output): \(run.stderr)")
+        #expect(run.terminationStatus == 0, "\(output): \(run.stderr)")
     }
 
     @Test("a run diffed with a rerun is identical; a changed step or launch argument is reported for that flow alone, at its step")
@@ -53,7 +53,7 @@ struct RunDiffTests {
         try await record(Self.taps, Self.title, into: "base", in: workspace)
         try await record(Self.taps, Self.title, into: "again", in: workspace)
         let same = try await showreel(["diff", "base", "again"], in: workspace, name: "diff-same")
-        #expect(same.process.terminationStatus == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.terminationStatus == 0, "\(same.stdout)\(same.stderr)")
         #expect(same.stdout.contains("0 changed, 2 identical"), "\(same.stdout)")
 
         // The second tap becomes a double tap: the video first differs when step 4 starts.
@@ -61,7 +61,7 @@ struct RunDiffTests {
             Self.taps.replacingOccurrences(of: "- wait: 0.5\n- tapOn", with: "- wait: 0.5\n- doubleTapOn"),
             Self.title, into: "tapped", in: workspace)
         let tapped = try await showreel(["diff", "base", "tapped"], in: workspace, name: "diff-tapped")
-        #expect(tapped.process.terminationStatus == 1, "\(tapped.stdout)\(tapped.stderr)")
+        #expect(tapped.terminationStatus == 1, "\(tapped.stdout)\(tapped.stderr)")
         let diff = try RunDiff.load(from: workspace.file("tapped/diff/diff.json"))
         let byName = Dictionary(uniqueKeysWithValues: diff.entries.map { ($0.name, $0) })
         #expect(byName["Title"]?.outcome == .identical)
@@ -88,7 +88,7 @@ struct RunDiffTests {
         // Another title through the launch arguments: that flow changes from its first step.
         try await record(Self.taps, Self.title.replacingOccurrences(of: "Same title", with: "Other title"), into: "titled", in: workspace)
         let titled = try await showreel(["diff", "base", "titled"], in: workspace, name: "diff-titled")
-        #expect(titled.process.terminationStatus == 1)
+        #expect(titled.terminationStatus == 1)
         let second = try RunDiff.load(from: workspace.file("titled/diff/diff.json"))
         #expect(second.entries.map(\.outcome) == [.identical, .changed] || second.entries.map(\.outcome) == [.changed, .identical])
         #expect(second.entries.first { $0.name == "Title" }?.stepIndex == 0)
@@ -100,19 +100,19 @@ struct RunDiffTests {
         let workspace = try Workspace()
         try await record(Self.taps, Self.title, into: "base", in: workspace)
         let missing = try await showreel(["diff", "base", "nope"], in: workspace, name: "diff-missing")
-        #expect(missing.process.terminationStatus == 64)
+        #expect(missing.terminationStatus == 64)
         #expect(missing.stderr.contains("nope") && missing.stderr.contains("does not exist"), "\(missing.stderr)")
         try FileManager.default.createDirectory(at: workspace.file("empty"), withIntermediateDirectories: true)
         let empty = try await showreel(["diff", "empty", "base"], in: workspace, name: "diff-empty")
-        #expect(empty.process.terminationStatus == 64 && empty.stderr.contains("no manifest.json"), "\(empty.stderr)")
+        #expect(empty.terminationStatus == 64 && empty.stderr.contains("no manifest.json"), "\(empty.stderr)")
         let threshold = try await showreel(["diff", "base", "base", "--threshold", "300"], in: workspace, name: "diff-threshold")
-        #expect(threshold.process.terminationStatus == 64)
+        #expect(threshold.terminationStatus == 64)
 
         try FileManager.default.removeItem(at: workspace.file("flows/title.yaml"))
         let run = try await showreel(["run", "flows", "--output", "fewer"], in: workspace, name: "run-fewer")
-        #expect(run.process.terminationStatus == 0)
+        #expect(run.terminationStatus == 0)
         let fewer = try await showreel(["diff", "base", "fewer"], in: workspace, name: "diff-fewer")
-        #expect(fewer.process.terminationStatus == 1)
+        #expect(fewer.terminationStatus == 1)
         #expect(fewer.stdout.contains("only-in-baseline: Title") && fewer.stdout.contains("identical: Taps"), "\(fewer.stdout)")
     }
 }

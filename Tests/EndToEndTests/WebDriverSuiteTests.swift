@@ -63,7 +63,7 @@ struct WebDriverSuiteTests {
                 request.httpBody = try JSONSerialization.data(withJSONObject: body)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await HTTPExchange.data(for: request)
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
         }
@@ -212,7 +212,7 @@ struct WebDriverSuiteTests {
         var preflight = URLRequest(url: URL(string: server.url + "/session")!)
         preflight.httpMethod = "OPTIONS"
         preflight.setValue("http://localhost:1234", forHTTPHeaderField: "Origin")
-        let (_, response) = try await URLSession.shared.data(for: preflight)
+        let (_, response) = try await HTTPExchange.data(for: preflight)
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 204)
         #expect(http.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "http://localhost:1234")

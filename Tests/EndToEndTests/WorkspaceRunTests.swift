@@ -60,11 +60,11 @@ struct WorkspaceRunTests {
                 "drafts/deep.yaml": Self.flow(tags: ["hello"], fails: true),
             ])
         let check = try await run(["run", "ws", "--check", "--exclude-tags", "flaky"], in: workspace, name: "check")
-        #expect(check.process.terminationStatus == 0, "\(check.stderr)")
+        #expect(check.terminationStatus == 0, "\(check.stderr)")
         #expect(check.stdout.contains("4 flows are valid (3 left out by tags)."), "\(check.stdout)")
 
         let run = try await run(["run", "ws", "--exclude-tags", "flaky", "--output", "out", "--workers", "2"], in: workspace, name: "run")
-        #expect(run.process.terminationStatus == 1, "\(run.stderr)")
+        #expect(run.terminationStatus == 1, "\(run.stderr)")
         let manifest = try RunManifestFile(workspace.file("out"))
         let ids = manifest.entries.compactMap { $0["id"] as? String }
         #expect(ids == ["ws/first.yaml", "ws/smoke/broken.yaml", "ws/smoke/after.yaml", "ws/other.yaml"], "\(ids)")
@@ -88,38 +88,38 @@ struct WorkspaceRunTests {
                 "a.yaml": Self.flow(tags: ["smoke"]), "b.yaml": Self.flow(tags: ["regression"]), "c.yaml": Self.flow(tags: []),
             ])
         let both = try await run(["run", "ws", "--check", "--include-tags", "regression"], in: workspace, name: "both")
-        #expect(both.process.terminationStatus == 0 && both.stdout.contains("2 flows are valid (1 left out by tags)."), "\(both.stdout)")
+        #expect(both.terminationStatus == 0 && both.stdout.contains("2 flows are valid (1 left out by tags)."), "\(both.stdout)")
 
         let none = try await run(["run", "ws", "--check", "--exclude-tags", "smoke"], in: workspace, name: "none")
-        #expect(none.process.terminationStatus == 64)
+        #expect(none.terminationStatus == 64)
         #expect(
             none.stderr.contains(
                 "error: the tags leave no flow to run (include: smoke; exclude: smoke); the flows' tags: regression, smoke"),
             "\(none.stderr)")
 
         let typo = try await run(["run", "ws/a.yaml", "ws/b.yaml", "--check", "--include-tags", "smkoe"], in: workspace, name: "typo")
-        #expect(typo.process.terminationStatus == 64)
+        #expect(typo.terminationStatus == 64)
         #expect(typo.stderr.contains("did you mean 'smoke'?"), "\(typo.stderr)")
 
         // A lone flow file runs whatever the tags, as in Maestro.
         let lone = try await run(["run", "ws/b.yaml", "--check", "--include-tags", "smoke"], in: workspace, name: "lone")
-        #expect(lone.process.terminationStatus == 0, "\(lone.stderr)")
+        #expect(lone.terminationStatus == 0, "\(lone.stderr)")
 
         for bad in ["USERNAME", "=ada"] {
             let env = try await run(["run", "ws", "--check", "-e", bad], in: workspace, name: "env")
-            #expect(env.process.terminationStatus == 64)
+            #expect(env.terminationStatus == 64)
             #expect(env.stderr.contains("-e '\(bad)' is not a variable: write -e KEY=VALUE"), "\(env.stderr)")
         }
         let good = try await run(["run", "ws", "--check", "-e", "USERNAME=ada=lovelace", "--env", "EMPTY="], in: workspace, name: "good")
-        #expect(good.process.terminationStatus == 0, "\(good.stderr)")
+        #expect(good.terminationStatus == 0, "\(good.stderr)")
 
         let config = try await run(["run", "ws/config.yaml", "--check"], in: workspace, name: "config")
-        #expect(config.process.terminationStatus == 64)
+        #expect(config.terminationStatus == 64)
         #expect(config.stderr.contains("ws/config.yaml is a workspace's configuration, not a flow"), "\(config.stderr)")
 
         try Data("executionOrder:\n  flowsOrder: [a]\n".utf8).write(to: workspace.file("ws/config.yaml"))
         let sharded = try await run(["run", "ws", "--check", "--shard", "1/2"], in: workspace, name: "shard")
-        #expect(sharded.process.terminationStatus == 64)
+        #expect(sharded.terminationStatus == 64)
         #expect(sharded.stderr.contains("--shard cannot split a run with config.yaml's executionOrder"), "\(sharded.stderr)")
     }
 
@@ -138,7 +138,7 @@ struct WorkspaceRunTests {
                 "a.yaml": Self.flow(tags: []), "smoke/b.yaml": Self.flow(tags: []),
             ])
         let first = try await run(["run", "ws", "--check"], in: workspace, name: "first")
-        #expect(first.process.terminationStatus == 64)
+        #expect(first.terminationStatus == 64)
         let lines = first.stderr.split(separator: "\n").map(String.init)
         #expect(
             lines == [
@@ -153,12 +153,12 @@ struct WorkspaceRunTests {
 
         try Data("flows: [\"*\", \"smoek/*\", \"[a\"]\n".utf8).write(to: workspace.file("ws/config.yaml"))
         let globs = try await run(["run", "ws", "--check"], in: workspace, name: "globs")
-        #expect(globs.process.terminationStatus == 64)
+        #expect(globs.terminationStatus == 64)
         #expect(globs.stderr.contains("ws/config.yaml:1:25: error: '[a' is not a glob: a '[' has no ']'"), "\(globs.stderr)")
 
         try Data("flows: [\"*\", \"smoek/*\"]\n".utf8).write(to: workspace.file("ws/config.yaml"))
         let folder = try await run(["run", "ws", "--check"], in: workspace, name: "folder")
-        #expect(folder.process.terminationStatus == 64)
+        #expect(folder.terminationStatus == 64)
         #expect(
             folder.stderr.contains(
                 "ws/config.yaml:1:14: error: 'smoek/*' names the folder 'smoek', which is not in ws; did you mean 'smoke'?"),
@@ -167,14 +167,14 @@ struct WorkspaceRunTests {
         try Data("flows: [\"other/*\"]\n".utf8).write(to: workspace.file("ws/config.yaml"))
         try FileManager.default.createDirectory(at: workspace.file("ws/other"), withIntermediateDirectories: true)
         let empty = try await run(["run", "ws", "--check"], in: workspace, name: "empty")
-        #expect(empty.process.terminationStatus == 64)
+        #expect(empty.terminationStatus == 64)
         #expect(
             empty.stderr.contains("ws/config.yaml:1:8: error: the flows patterns (other/*) match no flow file in ws"), "\(empty.stderr)")
 
         try Data("executionOrder:\n  flowsOrder:\n    - a\n    - b\n    - aa\n".utf8).write(to: workspace.file("ws/config.yaml"))
         try Data(Self.flow(tags: []).utf8).write(to: workspace.file("ws/b.yaml"))
         let order = try await run(["run", "ws", "--check"], in: workspace, name: "order")
-        #expect(order.process.terminationStatus == 64)
+        #expect(order.terminationStatus == 64)
         #expect(order.stderr.contains("ws/config.yaml:5:7: error: flowsOrder names no flow 'aa'; did you mean 'a'?"), "\(order.stderr)")
     }
 }

@@ -211,12 +211,12 @@ struct AutomationAPITests {
             var request = URLRequest(url: h.client.baseURL!.appendingPathComponent("v1/wait-for"))
             request.httpMethod = "POST"
             request.httpBody = Data(#"{"query": {"steps": []}}"#.utf8)
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await HTTPExchange.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 400)
             let body = try JSONDecoder().decode(AutomationAPI.ErrorBody.self, from: data)
             #expect(body.error == "POST /v1/wait-for: invalid JSON body: missing field 'timeout'")
             request.httpBody = Data("not json".utf8)
-            let (garbage, _) = try await URLSession.shared.data(for: request)
+            let (garbage, _) = try await HTTPExchange.data(for: request)
             #expect(String(decoding: garbage, as: UTF8.self).contains("not valid JSON"))
 
             await #expect { try await h.client.launch("dev.showreel.nope") } throws: { error in

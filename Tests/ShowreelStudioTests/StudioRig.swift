@@ -22,7 +22,7 @@ struct StudioRig {
                 return StudioRig(workspace: workspace, process: process, url: String(line))
             }
             guard process.process.isRunning else {
-                throw TestFailure("showreel studio exited with \(process.process.terminationStatus): \(process.stderr)")
+                throw TestFailure("showreel studio exited with \(process.terminationStatus): \(process.stderr)")
             }
             guard ContinuousClock.now < deadline else { throw TestFailure("showreel studio printed no URL: \(process.stderr)") }
             try await Task.sleep(for: .milliseconds(50))

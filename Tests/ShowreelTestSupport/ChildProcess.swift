@@ -38,6 +38,10 @@ public final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// What it exited with (see `Process.exitedStatus`); asked of a child that still runs, it
+    /// stops the test, as Foundation's does.
+    public var terminationStatus: Int32 { process.exitedStatus ?? process.terminationStatus }
+
     public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
@@ -45,7 +49,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// is for a hang, not a speed: a loaded test process may not look for minutes' fractions.
     public func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while true {
+            if let status = process.exitedStatus { return status }
             guard ContinuousClock.now < deadline else {
                 process.terminate()
                 throw TestFailure(
@@ -53,7 +58,6 @@ public final class ChildProcess: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return process.terminationStatus
     }
 
     /// The port a `showreel host --port 0` child reports listening on. Letting the host pick

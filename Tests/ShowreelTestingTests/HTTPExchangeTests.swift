@@ -1,0 +1,83 @@
+import Foundation
+import ShowreelTestSupport
+import ShowreelTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The clients' transport against real sockets that misbehave: what each failure says.
+@Suite("HTTP exchanges of the device and host clients")
+struct HTTPExchangeTests {
+    /// A listening loopback socket that never accepts: the kernel completes the handshake and
+    /// the request waits for an answer that never comes.
+    final class SilentListener {
+        let fd: Int32
+        let port: Int
+
+        init() throws {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            guard bound, listen(fd, 8) == 0 else {
+                close(fd)
+                throw TestFailure("cannot listen on loopback")
+            }
+            self.fd = fd
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        /// Accepts one connection off the pool, reads the request's first bytes, and hangs up.
+        func hangUpOnce() {
+            let fd = self.fd
+            Thread.detachNewThread {
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { return }
+                var bytes = [UInt8](repeating: 0, count: 64)
+                _ = read(connection, &bytes, bytes.count)
+                close(connection)
+            }
+        }
+
+        deinit {
+            shutdown(fd, Int32(SHUT_RDWR))  // wakes an accept still waiting
+            close(fd)
+        }
+    }
+
+    @Test("nothing listening is refused at once, an unknown host is named, and both say which call failed")
+    func unreachable() async throws {
+        // A port that was just listened on and is closed again.
+        let port = try SilentListener().port
+        let device = DeviceClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let refused = await #expect(throws: DeviceClient.Failure.self) { try await device.info() }
+        let expected = "The device at http://127.0.0.1:\(port) did not answer GET /v1/device"
+        #expect(refused?.message == expected + ": the connection was refused (nothing listens there)")
+        let host = TunnelHostClient(baseURL: URL(string: "http://no-such-host.invalid:8667")!)
+        let unknown = await #expect(throws: TunnelHostClient.HostError.self) { try await host.exec("true") }
+        #expect(unknown?.message.contains("the host name was not found") == true, "\(String(describing: unknown))")
+    }
+
+    @Test("a server that never answers times out at the client's timeout; one that hangs up is a lost connection")
+    func misbehavingServers() async throws {
+        let silent = try SilentListener()
+        let waiting = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(silent.port)")!, requestTimeout: 1)
+        let timedOut = await #expect(throws: TunnelHostClient.HostError.self) { try await waiting.exec("true") }
+        #expect(timedOut?.message.contains(": the request timed out") == true, "\(String(describing: timedOut))")
+
+        let rude = try SilentListener()
+        rude.hangUpOnce()
+        let hungUp = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(rude.port)")!, requestTimeout: 60)
+        let lost = await #expect(throws: TunnelHostClient.HostError.self) { try await hungUp.exec("true") }
+        #expect(lost?.message.contains(": the connection was lost") == true, "\(String(describing: lost))")
+    }
+}
