@@ -107,7 +107,7 @@ struct WebDriverLimitsTests {
             var request = URLRequest(url: URL(string: server.url + path)!)
             request.httpMethod = "POST"
             request.httpBody = huge
-            request.timeoutInterval = 120
+            request.timeoutInterval = 600
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             let (data, response) = try await HTTPExchange.data(for: request)
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
@@ -200,7 +200,7 @@ struct WebDriverLimitsTests {
         let tap = try #require(
             try await server.value("POST", "/session/\(session)/element", ["using": "accessibility id", "value": "tapButton"])
                 as? [String: String])
-        _ = try await server.value("POST", "/session/\(session)/element/\(tap["ELEMENT"]!)/click", [:])
+        _ = try await server.value("POST", "/session/\(session)/element/\(try #require(tap["ELEMENT"]))/click", [:])
         try await Task.sleep(for: .seconds(4))
         let recorded = (ContinuousClock.now - started) / .seconds(1)
         server.process.signal(SIGKILL)

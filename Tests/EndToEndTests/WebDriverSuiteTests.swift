@@ -58,14 +58,29 @@ struct WebDriverSuiteTests {
             var request = URLRequest(url: URL(string: url + path)!)
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             request.httpMethod = method
-            request.timeoutInterval = 120
-            if let body {
+            request.timeoutInterval = 600  // a hang's bound; a loaded machine may answer late
+            if var body {
+                if method == "POST", path == "/session" { body = Self.withoutSilenceTimeout(body) }
                 request.httpBody = try JSONSerialization.data(withJSONObject: body)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
             let (data, response) = try await HTTPExchange.data(for: request)
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+        }
+
+        /// A new session's capabilities with `appium:newCommandTimeout` 0 (never) unless they set
+        /// it: a loaded machine can leave a test's client silent for a minute, which is slowness,
+        /// not the silence that option ends sessions for (the test of it sets its own).
+        static func withoutSilenceTimeout(_ body: [String: Any]) -> [String: Any] {
+            guard var capabilities = body["capabilities"] as? [String: Any], var always = capabilities["alwaysMatch"] as? [String: Any],
+                always["appium:newCommandTimeout"] == nil
+            else { return body }
+            always["appium:newCommandTimeout"] = 0
+            capabilities["alwaysMatch"] = always
+            var body = body
+            body["capabilities"] = capabilities
+            return body
         }
 
         func value(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
@@ -211,6 +226,7 @@ struct WebDriverSuiteTests {
         let server = try await Server.start(workspace, ["--allow-cors"])
         var preflight = URLRequest(url: URL(string: server.url + "/session")!)
         preflight.httpMethod = "OPTIONS"
+        preflight.timeoutInterval = 600
         preflight.setValue("http://localhost:1234", forHTTPHeaderField: "Origin")
         let (_, response) = try await HTTPExchange.data(for: preflight)
         let http = try #require(response as? HTTPURLResponse)

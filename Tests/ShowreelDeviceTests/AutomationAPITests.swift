@@ -210,6 +210,7 @@ struct AutomationAPITests {
             // A malformed body names the field.
             var request = URLRequest(url: h.client.baseURL!.appendingPathComponent("v1/wait-for"))
             request.httpMethod = "POST"
+            request.timeoutInterval = 600  // a hang's bound; a loaded machine may answer late
             request.httpBody = Data(#"{"query": {"steps": []}}"#.utf8)
             let (data, response) = try await HTTPExchange.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 400)

@@ -19,6 +19,7 @@ struct AutomationRoutesTests {
                 let path = route.path(route.parameters.map { _ in "dev.showreel.nope" })
                 var request = URLRequest(url: URL(string: h.client.baseURL!.absoluteString + path)!)
                 request.httpMethod = route.method.rawValue
+                request.timeoutInterval = 600  // a hang's bound; a loaded machine may answer late
                 if route.method != .get {
                     request.httpBody = Data("{}".utf8)
                     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -49,6 +50,7 @@ struct AutomationRoutesTests {
             ] {
                 var request = URLRequest(url: URL(string: h.client.baseURL!.absoluteString + AutomationAPI.Routes.tap.path())!)
                 request.httpMethod = "POST"
+                request.timeoutInterval = 600
                 request.httpBody = tap
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 request.setValue(value, forHTTPHeaderField: name)

@@ -19,6 +19,7 @@ struct AutomationTraceTests {
     static func send(_ h: AutomationAPITests.Harness, _ route: Route, _ body: String? = nil) async throws -> (Int, String) {
         var request = URLRequest(url: URL(string: h.client.baseURL!.absoluteString + route.path())!)
         request.httpMethod = route.method.rawValue
+        request.timeoutInterval = 600  // a hang's bound; a loaded machine may answer late
         if let body {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -38,7 +38,7 @@ func http(
     _ url: URL,
     body: Data? = nil,
     headers: [String: String] = [:],
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 300
 ) async throws -> HTTPResult {
     var request = URLRequest(url: url, timeoutInterval: timeout)
     request.httpMethod = method
