@@ -23,17 +23,10 @@ nonisolated(unsafe) var earlyStopSignal: Int32 = 0
 let holdStopSignals:
     @convention(c) (
         Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-    ) -> Void = { argc, argv, _ in
-        guard argc > 1, let argv else { return }
-        func argument(_ index: Int, is word: StaticString) -> Bool {
-            guard index < argc, let value = argv[index] else { return false }
-            return strcmp(value, UnsafeRawPointer(word.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
-        }
-        guard
-            argument(1, is: "host") || argument(1, is: "webdriver") || argument(1, is: "run") || argument(1, is: "studio")
-                || (argument(1, is: "device") && argument(2, is: "boot"))
-                || (argument(1, is: "io") && argument(3, is: "recordVideo"))
-        else { return }
+    ) -> Void = { argc, argv, environment in
+        // A tunnel host's standby holds them too while it waits: what it will run is not known
+        // yet, and a stop then is taken as one for the command (see `StandbyStart`).
+        guard runsUntilStopped(argc, argv) || isStandby(environment) else { return }
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
@@ -46,6 +39,45 @@ let holdStopSignals:
         sigaction(SIGTERM, &action, nil)
     }
 
+/// Whether `argv` is a command that runs until stopped. Only C calls (see above).
+func runsUntilStopped(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Bool {
+    guard argc > 1, let argv else { return false }
+    func argument(_ index: Int, is word: StaticString) -> Bool {
+        guard index < argc, let value = argv[index] else { return false }
+        return strcmp(value, UnsafeRawPointer(word.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+    return argument(1, is: "host") || argument(1, is: "webdriver") || argument(1, is: "run") || argument(1, is: "studio")
+        || (argument(1, is: "device") && argument(2, is: "boot"))
+        || (argument(1, is: "io") && argument(3, is: "recordVideo"))
+}
+
+/// Whether the environment marks this process as a tunnel host's standby. Only C calls.
+private func isStandby(_ environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Bool {
+    guard var entry = environment else { return false }
+    let marker: StaticString = "SHOWREEL_STANDBY=1"
+    while let text = entry.pointee {
+        if strcmp(text, UnsafeRawPointer(marker.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 { return true }
+        entry += 1
+    }
+    return false
+}
+
+/// Gives up the hold for a standby's command that does not run until stopped: default
+/// handlers, signals unblocked, so a stop ends it as it ends any program; one that came while
+/// the hold was on ends it now.
+func releaseStopSignals() {
+    let pending = earlyStopSignal
+    earlyStopSignal = 0
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    if pending != 0 { raise(pending) }
+}
+
 /// Takes the stop signal the early handler caught, if any.
 func takeEarlyStopSignal() -> Int32? {
     let number = earlyStopSignal
@@ -55,4 +87,6 @@ func takeEarlyStopSignal() -> Int32? {
 }
 #else
 func takeEarlyStopSignal() -> Int32? { nil }
+func runsUntilStopped(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Bool { false }
+func releaseStopSignals() {}
 #endif

@@ -87,7 +87,9 @@ struct HostCommand: AsyncParsableCommand {
             handlesSignals: false,
             // `showreel ...` runs as this executable when PATH has no `showreel`: a recorder
             // launched through the host then works from a package's own executable too.
-            programsRunAsHost: ["showreel": OwnExecutable.path]
+            programsRunAsHost: ["showreel": OwnExecutable.path],
+            // A test's `showreel io ... recordVideo` starts in a waiting copy of this executable.
+            standbyExecutable: OwnExecutable.path
         )
         do {
             try configuration.validate()

@@ -39,9 +39,11 @@ public struct ShowreelCommand: AsyncParsableCommand {
         await main(configuration: ShowreelConfiguration(apps: apps))
     }
 
-    /// As `main(apps:)`, with everything a package sets.
+    /// As `main(apps:)`, with everything a package sets. Started by a tunnel host as its standby,
+    /// the arguments are the ones the host hands it later.
     public static func main(configuration: ShowreelConfiguration) async {
-        await ShowreelConfiguration.$current.withValue(configuration) { await Self.main() }
+        let arguments = StandbyStart.arguments()
+        await ShowreelConfiguration.$current.withValue(configuration) { await Self.main(arguments) }
     }
 }
 

@@ -16,8 +16,10 @@ struct CommandLaunch {
     /// The program as found on PATH (or as given, with a slash).
     let executablePath: String
     let argv: [String]
+    /// The variables the request sets over the host's environment.
+    let overrides: [String: String]
+    let workingDirectory: String?
     private let environment: Environment
-    private let workingDirectory: String?
     private let gracePeriod: Duration
 
     /// Checks a request; throws the `CommandTableError` that says what to fix.
@@ -51,18 +53,19 @@ struct CommandLaunch {
 
         var env = Environment.inherit
         if let environment, !environment.isEmpty {
-            var overrides: [Environment.Key: String?] = [:]
+            var changes: [Environment.Key: String?] = [:]
             for (key, value) in environment {
                 guard let k = Environment.Key(rawValue: key) else {
                     throw CommandTableError(.invalidArguments, "invalid environment variable name '\(key)'")
                 }
-                overrides[k] = value
+                changes[k] = value
             }
-            env = env.updating(overrides)
+            env = env.updating(changes)
         }
         self.program = program
         executablePath = path
         self.argv = argv
+        overrides = environment ?? [:]
         self.environment = env
         self.workingDirectory = workingDirectory
         gracePeriod = configuration.gracePeriod

@@ -24,7 +24,7 @@ extension CommandTable {
         }
     }
 
-    private static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
+    static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
         async
     {
         do {

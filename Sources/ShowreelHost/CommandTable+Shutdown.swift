@@ -20,6 +20,7 @@ extension CommandTable {
             return
         }
         isShuttingDown = true
+        dismissStandby()
         defer {
             spool.removeAll()
             ledger?.close()

@@ -52,6 +52,8 @@ actor CommandTable {
     let spool: OutputSpool
     /// Sessions of the commands started, for the next host should this one be killed.
     let ledger: SessionLedger?
+    /// A copy of the standby executable waiting for the next command that runs it.
+    var standby: Standby?
 
     init(configuration: TunnelHostConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -85,11 +87,10 @@ actor CommandTable {
             }
             deathSignalLauncher = .some(found)
         }
+        if let started = launchOnStandby(launch, kind: kind) { return started }
         let subprocessConfiguration = launch.configuration(deathSignalLauncher: deathSignalLauncher ?? nil)
 
-        let id = UUID()
-        records[id] = Record(id: id, argv: argv, executablePath: path, kind: kind, output: OutputLog(limit: configuration.outputLimit))
-        order.append(id)
+        let id = addRecord(argv: argv, executablePath: path, kind: kind)
         let logger = self.logger
         do {
             let pid = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
@@ -109,6 +110,15 @@ actor CommandTable {
         }
         evictFinished()
         return snapshot(id, output: .none)!
+    }
+
+    /// A new command's record, last in the order.
+    func addRecord(argv: [String], executablePath: String, kind: CommandKind) -> UUID {
+        let id = UUID()
+        let output = OutputLog(limit: configuration.outputLimit)
+        records[id] = Record(id: id, argv: argv, executablePath: executablePath, kind: kind, output: output)
+        order.append(id)
+        return id
     }
 
     // MARK: Reading

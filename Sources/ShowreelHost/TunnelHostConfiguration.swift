@@ -44,6 +44,10 @@ public struct TunnelHostConfiguration: Sendable {
     /// maps `showreel` to its own executable, so `/launch` of `showreel io booted recordVideo ...`
     /// works with no `showreel` installed, from the bundled `showreel` or a package's own.
     public var programsRunAsHost: [String: String]
+    /// An executable that understands `HostAPI.Standby` (the CLI's own `showreel`): commands
+    /// that run it start in a copy the host started ahead of time, already loaded, instead of a
+    /// new process. Nil (the default) starts every command afresh.
+    public var standbyExecutable: String?
 
     public init(
         bindAddress: String = "127.0.0.1",
@@ -58,7 +62,8 @@ public struct TunnelHostConfiguration: Sendable {
         retainedOutputMemory: Int = 32 * 1024 * 1024,
         stateDirectory: String? = nil,
         handlesSignals: Bool = true,
-        programsRunAsHost: [String: String] = [:]
+        programsRunAsHost: [String: String] = [:],
+        standbyExecutable: String? = nil
     ) {
         self.bindAddress = bindAddress
         self.port = port
@@ -73,6 +78,7 @@ public struct TunnelHostConfiguration: Sendable {
         self.stateDirectory = stateDirectory
         self.handlesSignals = handlesSignals
         self.programsRunAsHost = programsRunAsHost
+        self.standbyExecutable = standbyExecutable
     }
 
     /// True when only this machine can connect (a loopback bind address).

@@ -4,6 +4,10 @@ import ShowreelReport
 import ShowreelTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The iOS workflow end to end: a real `showreel host` process launches the recorder
 /// (`showreel io <udid> recordVideo`) for the test and interrupts it in teardown.
 @Suite("Recording through a tunnel host")
@@ -45,6 +49,77 @@ struct TunnelHostRecordingTests {
             #expect(commands.count == 1)
             #expect(commands.first?.argv.contains("recordVideo") == true)
             #expect(commands.first?.exitCode == 0)
+        }
+    }
+
+    @Test(
+        "later recorders start in the host's standby, already loaded: complete videos, the environment and folder asked for, a fresh start when it died, none left once the host stops"
+    )
+    func standby() async throws {
+        let folders = [RecordingTraitTests.Folder(), RecordingTraitTests.Folder()]  // one per round: the test's id is the same
+        let workspace = try Workspace()
+        let showreel = try BuildProducts.showreel
+        let host = try ChildProcess(
+            showreel, ["host", "--port", "0", "--verbose"], environment: ProcessInfo.processInfo.environment, in: workspace,
+            name: "host")
+        let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
+        let client = TunnelHostClient(baseURL: url)
+        let test = try #require(Test.current)
+        /// The pids of the standbys the host has started and that waited, in order.
+        @Sendable func waiting(_ count: Int) async throws -> [Int32] {
+            try await eventually("\(count) standbys waiting") { Self.standbyPids(host.stderr).count >= count }
+            return Self.standbyPids(host.stderr)
+        }
+        let shots = workspace.file("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let pids = try await host.stopping {
+            try await DeviceTrait.device().provideScope(for: test, testCase: nil) {
+                // The first starts afresh (no standby yet); each later one takes the one waiting.
+                for round in 0..<2 {
+                    if round == 1 { _ = try await waiting(1) }
+                    let configuration = RecordingConfiguration(.on, via: .tunnelHost(url), folder: folders[round].url)
+                    try await RecordingTrait.recorded(configuration).provideScope(for: test, testCase: nil) {
+                        let app = Application("dev.showreel.hello")
+                        try await app.launch()
+                        for _ in 0..<3 { try await app.buttons["tapButton"].tap() }
+                    }
+                }
+                // A command with an environment and a folder of its own, handed to the standby.
+                let device = try #require(TestDevice.current)
+                _ = try await waiting(2)
+                let shot = try await client.run(
+                    argv: [showreel.path, "io", device.udid, "screenshot", "shot.png"],
+                    environment: ["SHOWREEL_HOME": device.registry.home.path], workingDirectory: shots.path, wait: true)
+                #expect(shot.exitCode == 0, "\(shot.stderr ?? "")")
+                #expect(try Data(contentsOf: shots.appendingPathComponent("shot.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+                // A standby that died while it waited: the next command starts afresh.
+                let third = try await waiting(3)[2]
+                kill(third, SIGKILL)
+                try await eventually("the killed standby to be gone") { !isAlive(third) }
+                let listed = try await client.run(argv: ["showreel", "--version"], wait: true)
+                #expect(listed.exitCode == 0 && listed.stdout == "0.1.0\n", "\(listed.stdout ?? "") \(listed.stderr ?? "")")
+            }
+            for folder in folders {
+                let entry = try #require(try folder.manifest().entries.first)
+                #expect(entry.status == .passed)
+                let info = try MediaProbe.probe(folder.url.appendingPathComponent(try #require(entry.video)))
+                #expect(info.codecName == "h264" && info.frameCount >= 7, "\(entry.id): \(info)")
+            }
+            let commands = try await client.commands()
+            #expect(commands.count == 4 && commands.allSatisfy { $0.exitCode == 0 }, "\(commands)")
+            let handedOver = host.stderr.components(separatedBy: "standby=yes").count - 1
+            #expect(handedOver == 2, "the second recorder and the screenshot ran in standbys")
+            #expect(host.stderr.contains("the waiting standby was gone"))
+            return try await waiting(4)
+        }
+        // The host's shutdown ended the standby that was still waiting.
+        try await eventually("every standby to be gone") { pids.allSatisfy { !isAlive($0) } }
+    }
+
+    /// The pids in the host's "standby waiting" log lines.
+    static func standbyPids(_ log: String) -> [Int32] {
+        log.split(separator: "\n").filter { $0.contains("standby waiting") }.compactMap { line in
+            line.firstRange(of: "pid=").flatMap { Int32(line[$0.upperBound...].prefix { $0.isNumber }) }
         }
     }
 }
