@@ -60,7 +60,7 @@ struct WebDriverSuiteTests {
             request.httpMethod = method
             request.timeoutInterval = 600  // a hang's bound; a loaded machine may answer late
             if var body {
-                if method == "POST", path == "/session" { body = Self.withoutSilenceTimeout(body) }
+                if method == "POST", path.hasSuffix("/session") { body = Self.withoutSilenceTimeout(body) }
                 request.httpBody = try JSONSerialization.data(withJSONObject: body)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
@@ -73,13 +73,21 @@ struct WebDriverSuiteTests {
         /// it: a loaded machine can leave a test's client silent for a minute, which is slowness,
         /// not the silence that option ends sessions for (the test of it sets its own).
         static func withoutSilenceTimeout(_ body: [String: Any]) -> [String: Any] {
-            guard var capabilities = body["capabilities"] as? [String: Any], var always = capabilities["alwaysMatch"] as? [String: Any],
-                always["appium:newCommandTimeout"] == nil
-            else { return body }
-            always["appium:newCommandTimeout"] = 0
-            capabilities["alwaysMatch"] = always
             var body = body
-            body["capabilities"] = capabilities
+            if var capabilities = body["capabilities"] as? [String: Any], var always = capabilities["alwaysMatch"] as? [String: Any],
+                always["appium:newCommandTimeout"] == nil
+            {
+                always["appium:newCommandTimeout"] = 0
+                capabilities["alwaysMatch"] = always
+                body["capabilities"] = capabilities
+            }
+            // The JSON Wire Protocol's form, unprefixed.
+            if var desired = body["desiredCapabilities"] as? [String: Any], desired["newCommandTimeout"] == nil,
+                desired["appium:newCommandTimeout"] == nil
+            {
+                desired["newCommandTimeout"] = 0
+                body["desiredCapabilities"] = desired
+            }
             return body
         }
 

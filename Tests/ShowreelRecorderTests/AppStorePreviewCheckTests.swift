@@ -15,8 +15,10 @@ struct AppStorePreviewCheckTests {
         try await withTemporaryDirectory { folder in
             let source = try previewSource(in: folder, seconds: 15.2, every: 5)
             let valid = folder.appendingPathComponent("valid.mp4")
-            try AppStorePreview.make(from: source, to: valid, options: AppStorePreviewOptions(previewClass: .iphone69))
-            #expect(try AppStorePreviewCheck.problems(of: valid) == [])
+            try await offPool {
+                try AppStorePreview.make(from: source, to: valid, options: AppStorePreviewOptions(previewClass: .iphone69))
+            }
+            #expect(try await offPool { try AppStorePreviewCheck.problems(of: valid) } == [])
 
             func ffmpeg(_ name: String, _ arguments: [String]) async throws -> URL {
                 let url = folder.appendingPathComponent(name)
@@ -58,13 +60,15 @@ struct AppStorePreviewCheckTests {
             cases.append((.fileSize, try withSparseTail(valid, in: folder), nil, "MB; app previews are at most 500 MB"))
             let blackStart = try previewSource(in: folder, seconds: 15.2, every: 5, opensBlack: true, name: "black.mp4")
             let black = folder.appendingPathComponent("black-preview.mp4")
-            try AppStorePreview.make(
-                from: blackStart, to: black, options: AppStorePreviewOptions(previewClass: .iphone69),
-                checksFirstFrame: false, logger: .init(label: "test"))
+            try await offPool {
+                try AppStorePreview.make(
+                    from: blackStart, to: black, options: AppStorePreviewOptions(previewClass: .iphone69),
+                    checksFirstFrame: false, logger: .init(label: "test"))
+            }
             cases.append((.firstFrame, black, nil, "first frame is all black"))
 
             for (rule, file, previewClass, words) in cases {
-                let problems = try AppStorePreviewCheck.problems(of: file, previewClass: previewClass)
+                let problems = try await offPool { try AppStorePreviewCheck.problems(of: file, previewClass: previewClass) }
                 #expect(problems.map(\.rule) == [rule], "\(file.lastPathComponent): \(problems)")
                 #expect(problems.first?.message.contains(words) == true, "\(file.lastPathComponent): \(problems)")
             }

@@ -55,8 +55,10 @@ struct AppStorePreviewTests {
                 try AppStorePreview.make(from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69))
             }
             #expect(!FileManager.default.fileExists(atPath: target.path))
-            let summary = try AppStorePreview.make(
-                from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, holdsLast: true))
+            let summary = try await offPool {
+                try AppStorePreview.make(
+                    from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, holdsLast: true))
+            }
             #expect(summary.duration == 15)
 
             let streams = try await ffprobeStreams(target)
@@ -79,17 +81,20 @@ struct AppStorePreviewTests {
             #expect(try #require(atoms.firstIndex(of: "moov")) < (try #require(atoms.firstIndex(of: "mdat"))))
 
             // The first frame is the source's first, scaled; the last second holds its last.
-            var first: PixelBuffer?, last: PixelBuffer?
-            try FrameDecoder.forEachFrame(target) { frame in
-                if first == nil { first = frame.pixels }
-                last = frame.pixels
-                return true
+            let (first, last) = try await offPool { () -> (PixelBuffer?, PixelBuffer?) in
+                var first: PixelBuffer?, last: PixelBuffer?
+                try FrameDecoder.forEachFrame(target) { frame in
+                    if first == nil { first = frame.pixels }
+                    last = frame.pixels
+                    return true
+                }
+                return (first, last)
             }
             let point = backgroundPoint(width: 886, height: 1920)
             #expect(isClose(try #require(first).pixel(x: point.x, y: point.y), palette[0]))
             #expect(isClose(try #require(last).pixel(x: point.x, y: point.y), palette[2]))
             #expect(try await volume(of: target, from: 0, to: 15) < -80, "silent unless given a sound")
-            #expect(try AppStorePreviewCheck.problems(of: target) == [])
+            #expect(try await offPool { try AppStorePreviewCheck.problems(of: target) } == [])
         }
     }
 
@@ -125,8 +130,10 @@ struct AppStorePreviewTests {
             let tone = folder.appendingPathComponent("tone.wav")
             _ = try await runTool(
                 ffmpegPath, ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-ac", "1", tone.path])
-            try AppStorePreview.make(
-                from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, trims: true, audio: tone))
+            try await offPool {
+                try AppStorePreview.make(
+                    from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, trims: true, audio: tone))
+            }
             let info = try MediaProbe.probe(target)
             #expect(info.frameCount == 900)
             let audio = try await #require(try ffprobeStreams(target).first { $0["codec_type"] == "audio" })
@@ -134,7 +141,7 @@ struct AppStorePreviewTests {
             // The tone for two seconds, then silence to the end.
             let loud = try await volume(of: target, from: 0.2, to: 1.5), quiet = try await volume(of: target, from: 5, to: 29)
             #expect(loud > -30 && quiet < -80, "loud \(loud) dB, quiet \(quiet) dB")
-            #expect(try AppStorePreviewCheck.problems(of: target) == [])
+            #expect(try await offPool { try AppStorePreviewCheck.problems(of: target) } == [])
         }
     }
 

@@ -35,11 +35,13 @@ struct LandscapePreviewTests {
                 try AppStorePreview.make(
                     from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69, holdsLast: true))
             }
-            _ = try AppStorePreview.make(
-                from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69Landscape, holdsLast: true))
+            _ = try await offPool {
+                try AppStorePreview.make(
+                    from: source, to: target, options: AppStorePreviewOptions(previewClass: .iphone69Landscape, holdsLast: true))
+            }
             let video = try #require(try await ffprobeStreams(target).first { $0["codec_type"] == "video" })
             #expect(video["width"] == "1920" && video["height"] == "886", "\(video)")
-            #expect(try AppStorePreviewCheck.problems(of: target, previewClass: .iphone69Landscape).isEmpty)
+            #expect(try await offPool { try AppStorePreviewCheck.problems(of: target, previewClass: .iphone69Landscape) }.isEmpty)
         }
     }
 }
