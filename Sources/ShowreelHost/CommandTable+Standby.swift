@@ -24,6 +24,8 @@ extension CommandTable {
         let executablePath: String
         /// The host's end of the socket the standby reads its request from.
         let socket: UnixSocket
+        /// The standby's end, closed here once it runs.
+        let childEnd: UnixSocket
         var task: Task<Void, Never>?
         /// Set once it runs and waits: its pid, and how to hand it a command.
         var pid: Int32?
@@ -79,16 +81,16 @@ extension CommandTable {
             let launch = try? CommandLaunch(
                 argv: [path], environment: [HostAPI.Standby.environmentKey: "1"], workingDirectory: nil, configuration: configuration)
         else { return }
-        let ends: (own: UnixSocket, child: Int32)
-        do { ends = try UnixSocket.pairForChild() } catch {
+        let ends: (own: UnixSocket, child: UnixSocket)
+        do { ends = try UnixSocket.pair() } catch {
             logger.warning("no standby: \(error)")
             return
         }
         let token = UUID()
         let configuration = launch.configuration(deathSignalLauncher: deathSignalLauncher ?? nil)
         let logger = self.logger
-        let input = FileDescriptor(rawValue: ends.child)
-        standby = Standby(token: token, executablePath: path, socket: ends.own)
+        let input = FileDescriptor(rawValue: ends.child.descriptor)
+        standby = Standby(token: token, executablePath: path, socket: ends.own, childEnd: ends.child)
         standby?.task = Task.detached { [self] in
             await Self.runStandby(table: self, token: token, configuration: configuration, input: input, logger: logger)
         }
@@ -101,7 +103,7 @@ extension CommandTable {
         var claimed: UUID?
         do {
             let result = try await Subprocess.run(
-                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: true), output: .sequence, error: .sequence
+                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: false), output: .sequence, error: .sequence
             ) { execution in
                 claimed = await table.standbyWaits(token, pid: execution.processIdentifier.value)
                 guard let id = claimed else { return }
@@ -123,6 +125,8 @@ extension CommandTable {
     /// here for the command it is to run (nil: none, it is to end).
     private func standbyWaits(_ token: UUID, pid: Int32) async -> UUID? {
         guard standby?.token == token, !isShuttingDown else { return nil }
+        // Only the standby holds its end now: should it die, the hand-over fails.
+        standby?.childEnd.close()
         groups.insert(pid)
         ledger?.record(session: pid)
         logger.debug("standby waiting", metadata: ["pid": "\(pid)"])
@@ -136,6 +140,7 @@ extension CommandTable {
     private func standbyEnded(_ token: UUID) {
         guard let waiting = standby, waiting.token == token else { return }
         waiting.socket.close()
+        waiting.childEnd.close()
         waiting.claim?.resume(returning: nil)
         standby = nil
         forgetEndedGroups()
@@ -146,6 +151,7 @@ extension CommandTable {
         guard let waiting = standby else { return }
         standby = nil
         waiting.socket.close()
+        waiting.childEnd.close()
         waiting.claim?.resume(returning: nil)
     }
 }
