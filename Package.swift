@@ -32,7 +32,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -126,15 +125,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        .target(
-            name: "ShowreelTesting",
-            dependencies: [
-                "ShowreelWire", "ShowreelAccessibility", "ShowreelGraphics",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]),
+        .target(name: "ShowreelTesting", dependencies: ["ShowreelWire", "ShowreelAccessibility", "ShowreelGraphics"]),
         // `showreel webdriver`: an Appium-compatible W3C WebDriver server. Requests become the
         // actions of an in-process Device, or of a booted one through DeviceClient.
         .target(
@@ -167,7 +158,7 @@ let package = Package(
         .target(
             name: "ShowcaseApps", dependencies: ["ShowreelUI", "ShowreelRender"],
             resources: [.copy("Countries/countries.json"), .copy("Strings")]),
-        .target(name: "ShowreelReport"),
+        .target(name: "ShowreelReport", dependencies: ["ShowreelWire"]),
         // What a recording's device did, step by step, as the report's trace (pictures as JPEG).
         .target(
             name: "ShowreelTrace",

@@ -45,7 +45,7 @@ struct ScreenshotCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        do { try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
+        do { try Data(bytes).writeReplacing(URL(fileURLWithPath: file)) } catch {
             throw CLIFailure(message: "Cannot write \(file): \(ErrorSentence.describe(error))", exitCode: CLIFailure.Code.unwritable)
         }
         Console.status("Wrote \(file)")

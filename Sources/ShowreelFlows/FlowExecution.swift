@@ -179,7 +179,7 @@ final class FlowExecution: @unchecked Sendable {
 
     func writeScreenshot(_ name: String) async throws {
         let pixels = await device.screenshot()
-        try Data(pixels.pngData()).write(to: options.output.appendingPathComponent(name), options: .atomic)
+        try Data(pixels.pngData()).writeReplacing(options.output.appendingPathComponent(name))
     }
 
     /// Lists `file` among the run's attachments (screenshots, extra videos).

@@ -24,8 +24,6 @@ extension CommandTable {
         let executablePath: String
         /// The host's end of the socket the standby reads its request from.
         let socket: UnixSocket
-        /// The standby's end, closed here once it runs.
-        let childEnd: UnixSocket
         var task: Task<Void, Never>?
         /// Set once it runs and waits: its pid, and how to hand it a command.
         var pid: Int32?
@@ -42,8 +40,10 @@ extension CommandTable {
         }
         standby = nil
         let request = HostAPI.Standby.Request(argv: launch.argv, environment: launch.overrides, workingDirectory: launch.workingDirectory)
-        // A write to a standby that died fails (no SIGPIPE): then the command starts afresh.
-        let handedOver = (try? waiting.socket.write(Array(request.line()))) != nil
+        // One that died while it waited (killed, say) is seen in /proc: a write alone would not
+        // tell, as the spawn's copy of its socket end may still be open here.
+        let alive = ProcessStat.read(pid).map { !$0.hasExited } ?? false
+        let handedOver = alive && (try? waiting.socket.write(Array(request.line()))) != nil
         waiting.socket.close()
         guard handedOver else {
             // It is gone (killed, or it failed to start): the command starts afresh.
@@ -81,16 +81,16 @@ extension CommandTable {
             let launch = try? CommandLaunch(
                 argv: [path], environment: [HostAPI.Standby.environmentKey: "1"], workingDirectory: nil, configuration: configuration)
         else { return }
-        let ends: (own: UnixSocket, child: UnixSocket)
-        do { ends = try UnixSocket.pair() } catch {
+        let ends: (own: UnixSocket, child: Int32)
+        do { ends = try UnixSocket.pairForChild() } catch {
             logger.warning("no standby: \(error)")
             return
         }
         let token = UUID()
         let configuration = launch.configuration(deathSignalLauncher: deathSignalLauncher ?? nil)
         let logger = self.logger
-        let input = FileDescriptor(rawValue: ends.child.descriptor)
-        standby = Standby(token: token, executablePath: path, socket: ends.own, childEnd: ends.child)
+        let input = FileDescriptor(rawValue: ends.child)
+        standby = Standby(token: token, executablePath: path, socket: ends.own)
         standby?.task = Task.detached { [self] in
             await Self.runStandby(table: self, token: token, configuration: configuration, input: input, logger: logger)
         }
@@ -103,7 +103,7 @@ extension CommandTable {
         var claimed: UUID?
         do {
             let result = try await Subprocess.run(
-                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: false), output: .sequence, error: .sequence
+                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: true), output: .sequence, error: .sequence
             ) { execution in
                 claimed = await table.standbyWaits(token, pid: execution.processIdentifier.value)
                 guard let id = claimed else { return }
@@ -125,8 +125,6 @@ extension CommandTable {
     /// here for the command it is to run (nil: none, it is to end).
     private func standbyWaits(_ token: UUID, pid: Int32) async -> UUID? {
         guard standby?.token == token, !isShuttingDown else { return nil }
-        // Only the standby holds its end now: should it die, the hand-over fails.
-        standby?.childEnd.close()
         groups.insert(pid)
         ledger?.record(session: pid)
         logger.debug("standby waiting", metadata: ["pid": "\(pid)"])
@@ -140,7 +138,6 @@ extension CommandTable {
     private func standbyEnded(_ token: UUID) {
         guard let waiting = standby, waiting.token == token else { return }
         waiting.socket.close()
-        waiting.childEnd.close()
         waiting.claim?.resume(returning: nil)
         standby = nil
         forgetEndedGroups()
@@ -151,7 +148,6 @@ extension CommandTable {
         guard let waiting = standby else { return }
         standby = nil
         waiting.socket.close()
-        waiting.childEnd.close()
         waiting.claim?.resume(returning: nil)
     }
 }

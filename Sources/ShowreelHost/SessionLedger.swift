@@ -77,7 +77,7 @@ final class SessionLedger: @unchecked Sendable {
     private func save() {
         let text = live.map { "\($0.session) \($0.start)\n" }.joined()
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(text.utf8).writeReplacing(URL(fileURLWithPath: path))
         } catch {
             logger.warning("cannot update the host's session ledger", metadata: ["path": "\(path)", "error": "\(error)"])
         }

@@ -4,6 +4,7 @@ import ShowreelReport
 import ShowreelSession
 import ShowreelTesting
 import ShowreelTrace
+import ShowreelWire
 
 /// What happens after a recorded test: hold the last screen, keep it as a screenshot, finish
 /// the video, keep or delete it by the policy, and add the test to the manifest.
@@ -35,7 +36,7 @@ enum Finalisation {
             // The end state, held long enough to see; and the last screen as a picture.
             let tail = configuration.tail.seconds
             if tail > 0 { _ = try? await testDevice.client.perform(.wait(configuration.tail)) }
-            do { try await testDevice.client.screenshotPNG().write(to: screenshot, options: .atomic) } catch {
+            do { try await testDevice.client.screenshotPNG().writeReplacing(screenshot) } catch {
                 problems.append("the last screen could not be captured (\(ErrorSentence.describe(error)))")
             }
         }

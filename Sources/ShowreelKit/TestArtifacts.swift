@@ -1,6 +1,7 @@
 import Foundation
 import ShowreelSession
 import ShowreelTesting
+import ShowreelWire
 import Synchronization
 import Testing
 
@@ -37,7 +38,7 @@ public final class TestArtifacts: Sendable {
     public func keepScreenshot(_ png: Data, named name: String, lifetime: AttachmentLifetime) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = file(" " + TestIdentity.safeFileName(name) + ".png")
-        try png.write(to: url, options: .atomic)
+        try png.writeReplacing(url)
         screenshots.withLock { $0.append((url, lifetime)) }
         return url
     }

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import ShowreelRender
+import ShowreelWire
 
 /// An animated WebP file read chunk by chunk: its canvas, and each frame's place, duration and
 /// picture. FFmpeg 5's WebP decoder takes still pictures only, so a frame is decoded on its own,
@@ -101,7 +102,7 @@ package struct AnimatedWebP: Sendable {
             body += chunk("ANMF", header + frame.chunks)
         }
         let bytes = file(body)
-        do { try Data(bytes).write(to: url, options: .atomic) } catch {
+        do { try Data(bytes).writeReplacing(url) } catch {
             throw .writeFailed(file: url.path, message: error.localizedDescription)
         }
         return bytes.count

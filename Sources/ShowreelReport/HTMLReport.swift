@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// The run as one self-contained HTML page beside the videos (no network, no external
 /// scripts): a summary, filters for failed and passed, and per entry its status, duration,
@@ -141,7 +142,7 @@ package struct HTMLReport: Sendable {
             let file = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
             if let trace = try? RunTrace.load(from: file) { report.traces[entry.id] = trace }
         }
-        try Data(report.render().utf8).write(to: url, options: .atomic)
+        try Data(report.render().utf8).writeReplacing(url)
     }
 
     static let style = """

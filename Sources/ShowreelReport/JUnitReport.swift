@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// A run as JUnit XML, for CI test tabs: one testcase per entry, a failure with its message
 /// and `file:line:column`, and the video as an attachment line (`[[ATTACHMENT|path]]`, which
@@ -55,6 +56,6 @@ package struct JUnitReport: Sendable {
     }
 
     package func write(to url: URL) throws {
-        try Data(render().utf8).write(to: url, options: .atomic)
+        try Data(render().utf8).writeReplacing(url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// What `showreel diff` found between two runs of the same flows or tests: per entry, whether
 /// its video is identical frame for frame, and if not, where it first differs. Written beside
@@ -89,6 +90,6 @@ package struct RunDiff: Codable, Sendable, Equatable {
 
     /// Writes the diff atomically, in the manifest's JSON style.
     package func write(to url: URL) throws {
-        try RunManifest.encoder.encode(self).write(to: url, options: .atomic)
+        try RunManifest.encoder.encode(self).writeReplacing(url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// What one run recorded: every flow or test, its outcome, video, steps and failures.
 ///
@@ -36,7 +37,7 @@ package struct RunManifest: Codable, Sendable, Equatable {
 
     /// Writes the manifest atomically, so a reader never sees half of it.
     package func write(to url: URL) throws {
-        try Self.encoder.encode(self).write(to: url, options: .atomic)
+        try Self.encoder.encode(self).writeReplacing(url)
     }
 
     /// This manifest joined with others (shards of one run): entries in order of first

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// A run as a Markdown table, for a CI job's summary page (`$GITHUB_STEP_SUMMARY`) or a pull
 /// request's comment: each flow or test with its status, duration, animated preview and links
@@ -50,7 +51,7 @@ package struct RunSummary: Sendable {
     }
 
     package func write(to url: URL) throws {
-        try Data(render().utf8).write(to: url, options: .atomic)
+        try Data(render().utf8).writeReplacing(url)
     }
 
     /// A file's link; parentheses encoded too (a test's file is `name().mov`), so no Markdown

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelWire
 
 /// What happened at each step of a recorded flow or test, for the report's trace view: when the
 /// step ran, the screen before and after it (small JPEG pictures), the element tree it acted on,
@@ -122,7 +123,7 @@ package struct RunTrace: Codable, Sendable, Equatable {
 
     /// Writes the trace atomically, compact (it holds pictures).
     package func write(to url: URL) throws {
-        try Self.encoder.encode(self).write(to: url, options: .atomic)
+        try Self.encoder.encode(self).writeReplacing(url)
     }
 
     /// Compact JSON, as the file and the report's embedded copy both hold it.

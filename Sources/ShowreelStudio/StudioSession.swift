@@ -143,7 +143,7 @@ package actor StudioSession {
     func save() async throws {
         let text = document.text
         _ = try flow(steps: document.steps)
-        do { try Data(text.utf8).write(to: configuration.flow, options: .atomic) } catch {
+        do { try Data(text.utf8).writeReplacing(configuration.flow) } catch {
             throw StudioError("cannot write \(configuration.flow.path): \(ErrorSentence.describe(error))")
         }
     }

@@ -93,7 +93,7 @@ public struct DeviceRegistry: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(record).write(to: folder.appendingPathComponent("device.json"), options: .atomic)
+        try encoder.encode(record).writeReplacing(folder.appendingPathComponent("device.json"))
     }
 
     /// Every device in the registry. A record that claims to be booted by a process that no

@@ -111,15 +111,15 @@ package final class UnixSocket: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
-    /// A connected pair, closed on exec: this process's end and the end for a child's standard
-    /// stream (the spawn duplicates it there, which keeps it open across the exec; close this
-    /// process's copy of it once the child runs, or a write to a child that died still succeeds).
-    package static func pair() throws -> (own: UnixSocket, child: UnixSocket) {
+    /// A connected pair, closed on exec: this process's end, and the other end's bare descriptor
+    /// for a child's standard stream (the spawn duplicates it there, which keeps it open across
+    /// the exec, and closes the descriptor itself).
+    package static func pairForChild() throws -> (own: UnixSocket, child: Int32) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw WireError.system("socketpair", errno)
         }
-        return (UnixSocket(descriptor: ends[0]), UnixSocket(descriptor: ends[1]))
+        return (UnixSocket(descriptor: ends[0]), ends[1])
     }
 
     private static func make() throws -> UnixSocket {

@@ -29,7 +29,11 @@ struct AutomationRequestTests {
         request.httpMethod = method
         request.httpBody = json.map { Data($0.utf8) }
         request.timeoutInterval = timeout
-        let (data, response) = try await HTTPExchange.data(for: request)
+        // A session of its own: the shared one may be busy with another test's big download,
+        // and then its timeout, which is this test's hang-up, comes late.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 

@@ -28,7 +28,7 @@ struct ShutdownTests {
             #expect(pids.allSatisfy(isAlive))
         }
         // withHost returns after the host's run() returned, which waits for the children.
-        #expect(await eventually(timeout: .seconds(15)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
+        #expect(await eventually(timeout: .seconds(120)) { pids.allSatisfy { !isAlive($0) } }, "still alive: \(pids.filter(isAlive))")
     }
 
     @Test("a second listener stopped before the first has its port still settles: the first never waits on it")

@@ -76,7 +76,7 @@ struct AssertScreenshotCommand: FlowCommand {
                     message:
                         "no reference image \(name) beside the flow: run with --write-missing-references to write it from this screen")
             }
-            try Data(screen.pngData()).write(to: reference, options: .atomic)
+            try Data(screen.pngData()).writeReplacing(reference)
             return
         }
         let expected: PixelBuffer
@@ -87,7 +87,7 @@ struct AssertScreenshotCommand: FlowCommand {
         let same = 100 - Double(difference.differingPixels) / Double(max(screen.width * screen.height, 1)) * 100
         guard difference.sizeMismatch == nil, same >= threshold else {
             let file = "\(execution.screenshotPrefix)-\((name as NSString).lastPathComponent)"
-            try? Data(screen.pngData()).write(to: execution.options.output.appendingPathComponent(file), options: .atomic)
+            try? Data(screen.pngData()).writeReplacing(execution.options.output.appendingPathComponent(file))
             execution.attach(file)
             throw StepFailure(
                 message:

@@ -10,9 +10,9 @@ import Glibc
 import FoundationNetworking
 #endif
 
-/// The clients' transport against real sockets that misbehave: what each failure says.
-@Suite("HTTP exchanges of the device and host clients")
-struct HTTPExchangeTests {
+/// The device and host clients against real sockets that misbehave: what each failure says.
+@Suite("Device and host clients when the server is not there or misbehaves")
+struct ClientFailureTests {
     /// A listening loopback socket that never accepts: the kernel completes the handshake and
     /// the request waits for an answer that never comes.
     final class SilentListener {
