@@ -9,8 +9,7 @@ extension CommandTable {
         await run(configuration, input: .none, table: table, logger: logger, command: id) { pid in
             await table.markRunning(id, pid: pid)
             return id
-        } unclaimed: {
-        }
+        } unclaimed: {}
     }
 
     /// Runs a child to its end: once it runs, `started` names the command it is (nil: none, and
