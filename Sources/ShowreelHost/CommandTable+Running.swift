@@ -6,21 +6,21 @@ import Subprocess
 extension CommandTable {
     /// Runs one child to its end, draining stdout and stderr while it runs.
     static func runChild(table: CommandTable, id: UUID, configuration: Configuration, logger: Logger) async {
-        await run(configuration, input: .none, table: table, logger: logger, command: id) { pid in
+        await run(configuration, input: .none, table: table, logger: logger) { pid in
             await table.markRunning(id, pid: pid)
             return id
-        } unclaimed: {}
+        } unclaimed: {
+        }
     }
 
     /// Runs a child to its end: once it runs, `started` names the command it is (nil: none, and
     /// `unclaimed` is told when it has ended); its output is drained into that command, and how
-    /// it ended, or failed, is recorded there. `command` is the command when it is known before
-    /// the start, so that a start that fails is recorded there too.
+    /// it ended, or failed, is recorded there.
     static func run<Input: InputProtocol>(
-        _ configuration: Configuration, input: Input, table: CommandTable, logger: Logger, command: UUID? = nil,
+        _ configuration: Configuration, input: Input, table: CommandTable, logger: Logger,
         started: @escaping (Int32) async -> UUID?, unclaimed: () async -> Void
     ) async {
-        var claimed = command
+        var claimed: UUID?
         do {
             let result = try await Subprocess.run(configuration, input: input, output: .sequence, error: .sequence) { execution in
                 claimed = await started(execution.processIdentifier.value)
