@@ -6,40 +6,25 @@ import Subprocess
 extension CommandTable {
     /// Runs one child to its end, draining stdout and stderr while it runs.
     static func runChild(table: CommandTable, id: UUID, configuration: Configuration, logger: Logger) async {
-        await run(configuration, input: .none, table: table, logger: logger) { pid in
-            await table.markRunning(id, pid: pid)
-            return id
-        } unclaimed: {
-        }
-    }
-
-    /// Runs a child to its end: once it runs, `started` names the command it is (nil: none, and
-    /// `unclaimed` is told when it has ended); its output is drained into that command, and how
-    /// it ended, or failed, is recorded there.
-    static func run<Input: InputProtocol>(
-        _ configuration: Configuration, input: Input, table: CommandTable, logger: Logger,
-        started: @escaping (Int32) async -> UUID?, unclaimed: () async -> Void
-    ) async {
-        var claimed: UUID?
         do {
-            let result = try await Subprocess.run(configuration, input: input, output: .sequence, error: .sequence) { execution in
-                claimed = await started(execution.processIdentifier.value)
-                guard let id = claimed else { return }
+            let result = try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
+                await table.markRunning(id, pid: execution.processIdentifier.value)
                 async let out: Void = drain(execution.standardOutput, .stdout, table: table, id: id, logger: logger)
                 async let err: Void = drain(execution.standardError, .stderr, table: table, id: id, logger: logger)
                 _ = await (out, err)
             }
-            guard let id = claimed else { return await unclaimed() }
+            let termination: Termination
             switch result.terminationStatus {
-            case .exited(let code): await table.markFinished(id, .exited(code))
-            case .signaled(let signal): await table.markFinished(id, .signaled(signal))
+            case .exited(let code): termination = .exited(code)
+            case .signaled(let signal): termination = .signaled(signal)
             }
+            await table.markFinished(id, termination)
         } catch {
-            if let id = claimed { await table.markFailed(id, error) } else { await unclaimed() }
+            await table.markFailed(id, error)
         }
     }
 
-    private static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
+    static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
         async
     {
         do {

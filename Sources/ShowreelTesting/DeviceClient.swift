@@ -316,7 +316,7 @@ public struct DeviceClient: DeviceDriver {
         }
         let data: Data
         let response: URLResponse
-        do { (data, response) = try await ClientSession.data(for: request) } catch {
+        do { (data, response) = try await URLSession.shared.data(for: request) } catch {
             throw Failure(
                 statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(ErrorSentence.describe(error))",
                 callSite: callSite)

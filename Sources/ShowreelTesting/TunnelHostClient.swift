@@ -236,7 +236,7 @@ public struct TunnelHostClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await ClientSession.data(for: request)
+            (data, response) = try await URLSession.shared.data(for: request)
         } catch {
             throw HostError(
                 statusCode: 0,
