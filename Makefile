@@ -22,15 +22,21 @@ demo: deps
 ## the `showreel init` proof, also a run of its own for the same reason: a package generated
 ## against this checkout, built once (a second build of Showreel, in .build/init-proof), its
 ## flows, tests and an Appium session run.
+##
+## At most TEST_WIDTH test cases run at once. Unbounded, Swift Testing starts every one of them
+## together; on 2 cores Swift's cooperative pool (one thread per core, first come first served)
+## then queued a minute of work, every await waited its turn behind it, and requests to servers
+## inside the test process timed out. 12 keeps the machine busy and the queue short.
 INIT_PROOF := generatedPackageRuns
+TEST_WIDTH ?= 12
 test: deps
 	scripts/browser-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) build -c release --target ShowcaseApps --scratch-path .build-release-check -Xswiftc -Onone
-	$(SWIFT) test --skip-build --skip $(INIT_PROOF)
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --skip $(INIT_PROOF)
 	rm -rf .build/readme-matrix
 	$(BIN) run Fixtures/Flows --language en,de,ja,ar --device phone,tablet-13 --appearance light,dark --output .build/readme-matrix
-	$(SWIFT) test --skip-build --filter $(INIT_PROOF)
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter $(INIT_PROOF)
 
 build: deps
 	$(SWIFT) build

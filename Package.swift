@@ -232,7 +232,7 @@ let package = Package(
         .testTarget(name: "ShowreelGraphicsTests", dependencies: ["ShowreelGraphics"]),
         .testTarget(name: "ShowreelRenderTests", dependencies: ["ShowreelRender", "ShowreelTestSupport"]),
         .testTarget(name: "ShowreelAccessibilityTests", dependencies: ["ShowreelAccessibility", "ShowreelGraphics"]),
-        .testTarget(name: "ShowreelWireTests", dependencies: ["ShowreelWire"]),
+        .testTarget(name: "ShowreelWireTests", dependencies: ["ShowreelWire", "ShowreelTestSupport"]),
         .testTarget(name: "ShowreelHTTPTests", dependencies: ["ShowreelHTTP"]),
         .testTarget(name: "ShowreelReportTests", dependencies: ["ShowreelReport"]),
         .testTarget(name: "ShowreelScriptTests", dependencies: ["ShowreelScript", "ShowreelTestSupport"]),

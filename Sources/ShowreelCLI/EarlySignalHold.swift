@@ -54,7 +54,7 @@ func runsUntilStopped(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutableP
 /// Whether the environment marks this process as a tunnel host's standby. Only C calls.
 private func isStandby(_ environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Bool {
     guard var entry = environment else { return false }
-    let marker: StaticString = "SHOWREEL_STANDBY=1"
+    let marker: StaticString = "SHOWREEL_STANDBY=1"  // HostAPI.Standby.environmentKey, set to "1"
     while let text = entry.pointee {
         if strcmp(text, UnsafeRawPointer(marker.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 { return true }
         entry += 1

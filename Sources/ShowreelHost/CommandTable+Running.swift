@@ -6,25 +6,41 @@ import Subprocess
 extension CommandTable {
     /// Runs one child to its end, draining stdout and stderr while it runs.
     static func runChild(table: CommandTable, id: UUID, configuration: Configuration, logger: Logger) async {
+        await run(configuration, input: .none, table: table, logger: logger, command: id) { pid in
+            await table.markRunning(id, pid: pid)
+            return id
+        } unclaimed: {
+        }
+    }
+
+    /// Runs a child to its end: once it runs, `started` names the command it is (nil: none, and
+    /// `unclaimed` is told when it has ended); its output is drained into that command, and how
+    /// it ended, or failed, is recorded there. `command` is the command when it is known before
+    /// the start, so that a start that fails is recorded there too.
+    static func run<Input: InputProtocol>(
+        _ configuration: Configuration, input: Input, table: CommandTable, logger: Logger, command: UUID? = nil,
+        started: @escaping (Int32) async -> UUID?, unclaimed: () async -> Void
+    ) async {
+        var claimed = command
         do {
-            let result = try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
-                await table.markRunning(id, pid: execution.processIdentifier.value)
+            let result = try await Subprocess.run(configuration, input: input, output: .sequence, error: .sequence) { execution in
+                claimed = await started(execution.processIdentifier.value)
+                guard let id = claimed else { return }
                 async let out: Void = drain(execution.standardOutput, .stdout, table: table, id: id, logger: logger)
                 async let err: Void = drain(execution.standardError, .stderr, table: table, id: id, logger: logger)
                 _ = await (out, err)
             }
-            let termination: Termination
+            guard let id = claimed else { return await unclaimed() }
             switch result.terminationStatus {
-            case .exited(let code): termination = .exited(code)
-            case .signaled(let signal): termination = .signaled(signal)
+            case .exited(let code): await table.markFinished(id, .exited(code))
+            case .signaled(let signal): await table.markFinished(id, .signaled(signal))
             }
-            await table.markFinished(id, termination)
         } catch {
-            await table.markFailed(id, error)
+            if let id = claimed { await table.markFailed(id, error) } else { await unclaimed() }
         }
     }
 
-    static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
+    private static func drain(_ sequence: SubprocessOutputSequence, _ stream: OutputStream, table: CommandTable, id: UUID, logger: Logger)
         async
     {
         do {

@@ -91,33 +91,15 @@ extension CommandTable {
         let logger = self.logger
         let input = FileDescriptor(rawValue: ends.child)
         standby = Standby(token: token, executablePath: path, socket: ends.own)
+        // It waits to be claimed, then runs as the command that claimed it.
         standby?.task = Task.detached { [self] in
-            await Self.runStandby(table: self, token: token, configuration: configuration, input: input, logger: logger)
-        }
-    }
-
-    /// A standby from start to end: it waits to be claimed, then runs as the claiming command.
-    private static func runStandby(
-        table: CommandTable, token: UUID, configuration: Configuration, input: FileDescriptor, logger: Logger
-    ) async {
-        var claimed: UUID?
-        do {
-            let result = try await Subprocess.run(
-                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: true), output: .sequence, error: .sequence
-            ) { execution in
-                claimed = await table.standbyWaits(token, pid: execution.processIdentifier.value)
-                guard let id = claimed else { return }
-                async let out: Void = drain(execution.standardOutput, .stdout, table: table, id: id, logger: logger)
-                async let err: Void = drain(execution.standardError, .stderr, table: table, id: id, logger: logger)
-                _ = await (out, err)
+            await Self.run(
+                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: true), table: self, logger: logger
+            ) { pid in
+                await self.standbyWaits(token, pid: pid)
+            } unclaimed: {
+                await self.standbyEnded(token)
             }
-            guard let id = claimed else { return await table.standbyEnded(token) }
-            switch result.terminationStatus {
-            case .exited(let code): await table.markFinished(id, .exited(code))
-            case .signaled(let signal): await table.markFinished(id, .signaled(signal))
-            }
-        } catch {
-            if let id = claimed { await table.markFailed(id, error) } else { await table.standbyEnded(token) }
         }
     }
 
@@ -136,10 +118,8 @@ extension CommandTable {
 
     /// A standby that ended unclaimed (or never started) is forgotten.
     private func standbyEnded(_ token: UUID) {
-        guard let waiting = standby, waiting.token == token else { return }
-        waiting.socket.close()
-        waiting.claim?.resume(returning: nil)
-        standby = nil
+        guard standby?.token == token else { return }
+        dismissStandby()
         forgetEndedGroups()
     }
 

@@ -99,13 +99,18 @@ struct ChildReaper: Service {
 
 /// Orders the listeners' start: extra addresses bind the port the first one got (it may have
 /// been 0), and the host reports itself listening once every address is bound or has failed.
-/// Waits poll briefly (startup only) so that cancellation or a failed bind never leaves one hanging.
+/// Waiters are woken by what they wait for, never by polling: with many hosts starting at once
+/// (a test suite's), polling loops crowd the cooperative pool that the binds themselves need.
+/// A cancelled waiter is let go at once.
 actor ListenerStartup {
     private var port: Int?
     private let extraListeners: Int
     /// The extra addresses that bound, failed or gave up: each counts once, however often it says so.
     private var settled: Set<String> = []
     private var failed = false
+    /// What a waiter waits for: the port, or every extra listener settled.
+    private enum Awaited { case port, settled }
+    private var waiters: [UUID: (awaited: Awaited, continuation: CheckedContinuation<Void, Never>)] = [:]
 
     init(extraListeners: Int) {
         self.extraListeners = extraListeners
@@ -119,31 +124,59 @@ actor ListenerStartup {
     /// listener that never reports: on a loaded machine binding can take seconds.
     func primaryListening(on port: Int) async -> Bool {
         self.port = port
-        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
-        while pending > 0, !failed, ContinuousClock.now < deadline, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(5))
+        release(.port)
+        let id = UUID()
+        let bound = Task { [weak self] in
+            try await Task.sleep(for: .seconds(120))
+            await self?.letGo(id)
         }
+        defer { bound.cancel() }
+        await wait(id, for: .settled) { $0.pending == 0 || $0.failed }
         return !failed
     }
 
     /// The first listener's port, or nil when the task is cancelled first.
     func primaryPort() async -> Int? {
-        while port == nil {
-            if Task.isCancelled { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await wait(UUID(), for: .port) { $0.port != nil }
         return port
     }
 
     /// The listener on `address` bound, or will not (it gave up, or the host is stopping).
     func extraSettled(_ address: String) {
         settled.insert(address)
+        if pending == 0 { release(.settled) }
     }
 
     /// The listener on `address` failed in a way that stops the host.
     func extraFailed(_ address: String) {
         failed = true
         settled.insert(address)
+        release(.settled)
+    }
+
+    /// Suspends until `done` holds, the task is cancelled, or `letGo(id)` is called.
+    private func wait(_ id: UUID, for awaited: Awaited, until done: (isolated ListenerStartup) -> Bool) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if done(self) || Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters[id] = (awaited, continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.letGo(id) }
+        }
+    }
+
+    private func letGo(_ id: UUID) {
+        waiters.removeValue(forKey: id)?.continuation.resume()
+    }
+
+    private func release(_ awaited: Awaited) {
+        let woken = waiters.filter { $0.value.awaited == awaited }
+        for id in woken.keys { waiters[id] = nil }
+        for waiter in woken.values { waiter.continuation.resume() }
     }
 }
 

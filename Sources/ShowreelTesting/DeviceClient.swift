@@ -4,10 +4,6 @@ import ShowreelGraphics
 import ShowreelWire
 import Synchronization
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Drives a device for a test: what `Application` and `Element` use, and what a test can call
 /// directly for anything they do not cover. The same actions reach an in-process device
 /// directly (`.inProcess`) or an external one over its automation API (`.http`).
@@ -307,22 +303,17 @@ public struct DeviceClient: DeviceDriver {
         guard let url = route.url(relativeTo: baseURL, parameters) else {
             throw Failure(statusCode: 0, message: "The device URL \(baseURL.absoluteString) cannot take \(name)", callSite: callSite)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = route.method.rawValue
-        request.timeoutInterval = 600
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let data: Data
-        let response: URLResponse
-        do { (data, response) = try await URLSession.shared.data(for: request) } catch {
+        let request = HTTPExchange(
+            route.method.rawValue, url, headers: body == nil ? [] : [("Content-Type", "application/json")], body: body,
+            timeout: .seconds(600))
+        let response: HTTPExchange.Response
+        do { response = try await request.send() } catch {
             throw Failure(
                 statusCode: 0, message: "The device at \(baseURL.absoluteString) did not answer \(name): \(ErrorSentence.describe(error))",
                 callSite: callSite)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        if let time = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: AutomationAPI.deviceTimeHeader).flatMap(Double.init) {
+        let status = response.status, data = response.body
+        if let time = response.header(AutomationAPI.deviceTimeHeader).flatMap(Double.init) {
             answered.value.withLock { $0 = .seconds(time) }
         }
         guard (200..<300).contains(status) else {

@@ -1,10 +1,6 @@
 import Foundation
 import ShowreelWire
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A client for the Showreel tunnel host (and any SBTUITestTunnelHost-compatible host).
 ///
 /// The legacy calls (`exec`, `launch`, `status`, `interrupt`, `terminate`) send exactly what
@@ -228,24 +224,19 @@ public struct TunnelHostClient: Sendable {
         guard let url = route.url(relativeTo: baseURL, parameters, query: query) else {
             throw HostError(statusCode: 0, message: "bad URL for \(route.path(parameters)) on \(baseURL)")
         }
-        var request = URLRequest(url: url, timeoutInterval: requestTimeout)
-        request.httpMethod = route.method.rawValue
-        request.httpBody = body
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let data: Data
-        let response: URLResponse
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        let request = HTTPExchange(route.method.rawValue, url, headers: headers, body: body, timeout: .seconds(requestTimeout))
+        let response: HTTPExchange.Response
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            response = try await request.send()
         } catch {
             throw HostError(
                 statusCode: 0,
                 message: "cannot reach the tunnel host at \(baseURL): \(ErrorSentence.describe(error)) (is 'showreel host' running?)")
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw HostError(statusCode: 0, message: "no HTTP answer from \(url)")
-        }
-        return (data, http.statusCode)
+        return (response.body, response.status)
     }
 
     // MARK: Helpers

@@ -171,7 +171,7 @@ struct RecorderProcessTests {
             try await Task.sleep(for: .milliseconds(attempt * 50 / 11))
             recorder.signal(SIGINT)
             let status = try await recorder.waitForExit()
-            #expect(recorder.process.terminationReason == .exit, "attempt \(attempt): killed by the signal")
+            #expect(recorder.terminationReason == .exit, "attempt \(attempt): killed by the signal")
             #expect(status == 0, "attempt \(attempt): stderr: \(recorder.stderr)")
             #expect(try MediaProbe.probe(video).frameCount == 1, "attempt \(attempt)")
         }

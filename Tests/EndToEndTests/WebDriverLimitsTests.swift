@@ -108,7 +108,7 @@ struct WebDriverLimitsTests {
             request.httpBody = huge
             request.timeoutInterval = 600
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await httpData(for: request)
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, ((json["value"] as? [String: Any])?["message"] as? String) ?? "")
         }
@@ -162,7 +162,7 @@ struct WebDriverLimitsTests {
         // Without the cancellation this waits until the find's 300 s are over.
         var request = URLRequest(url: URL(string: server.url + "/session/\(session)/source")!)
         request.timeoutInterval = 60
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (_, response) = try await httpData(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
 
         // A client still waiting on a 300 s find does not hold up SIGTERM: the server stops within its bound.

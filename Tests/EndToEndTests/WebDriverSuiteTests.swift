@@ -64,7 +64,7 @@ struct WebDriverSuiteTests {
                 request.httpBody = try JSONSerialization.data(withJSONObject: body)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await httpData(for: request)
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
         }
@@ -236,7 +236,7 @@ struct WebDriverSuiteTests {
         preflight.httpMethod = "OPTIONS"
         preflight.timeoutInterval = 600
         preflight.setValue("http://localhost:1234", forHTTPHeaderField: "Origin")
-        let (_, response) = try await URLSession.shared.data(for: preflight)
+        let (_, response) = try await httpData(for: preflight)
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 204)
         #expect(http.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "http://localhost:1234")

@@ -212,12 +212,12 @@ struct AutomationAPITests {
             request.httpMethod = "POST"
             request.timeoutInterval = 600  // a hang's bound; a loaded machine may answer late
             request.httpBody = Data(#"{"query": {"steps": []}}"#.utf8)
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await httpData(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 400)
             let body = try JSONDecoder().decode(AutomationAPI.ErrorBody.self, from: data)
             #expect(body.error == "POST /v1/wait-for: invalid JSON body: missing field 'timeout'")
             request.httpBody = Data("not json".utf8)
-            let (garbage, _) = try await URLSession.shared.data(for: request)
+            let (garbage, _) = try await httpData(for: request)
             #expect(String(decoding: garbage, as: UTF8.self).contains("not valid JSON"))
 
             await #expect { try await h.client.launch("dev.showreel.nope") } throws: { error in

@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelRender
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing
@@ -29,12 +30,8 @@ struct AutomationRequestTests {
         request.httpMethod = method
         request.httpBody = json.map { Data($0.utf8) }
         request.timeoutInterval = timeout
-        // A session of its own: the shared one may be busy with another test's big download,
-        // and then its timeout, which is this test's hang-up, comes late.
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let (data, response) = try await httpData(for: request)
+        return (response.statusCode, String(decoding: data, as: UTF8.self))
     }
 
     @Test("50 concurrent taps are applied one after another: the counter reads 50")

@@ -1,5 +1,6 @@
 import Foundation
 import ShowreelDevice
+import ShowreelTestSupport
 import ShowreelTesting
 import ShowreelWire
 import Testing
@@ -24,7 +25,7 @@ struct AutomationRoutesTests {
                     request.httpBody = Data("{}".utf8)
                     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 }
-                let (data, response) = try await URLSession.shared.data(for: request)
+                let (data, response) = try await httpData(for: request)
                 let http = try #require(response as? HTTPURLResponse)
                 let type = http.value(forHTTPHeaderField: "Content-Type") ?? ""
                 #expect(http.statusCode != 405, "\(route)")
@@ -54,7 +55,7 @@ struct AutomationRoutesTests {
                 request.httpBody = tap
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 request.setValue(value, forHTTPHeaderField: name)
-                let (data, response) = try await URLSession.shared.data(for: request)
+                let (data, response) = try await httpData(for: request)
                 #expect((response as? HTTPURLResponse)?.statusCode == 403, "\(name): \(value)")
                 #expect(try WireJSON.decoder.decode(ErrorBody.self, from: data).error.contains("web pages") || name == "Host", "\(name)")
             }

@@ -24,7 +24,7 @@ struct AutomationTraceTests {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await httpData(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         return (status, status < 300 ? "" : try WireJSON.decoder.decode(ErrorBody.self, from: data).error)
     }

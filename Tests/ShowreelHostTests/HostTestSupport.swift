@@ -43,7 +43,7 @@ func http(
     request.httpMethod = method
     request.httpBody = body
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await URLSession.shared.data(for: request)
+    let (data, response) = try await httpData(for: request)
     let http = response as! HTTPURLResponse
     var fields: [String: String] = [:]
     for (key, value) in http.allHeaderFields {

@@ -42,6 +42,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// stops the test, as Foundation's does.
     public var terminationStatus: Int32 { process.exitedStatus ?? process.terminationStatus }
 
+    /// Whether it exited or a signal ended it (see `Process.exitedReason`), asked as `terminationStatus` is.
+    public var terminationReason: Process.TerminationReason { process.exitedReason ?? process.terminationReason }
+
     public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 

@@ -27,12 +27,23 @@ extension Process {
     /// exit code, or the number of the signal that ended it.
     public var exitedStatus: Int32? {
         if !isRunning { return terminationStatus }
+        return peekedExit?.status
+    }
+
+    /// How the process ended (Foundation's `terminationReason`), or nil while it runs; read as
+    /// `exitedStatus` is, where Foundation's own would stop the test for a child it thinks runs.
+    public var exitedReason: TerminationReason? {
+        if !isRunning { return terminationReason }
+        return peekedExit?.reason
+    }
+
+    private var peekedExit: (status: Int32, reason: TerminationReason)? {
         #if canImport(Glibc)
         var info = siginfo_t()
         guard waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
             info._sifields._sigchld.si_pid == processIdentifier
         else { return nil }
-        return info._sifields._sigchld.si_status
+        return (info._sifields._sigchld.si_status, Int(info.si_code) == Int(CLD_EXITED) ? .exit : .uncaughtSignal)
         #else
         return nil
         #endif

@@ -20,20 +20,7 @@ struct ClientFailureTests {
         let port: Int
 
         init() throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-            }
-            guard bound, listen(fd, 8) == 0 else {
-                close(fd)
-                throw TestFailure("cannot listen on loopback")
-            }
-            self.fd = fd
-            port = Int(UInt16(bigEndian: address.sin_port))
+            (fd, port) = try loopbackListener()
         }
 
         /// Accepts one connection off the pool, reads the request's first bytes, and hangs up.
@@ -67,7 +54,7 @@ struct ClientFailureTests {
         #expect(unknown?.message.contains("the host name was not found") == true, "\(String(describing: unknown))")
     }
 
-    @Test("a server that never answers times out at the client's timeout; one that hangs up is a lost connection")
+    @Test("a server that never answers times out at the client's timeout; one that hangs up is a lost connection; a cancelled call ends")
     func misbehavingServers() async throws {
         let silent = try SilentListener()
         let waiting = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(silent.port)")!, requestTimeout: 1)
@@ -79,5 +66,16 @@ struct ClientFailureTests {
         let hungUp = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(rude.port)")!, requestTimeout: 60)
         let lost = await #expect(throws: TunnelHostClient.HostError.self) { try await hungUp.exec("true") }
         #expect(lost?.message.contains(": the connection was lost") == true, "\(String(describing: lost))")
+
+        // A task cancelled while its request waits ends then, not at the request's 600 s.
+        let patient = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(silent.port)")!)
+        let call = Task { try await patient.exec("true") }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelledAt = ContinuousClock.now
+        call.cancel()
+        let cancelled = await #expect(throws: TunnelHostClient.HostError.self) { try await call.value }
+        #expect(cancelled?.message.contains(": the request was cancelled") == true, "\(String(describing: cancelled))")
+        // Then, not at the request's 600 s (a loaded test process may take a while to get back).
+        #expect(ContinuousClock.now - cancelledAt < .seconds(300))
     }
 }
