@@ -32,7 +32,7 @@ struct EarlyStopTests {
             child.signal(SIGINT)
             // Ends well before this bound or it runs on; a hung one is killed and fails the test.
             let status = try await child.waitForExit(timeout: .seconds(60))
-            let killed = child.process.terminationReason == .uncaughtSignal
+            let killed = child.terminationReason == .uncaughtSignal
             outcomes.append("\(delay) ms: \(killed ? "killed by signal \(status)" : "exit \(status)")")
             #expect(killed ? status == SIGINT : status == 0, "\(name), SIGINT after \(delay) ms: \(outcomes.last!); \(child.stderr)")
         }
@@ -53,7 +53,7 @@ struct EarlyStopTests {
         #expect(await eventually(timeout: .seconds(30)) { Self.catches(SIGINT, pid: child.process.processIdentifier) })
         child.signal(SIGINT)
         let status = try await child.waitForExit(timeout: .seconds(60))
-        #expect(child.process.terminationReason == .exit && status == 0, "\(name): \(status); \(child.stderr)")
+        #expect(child.terminationReason == .exit && status == 0, "\(name): \(status); \(child.stderr)")
     }
 
     /// The command line of the command called `name`.

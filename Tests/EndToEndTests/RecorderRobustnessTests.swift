@@ -61,7 +61,7 @@ struct RecorderRobustnessTests {
             try BuildProducts.showreel, arguments, environment: workspace.environment,
             in: workspace, name: "cli", directory: workspace.url)
         #expect(try await child.waitForExit() == 64, "\(arguments): \(child.stderr)")
-        #expect(child.process.terminationReason == .exit)
+        #expect(child.terminationReason == .exit)
         let option = arguments.first { $0.hasPrefix("--") }!.dropFirst(2)
         #expect(child.stderr.contains(String(option)), "\(arguments): the message names the option: \(child.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.file("x.mp4").path))
