@@ -95,16 +95,16 @@ package struct HTTPExchange: Sendable {
         let target = try Target(url)
         let wait = Self.milliseconds(timeout)
         try socket.connect(to: target, waitMilliseconds: wait)
-        let sent: Result<Void, any Error> = Result { try socket.sendAll(Array(requestBytes(for: target)), waitMilliseconds: wait) }
+        var reader = AnswerReader(socket: socket, waitMilliseconds: wait, expectsBody: method != "HEAD")
         do {
-            var reader = AnswerReader(socket: socket, waitMilliseconds: wait, expectsBody: method != "HEAD")
-            return try reader.read()
-        } catch {
+            try socket.sendAll(Array(requestBytes(for: target)), waitMilliseconds: wait)
+        } catch HTTPExchange.Failure.connectionLost {
             // A server may answer before it has read all of a body it refuses (413), then close:
-            // that answer is the one to give. Otherwise the send's own failure says more.
-            try sent.get()
-            throw error
+            // that answer is the one to give, when it came. (Any other failure to send ends here.)
+            guard let early = try? reader.read() else { throw HTTPExchange.Failure.connectionLost }
+            return early
         }
+        return try reader.read()
     }
 
     private func requestBytes(for target: Target) -> Data {
