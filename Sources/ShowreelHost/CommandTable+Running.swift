@@ -9,7 +9,6 @@ extension CommandTable {
         await run(configuration, input: .none, table: table, logger: logger, command: id) { pid in
             await table.markRunning(id, pid: pid)
             return id
-        } unclaimed: {
         }
     }
 
@@ -19,7 +18,7 @@ extension CommandTable {
     /// the start, so that a start that fails is recorded there too.
     static func run<Input: InputProtocol>(
         _ configuration: Configuration, input: Input, table: CommandTable, logger: Logger, command: UUID? = nil,
-        started: @escaping (Int32) async -> UUID?, unclaimed: () async -> Void
+        started: @escaping (Int32) async -> UUID?, unclaimed: () async -> Void = {}
     ) async {
         var claimed = command
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 import Synchronization
 
 #if canImport(Glibc)
@@ -53,7 +54,6 @@ package struct HTTPExchange: Sendable {
         case connectionLost
         case malformedAnswer(String)
         case cancelled
-        case system(String, Int32)
 
         package var description: String {
             switch self {
@@ -64,7 +64,6 @@ package struct HTTPExchange: Sendable {
             case .connectionLost: return "the connection was lost"
             case .malformedAnswer(let what): return "the server's answer was not understood (\(what))"
             case .cancelled: return "the request was cancelled"
-            case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
             }
         }
     }
@@ -93,11 +92,11 @@ package struct HTTPExchange: Sendable {
     private func perform(on socket: ExchangeSocket) throws -> Response {
         defer { socket.close() }
         let target = try Target(url)
-        let wait = Self.milliseconds(timeout)
+        let wait = Int32(clamping: max(timeout.nanoseconds / 1_000_000, 1))
         try socket.connect(to: target, waitMilliseconds: wait)
         var reader = AnswerReader(socket: socket, waitMilliseconds: wait, expectsBody: method != "HEAD")
         do {
-            try socket.sendAll(Array(requestBytes(for: target)), waitMilliseconds: wait)
+            try socket.sendAll(requestBytes(for: target), waitMilliseconds: wait)
         } catch HTTPExchange.Failure.connectionLost {
             // A server may answer before it has read all of a body it refuses (413), then close:
             // that answer is the one to give, when it came. (Any other failure to send ends here.)
@@ -107,7 +106,7 @@ package struct HTTPExchange: Sendable {
         return try reader.read()
     }
 
-    private func requestBytes(for target: Target) -> Data {
+    private func requestBytes(for target: Target) -> [UInt8] {
         var head = "\(method) \(target.pathAndQuery) HTTP/1.1\r\n"
         let given = Set(headers.map { $0.name.lowercased() })
         if !given.contains("host") { head += "Host: \(target.hostHeader)\r\n" }
@@ -115,15 +114,9 @@ package struct HTTPExchange: Sendable {
         if !given.contains("content-length") { head += "Content-Length: \(body?.count ?? 0)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        var bytes = Data(head.utf8)
-        if let body { bytes.append(body) }
+        var bytes = Array(head.utf8)
+        if let body { bytes += body }
         return bytes
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(total, 1))
     }
 }
 
@@ -188,14 +181,17 @@ private final class ExchangeSocket: Sendable {
         let resolved = getaddrinfo(target.host, String(target.port), &hints, &found)
         guard resolved == 0, let first = found else { throw HTTPExchange.Failure.hostNotFound(target.host) }
         defer { freeaddrinfo(first) }
-        var failure: HTTPExchange.Failure = .refused
+        var failure: any Error = HTTPExchange.Failure.refused
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let address = next {
             next = address.pointee.ai_next
             do {
                 try attempt(address.pointee, waitMilliseconds: waitMilliseconds)
                 return
-            } catch let error as HTTPExchange.Failure where error != .cancelled && error != .timedOut {
+            } catch let error as HTTPExchange.Failure where error == .refused {
+                close()
+                failure = error
+            } catch let error as WireError {
                 close()
                 failure = error
             }
@@ -205,7 +201,7 @@ private final class ExchangeSocket: Sendable {
 
     private func attempt(_ address: addrinfo, waitMilliseconds: Int32) throws {
         let descriptor = socket(address.ai_family, Self.streamType | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard descriptor >= 0 else { throw HTTPExchange.Failure.system("socket", errno) }
+        guard descriptor >= 0 else { throw WireError.system("socket", errno) }
         let cancelled = state.withLock { state -> Bool in
             state.descriptor = descriptor
             return state.cancelled
@@ -222,11 +218,11 @@ private final class ExchangeSocket: Sendable {
         if code != 0 { throw Self.connectFailure(code) }
     }
 
-    private static func connectFailure(_ code: Int32) -> HTTPExchange.Failure {
+    private static func connectFailure(_ code: Int32) -> any Error {
         switch code {
-        case ECONNREFUSED: return .refused
-        case ETIMEDOUT: return .timedOut
-        default: return .system("connect", code)
+        case ECONNREFUSED: return HTTPExchange.Failure.refused
+        case ETIMEDOUT: return HTTPExchange.Failure.timedOut
+        default: return WireError.system("connect", code)
         }
     }
 
@@ -239,7 +235,7 @@ private final class ExchangeSocket: Sendable {
             try throwIfCancelled()
             if ready > 0 { return }
             if ready == 0 { throw HTTPExchange.Failure.timedOut }
-            if errno != EINTR { throw HTTPExchange.Failure.system("poll", errno) }
+            if errno != EINTR { throw WireError.system("poll", errno) }
         }
     }
 
@@ -253,20 +249,20 @@ private final class ExchangeSocket: Sendable {
             } else if errno == EPIPE || errno == ECONNRESET {
                 throw HTTPExchange.Failure.connectionLost
             } else if errno != EAGAIN && errno != EINTR {
-                throw HTTPExchange.Failure.system("send", errno)
+                throw WireError.system("send", errno)
             }
         }
     }
 
-    /// The next bytes the server sent, waiting for them; empty once it closed the connection.
-    func receive(waitMilliseconds: Int32) throws -> ArraySlice<UInt8> {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Waits for the server's next bytes and reads them into `buffer`: how many (0 once it
+    /// closed the connection).
+    func receive(into buffer: inout [UInt8], waitMilliseconds: Int32) throws -> Int {
         while true {
             try waitUntilReady(Int16(POLLIN), waitMilliseconds: waitMilliseconds)
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
-            if count >= 0 { return buffer[..<count] }
+            if count >= 0 { return count }
             if errno == ECONNRESET { throw HTTPExchange.Failure.connectionLost }
-            if errno != EAGAIN && errno != EINTR { throw HTTPExchange.Failure.system("recv", errno) }
+            if errno != EAGAIN && errno != EINTR { throw WireError.system("recv", errno) }
         }
     }
 
@@ -289,12 +285,15 @@ private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count:
 }
 
 /// Reads one HTTP/1.1 answer: its head, then a body framed by Content-Length, by chunks, or by
-/// the end of the connection.
+/// the end of the connection. What arrived is kept whole and read from a position, so a body
+/// that came with the head is not moved for every header line.
 private struct AnswerReader {
     let socket: ExchangeSocket
     let waitMilliseconds: Int32
     let expectsBody: Bool
     private var buffered: [UInt8] = []
+    private var position = 0
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     private var closed = false
 
     init(socket: ExchangeSocket, waitMilliseconds: Int32, expectsBody: Bool) {
@@ -317,8 +316,7 @@ private struct AnswerReader {
             body = try take(count)
         } else {
             while try fill() {}
-            body = buffered
-            buffered = []
+            body = try take(buffered.count - position)
         }
         return .init(status: status, headers: headers, body: Data(body))
     }
@@ -326,36 +324,33 @@ private struct AnswerReader {
     /// Reads more into the buffer; false once the server closed the connection.
     private mutating func fill() throws -> Bool {
         guard !closed else { return false }
-        let bytes = try socket.receive(waitMilliseconds: waitMilliseconds)
-        if bytes.isEmpty { closed = true }
-        buffered += bytes
-        return !bytes.isEmpty
+        let count = try socket.receive(into: &scratch, waitMilliseconds: waitMilliseconds)
+        if count == 0 { closed = true }
+        buffered += scratch[..<count]
+        return count > 0
     }
 
     private mutating func take(_ count: Int) throws -> [UInt8] {
-        while buffered.count < count {
+        while buffered.count - position < count {
             guard try fill() else { throw HTTPExchange.Failure.connectionLost }
         }
-        let taken = Array(buffered[..<count])
-        buffered.removeFirst(count)
-        return taken
+        defer { position += count }
+        return Array(buffered[position..<(position + count)])
     }
 
     /// One line, without its CRLF.
     private mutating func line() throws -> String {
-        var searched = 0
+        var searched = position
         while true {
             if let end = Self.lineEnd(in: buffered, from: searched) {
-                let text = String(decoding: buffered[..<end], as: UTF8.self)
-                buffered.removeFirst(end + 2)
-                return text
+                defer { position = end + 2 }
+                return String(decoding: buffered[position..<end], as: UTF8.self)
             }
-            searched = max(0, buffered.count - 1)
-            guard buffered.count < 1 << 20 else { throw HTTPExchange.Failure.malformedAnswer("a line longer than 1 MiB") }
+            searched = max(position, buffered.count - 1)
+            guard buffered.count - position < 1 << 20 else { throw HTTPExchange.Failure.malformedAnswer("a line longer than 1 MiB") }
             guard try fill() else { throw HTTPExchange.Failure.connectionLost }
         }
     }
-
     private static func lineEnd(in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + 1 < bytes.count {

@@ -6,9 +6,6 @@ import Testing
 
 @testable import ShowreelHost
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,17 +36,9 @@ func http(
     headers: [String: String] = [:],
     timeout: TimeInterval = 300
 ) async throws -> HTTPResult {
-    var request = URLRequest(url: url, timeoutInterval: timeout)
-    request.httpMethod = method
-    request.httpBody = body
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await httpData(for: request)
-    let http = response as! HTTPURLResponse
-    var fields: [String: String] = [:]
-    for (key, value) in http.allHeaderFields {
-        fields["\(key)"] = "\(value)"
-    }
-    return HTTPResult(status: http.statusCode, headers: fields, body: data)
+    let response = try await HTTPExchange(method, url, headers: headers.map { ($0.key, $0.value) }, body: body, timeout: .seconds(timeout))
+        .send()
+    return HTTPResult(status: response.status, headers: response.headers, body: response.body)
 }
 
 /// Base64 and percent-escaping exactly as the SBTUITestTunnelHost iOS client does: only

@@ -6,9 +6,6 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The device and host clients against real sockets that misbehave: what each failure says.
 @Suite("Device and host clients when the server is not there or misbehaves")
