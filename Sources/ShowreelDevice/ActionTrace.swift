@@ -33,10 +33,26 @@ package final class ActionTrace: @unchecked Sendable {
         let index: Int
     }
 
+    /// A thumbnail asked for on the device's thread and made on the trace's own (`painter`):
+    /// written there once, read only after `painter.sync {}`.
+    private final class Picture: @unchecked Sendable {
+        var pixels: PixelBuffer?
+    }
+
+    /// An entry as traced: its pictures may still be in the making.
+    private struct Traced {
+        var entry: Entry
+        var before: Picture?
+        var after: Picture?
+    }
+
     /// Thumbnail width in pixels; the height follows the screen's aspect.
     package let thumbnailWidth: Int
     private let lock = NSLock()
-    private var recorded: [Entry] = []
+    private var recorded: [Traced] = []
+    /// Makes the pictures, in the order they were asked for (each updates the one before), off
+    /// the device's thread: an action does not wait for the pictures of its screen.
+    private let painter = DispatchQueue(label: "showreel.trace.pictures")
 
     /// The most a trace keeps, so one that is never collected (a client in another process
     /// started it and died, and the device runs on) does not grow for good: past `maxBytes` of
@@ -60,15 +76,25 @@ package final class ActionTrace: @unchecked Sendable {
         self.maxEntries = maxEntries
     }
 
-    /// Everything traced so far, in order.
-    package var entries: [Entry] { lock.withLock { recorded } }
+    /// Everything traced so far, in order, with every picture made.
+    package var entries: [Entry] {
+        painter.sync {}
+        return lock.withLock {
+            recorded.map { traced in
+                var entry = traced.entry
+                entry.before = traced.before?.pixels
+                entry.after = traced.after?.pixels
+                return entry
+            }
+        }
+    }
 
     /// The entry begun and not yet ended, if any (a step opened through the automation API).
     package var openEntry: Handle? { lock.withLock { open.map(Handle.init) } }
 
     /// The last picture made, by the time of the frame it shows: the screen an action ends on
     /// is mostly the one the next begins on, and that picture is made once.
-    private var lastPicture: (time: Duration, pixels: PixelBuffer)?
+    private var lastPicture: (time: Duration, picture: Picture)?
     /// The device's latest frame's time, and where the screen changed since the frame of
     /// `lastPicture` (nil: anywhere): the next picture is that one with only those parts
     /// shrunk again, instead of the whole screen read for every key typed.
@@ -97,7 +123,7 @@ package final class ActionTrace: @unchecked Sendable {
     func needsTree(toFind query: ElementQuery?) -> Bool {
         lock.withLock {
             guard let open else { return true }
-            return query != nil && recorded[open].target == nil
+            return query != nil && recorded[open].entry.target == nil
         }
     }
 
@@ -110,8 +136,8 @@ package final class ActionTrace: @unchecked Sendable {
         let absorbed = lock.withLock { () -> Bool in
             guard let open else { return false }
             // The first element the step looked for is what it is about (a tap's wait, then tap).
-            if recorded[open].query == nil, let query { recorded[open].query = query.description }
-            if recorded[open].target == nil, let target { recorded[open].target = target }
+            if recorded[open].entry.query == nil, let query { recorded[open].entry.query = query.description }
+            if recorded[open].entry.target == nil, let target { recorded[open].entry.target = target }
             return true
         }
         if absorbed { return nil }
@@ -120,10 +146,11 @@ package final class ActionTrace: @unchecked Sendable {
             return nil
         }
         let entry = Entry(
-            title: title, start: time, end: time, query: query?.description, target: target,
-            before: picture(of: screen()), after: nil, tree: tree(), error: nil)
+            title: title, start: time, end: time, query: query?.description, target: target, before: nil, after: nil,
+            tree: tree(), error: nil)
+        let before = picture(of: screen())
         return lock.withLock {
-            recorded.append(entry)
+            recorded.append(Traced(entry: entry, before: before))
             open = recorded.count - 1
             return Handle(index: recorded.count - 1)
         }
@@ -135,10 +162,10 @@ package final class ActionTrace: @unchecked Sendable {
         guard let handle else { return }
         let picture = picture(of: screen())
         lock.withLock {
-            recorded[handle.index].end = time
+            recorded[handle.index].entry.end = time
             recorded[handle.index].after = picture
-            recorded[handle.index].error = error
-            recorded[handle.index].isInterrupted = interrupted
+            recorded[handle.index].entry.error = error
+            recorded[handle.index].entry.isInterrupted = interrupted
             if open == handle.index { open = nil }
         }
     }
@@ -155,22 +182,30 @@ package final class ActionTrace: @unchecked Sendable {
         }
     }
 
-    /// A thumbnail of `frame`: the last one made while that frame is on screen, none once the
-    /// trace is full.
-    private func picture(of frame: Frame) -> PixelBuffer? {
+    /// A thumbnail of `frame`: the last one asked for while that frame is on screen, none once
+    /// the trace is full. Made on `painter`; the frame's pixels are held until then, so the
+    /// device draws its next frames elsewhere.
+    private func picture(of frame: Frame) -> Picture? {
         let (last, changes) = lock.withLock { (lastPicture, screenChanges) }
-        if let last, last.time == frame.presentationTime { return last.pixels }
+        if let last, last.time == frame.presentationTime { return last.picture }
         guard !isFull else { return nil }
         // Only what changed since the last picture, when the frame is the device's latest.
         let changed = last != nil && changes.latest == frame.presentationTime ? changes.areas : nil
-        let pixels = thumbnail(frame.pixels, updating: last?.pixels, changed: changed)
+        let picture = Picture()
+        let previous = last?.picture
+        painter.async { picture.pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed) }
         lock.withLock {
-            lastPicture = (frame.presentationTime, pixels)
+            lastPicture = (frame.presentationTime, picture)
             // Changes from now on are counted from this picture's frame, when it is the latest.
             screenChanges.areas = screenChanges.latest == frame.presentationTime ? [] : nil
-            bytes += pixels.height * pixels.bytesPerRow
+            bytes += thumbnailHeight(of: frame.pixels) * thumbnailWidth * 4
         }
-        return pixels
+        return picture
+    }
+
+    /// The height of a thumbnail of `screen`: the width's share of the screen's aspect.
+    private func thumbnailHeight(of screen: PixelBuffer) -> Int {
+        max(1, Int((Double(screen.height) * Double(thumbnailWidth) / Double(screen.width)).rounded()))
     }
 
     /// About what an element tree takes in memory.
@@ -181,7 +216,7 @@ package final class ActionTrace: @unchecked Sendable {
     /// `screen` at the thumbnail width: a copy of `previous` (a thumbnail of the screen before)
     /// with only `changed` (screen pixels) shrunk again when the sizes allow it, else all of it.
     func thumbnail(_ screen: PixelBuffer, updating previous: PixelBuffer? = nil, changed: [PixelArea]? = nil) -> PixelBuffer {
-        let height = max(1, Int((Double(screen.height) * Double(thumbnailWidth) / Double(screen.width)).rounded()))
+        let height = thumbnailHeight(of: screen)
         if let previous, let changed, previous.width == thumbnailWidth, previous.height == height,
             let factor = FrameScaler.partFactor(fromWidth: screen.width, height: screen.height, toWidth: thumbnailWidth, height: height)
         {

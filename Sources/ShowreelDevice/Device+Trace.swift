@@ -97,9 +97,11 @@ extension Device {
     }
 
     /// Runs one automation action, traced when a trace is attached: the element `query` finds on
-    /// screen (or the finger's `point`) is its target.
+    /// screen (or the finger's `point`) is its target. `looksUpFirst`: the action's body looks
+    /// at the screen's tree before it does anything else (a tap finding its element), so the
+    /// tree taken here for the trace serves that look too.
     func traced<T: Sendable>(
-        _ title: @autoclosure () -> String, query: ElementQuery? = nil, point: Point? = nil,
+        _ title: @autoclosure () -> String, query: ElementQuery? = nil, point: Point? = nil, looksUpFirst: Bool = false,
         _ body: () async throws -> T
     ) async throws -> T {
         guard let trace = actionTrace else { return try await body() }
@@ -108,7 +110,16 @@ extension Device {
         // already open (a flow step's wait and tap, a typed text's keys) gives it at most its
         // target: no tree is taken unless that is still to find.
         let frame = currentFrame()
-        let snapshot = trace.needsTree(toFind: query) ? trace.tree(on: frame) { tree() } : []
+        var taken: [ElementSnapshot]?
+        let snapshot =
+            trace.needsTree(toFind: query)
+            ? trace.tree(on: frame) {
+                taken = tree()
+                return taken!
+            } : []
+        // Only a tree taken just now: one kept from an earlier action is the trace's to reuse.
+        if looksUpFirst, let taken { tracedTree = (taken, clock.now, frame.presentationTime) }
+        defer { tracedTree = nil }
         let target =
             query.flatMap { onScreen($0, in: snapshot).first?.frame }
             ?? point.map { Rect(x: $0.x - 22, y: $0.y - 22, width: 44, height: 44) }

@@ -32,6 +32,9 @@ package actor Device {
     let actionQueue = ActionQueue()
     /// Where actions are traced for the report (see `ActionTrace`), when someone asked.
     var actionTrace: ActionTrace?
+    /// The element tree a traced action just took for its trace, for the action's own first
+    /// look at the screen (see `traced`), with the device time and frame it was taken on.
+    var tracedTree: (tree: [ElementSnapshot], time: Duration, frame: Duration?)?
     /// The recordings tracing the device through `attachTrace` (see there), by id: each from
     /// which entry of `actionTrace` on.
     var traceClaims: [String: TraceClaim] = [:]
@@ -221,7 +224,14 @@ package actor Device {
     // MARK: Inspection
 
     /// The whole accessibility tree, as the automation API sends it.
-    package func tree() -> [ElementSnapshot] { scene.accessibilityTree() }
+    package func tree() -> [ElementSnapshot] {
+        // A traced action's lookup sees the tree its trace took, while nothing happened since.
+        if let shared = tracedTree {
+            tracedTree = nil
+            if shared.time == clock.now, shared.frame == latestFrame?.presentationTime, !scene.needsRender { return shared.tree }
+        }
+        return scene.accessibilityTree()
+    }
 
     package func elements(_ query: ElementQuery) -> [ElementSnapshot] { query.evaluate(in: tree()) }
 
@@ -242,7 +252,7 @@ package actor Device {
     /// still sliding in from off screen (mid-push) does not count yet.
     package func waitFor(_ query: ElementQuery, exists: Bool = true, hittable: Bool = false, timeout: Duration) async throws -> Bool {
         try ensureBooted()
-        return try await traced("wait for \(query)\(exists ? "" : " to go")", query: query) {
+        return try await traced("wait for \(query)\(exists ? "" : " to go")", query: query, looksUpFirst: true) {
             try await poll(timeout: timeout) {
                 let found = onScreen(query).contains { !hittable || $0.isHittable }
                 return found == exists
@@ -294,7 +304,10 @@ package actor Device {
     /// Taps the centre of the first hittable element matching `query`, then waits until the
     /// app is idle again (see `settle()`).
     package func tap(_ query: ElementQuery, count: Int = 1) async throws {
-        try await traced(count == 1 ? "tap \(query)" : count == 2 ? "double tap \(query)" : "tap \(query) \(count) times", query: query) {
+        try await traced(
+            count == 1 ? "tap \(query)" : count == 2 ? "double tap \(query)" : "tap \(query) \(count) times", query: query,
+            looksUpFirst: true
+        ) {
             let point = try await hittablePoint(query)
             for _ in 0..<max(count, 1) { try await touch(at: point) }
             try await settle()
@@ -311,7 +324,7 @@ package actor Device {
 
     /// Presses and holds on an element or a point for `duration`.
     package func press(_ query: ElementQuery, duration: Duration) async throws {
-        try await traced("press \(query) for \(duration.seconds) s", query: query) {
+        try await traced("press \(query) for \(duration.seconds) s", query: query, looksUpFirst: true) {
             try await tap(at: try await hittablePoint(query), hold: duration)
         }
     }
@@ -485,6 +498,9 @@ package actor Device {
 extension Device {
     /// Tests: whether each render of only the changed areas is checked against a whole render.
     package func verifyPartialRenders(_ on: Bool) { scene.verifiesPartialRenders = on }
+
+    /// Tests: how many element trees the device has taken (see `traced`).
+    package var treesTaken: Int { scene.accessibilityTreesTaken }
 
     /// Tests: renders that drew only the changed areas, and those that differed from a whole render.
     package func partialRenders() -> (count: Int, mismatches: [String]) {

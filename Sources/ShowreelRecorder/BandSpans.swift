@@ -4,7 +4,12 @@ import ShowreelGraphics
 /// columns, or nil for a band that did not. What a deferred recording redoes and keeps of a
 /// frame, made from the frame's changed areas.
 struct BandSpans {
-    private(set) var spans: [Range<Int>?]
+    private var spans: [Range<Int>?]
+    /// The bands outside which none changed: a frame changes in a few places, and every frame's
+    /// spans are made, merged and walked several times, so those walks skip the rest.
+    private var touched: Range<Int> = 0..<0
+    /// How many bands changed at all.
+    private(set) var changedBandCount = 0
 
     /// Nothing changed.
     init(bandCount: Int) {
@@ -24,23 +29,29 @@ struct BandSpans {
             guard top < bottom, left < right, top < layout.height else { continue }
             let columns = left..<right
             for band in (top / FrameSpool.Layout.bandRows)...((min(bottom, layout.height) - 1) / FrameSpool.Layout.bandRows) {
-                spans[band] = Self.union(spans[band], columns)
+                widen(band, to: columns)
             }
         }
     }
 
     static let columnStep = 16
 
-    /// How many bands changed at all.
-    var changedBandCount: Int { spans.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
-
-    mutating func formUnion(_ other: BandSpans) {
-        for band in spans.indices { spans[band] = Self.union(spans[band], other.spans[band]) }
+    /// Each changed band, top down, with its changed columns.
+    var changed: [(band: Int, columns: Range<Int>)] {
+        touched.compactMap { band in spans[band].map { (band, $0) } }
     }
 
-    private static func union(_ a: Range<Int>?, _ b: Range<Int>?) -> Range<Int>? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    mutating func formUnion(_ other: BandSpans) {
+        for band in other.touched { if let columns = other.spans[band] { widen(band, to: columns) } }
+    }
+
+    private mutating func widen(_ band: Int, to columns: Range<Int>) {
+        if let known = spans[band] {
+            spans[band] = min(known.lowerBound, columns.lowerBound)..<max(known.upperBound, columns.upperBound)
+        } else {
+            spans[band] = columns
+            changedBandCount += 1
+            touched = touched.isEmpty ? band..<(band + 1) : min(touched.lowerBound, band)..<max(touched.upperBound, band + 1)
+        }
     }
 }

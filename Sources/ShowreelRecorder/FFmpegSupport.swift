@@ -207,9 +207,7 @@ final class PixelConverter {
                         (u + top / 2 * uStride + x / 2, uStride), (v + top / 2 * vStride + x / 2, vStride))
                 }
                 if let changed, changed.changedBandCount * 2 <= layout.bandCount {
-                    return changed.spans.enumerated().allSatisfy { band, columns in
-                        columns.map { convert(rows: layout.rows(of: band), columns: $0) } ?? true
-                    }
+                    return changed.changed.allSatisfy { band, columns in convert(rows: layout.rows(of: band), columns: columns) }
                 }
                 // The whole frame (libyuv where there is one: a tenth of swscale's time), in slices
                 // on the cores the encoder idles on meanwhile: x264 waits for this picture.

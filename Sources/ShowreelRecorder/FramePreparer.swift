@@ -93,8 +93,7 @@ final class FramePreparer {
             return (masked(pixels), spans)
         }
         // The masked screen is in `maskScratch` as of the picture sent last: bring the changed bands up to date.
-        for (band, columns) in spans.spans.enumerated() {
-            guard let columns else { continue }
+        for (band, columns) in spans.changed {
             let rows = bands.rows(of: band)
             scratch.copyPixels(in: PixelArea(rows: rows, columns: columns), from: pixels)
             mask.apply(to: scratch, rows: rows)

@@ -40,8 +40,7 @@ package struct FrameShrinker: Sendable {
     /// `spans` (of the destination, nil: all of it) say changed since.
     func shrink(_ pixels: PixelBuffer, into destination: PixelBuffer, spans: BandSpans?) {
         guard let spans, shrinksInParts else { return shrink(pixels, into: destination) }
-        for (band, columns) in spans.spans.enumerated() {
-            guard let columns else { continue }
+        for (band, columns) in spans.changed {
             let rows = bands.rows(of: band)
             FrameScaler.shrink(pixels, into: destination, rows: rows, columns: columns)
             mask?.apply(to: destination, rows: rows)

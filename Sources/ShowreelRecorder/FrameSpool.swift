@@ -81,10 +81,9 @@ final class FrameSpool {
     func append(_ pixels: PixelBuffer, pts: Int64, keyframe: Bool, spans: BandSpans?) -> Bool {
         precondition(pixels.width == layout.width && pixels.height == layout.height, "a spool keeps frames of one size")
         var changed: [(index: Int, columns: Range<Int>, bytes: UnsafeMutableRawPointer)] = []
-        let columnsByBand = spans?.spans ?? Array(repeating: 0..<layout.width, count: layout.bandCount)
+        let columnsByBand = spans?.changed ?? (0..<layout.bandCount).map { ($0, 0..<layout.width) }
         let converted = pixels.withUnsafeBytes { source in
-            for (band, columns) in columnsByBand.enumerated() {
-                guard let columns else { continue }
+            for (band, columns) in columnsByBand {
                 let bytes = room(for: (layout.bandBytes(columns: columns) + 63) & ~63)
                 guard convert(band, columns: columns, of: source.baseAddress!, bytesPerRow: pixels.bytesPerRow, into: bytes) else {
                     return false

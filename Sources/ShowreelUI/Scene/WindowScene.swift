@@ -426,8 +426,12 @@ public final class WindowScene {
 
     // MARK: Accessibility
 
+    /// How many element trees were taken: what a query or a trace costs, for tests.
+    package private(set) var accessibilityTreesTaken = 0
+
     /// The accessibility tree: the status bar, then one node per visible window, top first.
     public func accessibilityTree() -> [ElementSnapshot] {
+        accessibilityTreesTaken += 1
         layoutIfNeeded()
         var nodes = [statusBarNode()]
         for window in windows.reversed() where !window.isHidden {

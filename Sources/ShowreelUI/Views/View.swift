@@ -285,7 +285,9 @@ open class View {
 
     /// The deepest visible, interactive view under `point` (in this view's superview space).
     open func hitTest(_ point: Point) -> View? {
-        guard !isHidden, alpha > 0.01, isUserInteractionEnabled, frame.contains(point) else { return nil }
+        // The point's place first: most views a hit test passes are beside the point, and an
+        // element tree hit-tests every element's centre.
+        guard frame.contains(point), !isHidden, alpha > 0.01, isUserInteractionEnabled else { return nil }
         let local = Point(x: point.x - frame.x + boundsOrigin.x, y: point.y - frame.y + boundsOrigin.y)
         for subview in subviews.reversed() {
             if let hit = subview.hitTest(local) { return hit }
