@@ -38,7 +38,12 @@ struct BandSpans {
 
     /// Each changed band, top down, with its changed columns.
     var changed: [(band: Int, columns: Range<Int>)] {
-        touched.compactMap { band in spans[band].map { (band, $0) } }
+        var changed: [(band: Int, columns: Range<Int>)] = []
+        changed.reserveCapacity(changedBandCount)
+        for band in touched {
+            if let columns = spans[band] { changed.append((band, columns)) }
+        }
+        return changed
     }
 
     mutating func formUnion(_ other: BandSpans) {

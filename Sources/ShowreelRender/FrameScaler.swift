@@ -28,12 +28,12 @@ public enum FrameScaler {
     /// destination can be redone alone (each output pixel from its own square of source pixels
     /// and no others): 2 (half size), or 4 (a quarter, libyuv's box filter only); else nil.
     package static func partFactor(fromWidth sourceWidth: Int, height sourceHeight: Int, toWidth width: Int, height: Int) -> Int? {
+        // Asked for every changed band of every recorded frame: no array, no closure.
+        if sourceWidth == 2 * width, sourceHeight == 2 * height { return 2 }
         #if canImport(CYUV)
-        let factors = [2, 4]
-        #else
-        let factors = [2]
+        if sourceWidth == 4 * width, sourceHeight == 4 * height { return 4 }
         #endif
-        return factors.first { sourceWidth == $0 * width && sourceHeight == $0 * height }
+        return nil
     }
 
     /// Shrinks `source` into only `rows` and `columns` of `destination` (in the destination's

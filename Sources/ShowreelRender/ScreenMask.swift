@@ -147,7 +147,8 @@ private final class Runs: Sendable {
     /// Fills the runs of `rows` (within the mask's height) with `row`'s pixels.
     func fill(_ pixels: PixelBuffer, with row: [UInt32], rows: Range<Int>) {
         let bytesPerRow = pixels.bytesPerRow
-        guard !rows.isEmpty else { return }
+        // Most rows of a screen have no corner or notch to mask: nothing to reach for then.
+        guard !rows.isEmpty, rowStarts[rows.lowerBound] < rowStarts[rows.upperBound] else { return }
         row.withUnsafeBytes { source in
             triples.withUnsafeBufferPointer { triples in
                 pixels.withUnsafeMutableBytes { bytes in
