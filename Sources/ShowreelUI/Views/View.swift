@@ -287,10 +287,15 @@ open class View {
     open func hitTest(_ point: Point) -> View? {
         // The point's place first: most views a hit test passes are beside the point, and an
         // element tree hit-tests every element's centre.
+        let frame = frame
         guard frame.contains(point), !isHidden, alpha > 0.01, isUserInteractionEnabled else { return nil }
-        let local = Point(x: point.x - frame.x + boundsOrigin.x, y: point.y - frame.y + boundsOrigin.y)
-        for subview in subviews.reversed() {
-            if let hit = subview.hitTest(local) { return hit }
+        let origin = boundsOrigin
+        let local = Point(x: point.x - frame.x + origin.x, y: point.y - frame.y + origin.y)
+        let children = subviews
+        var index = children.count
+        while index > 0 {
+            index -= 1
+            if let hit = children[index].hitTest(local) { return hit }
         }
         return self
     }
