@@ -1,3 +1,4 @@
+import ShowreelGraphics
 import ShowreelRender
 import ShowreelWire
 import Synchronization
@@ -19,6 +20,10 @@ final class CaptionedSink: DisplayStreamSink {
         var ended = false
         /// The caption on the frame sent last, and where its band ended.
         var sent: (caption: String?, bottom: Double?) = (nil, nil)
+        /// The captioned picture sent last and the pixels its caption covers; earlier ones,
+        /// drawn into again once the recorder let them go.
+        var captioned: (pixels: PixelBuffer, band: PixelArea?)?
+        var recycler = FrameRecycler()
     }
 
     init(next: any DisplayStreamSink, scale: Double) {
@@ -59,10 +64,19 @@ final class CaptionedSink: DisplayStreamSink {
         let sameCaption = state.sent.caption == state.caption && state.sent.bottom == state.bottom
         let changedAreas = sameCaption ? frame.changedAreas : nil
         if let caption = state.caption {
-            // The device's buffer is shared with every subscriber: draw on a copy.
-            let copy = frame.pixels.copy()
-            Caption.draw(caption, on: copy, scale: scale, bottom: state.bottom)
-            frame = Frame(pixels: copy, presentationTime: frame.presentationTime, changedAreas: changedAreas)
+            // The device's buffer is shared with every subscriber: draw on a picture of our own,
+            // a recycled one brought up to date where it is behind (what it missed, what the
+            // screen changed) and under the caption, drawn again over the screen there.
+            let (pixels, stale) = state.recycler.buffer(width: frame.pixels.width, height: frame.pixels.height)
+            if let stale, let changed = frame.changedAreas, sameCaption, let band = state.captioned?.band {
+                pixels.copyPixels(in: stale + changed + [band], from: frame.pixels)
+            } else {
+                pixels.copyPixels(from: frame.pixels)
+            }
+            let band = Caption.draw(caption, on: pixels, scale: scale, bottom: state.bottom)
+            state.recycler.published(changing: changedAreas, replacing: state.captioned?.pixels)
+            state.captioned = (pixels, band)
+            frame = Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: changedAreas)
         } else if !sameCaption {
             frame = Frame(pixels: frame.pixels, presentationTime: frame.presentationTime)
         }

@@ -3,8 +3,10 @@
 public enum Caption {
     /// Draws `text` onto `pixels` (a screen of `scale` pixels per point), wrapped to at most
     /// three lines, its band ending just above `bottom` (points; default: near the screen's
-    /// bottom), so a caption can sit above a keyboard instead of on it.
-    public static func draw(_ text: String, on pixels: PixelBuffer, scale: Double, bottom: Double? = nil) {
+    /// bottom), so a caption can sit above a keyboard instead of on it. Returns the pixels the
+    /// band covers (nil when it lies off the picture): all that drawing it changed.
+    @discardableResult
+    public static func draw(_ text: String, on pixels: PixelBuffer, scale: Double, bottom: Double? = nil) -> PixelArea? {
         let canvas = Canvas(pixels: pixels, scale: scale)
         let width = Double(pixels.width) / scale, height = Double(pixels.height) / scale
         let font = Font.system(max(15, width / 22), weight: .bold)
@@ -21,5 +23,6 @@ public enum Caption {
             text, in: Rect(x: band.x + padding, y: band.y + padding, width: textWidth, height: band.height - 2 * padding),
             font: font, color: .white, alignment: .center, maxLines: 3)
         canvas.finish()
+        return PixelArea(covering: band, scale: scale, width: pixels.width, height: pixels.height)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShowreelGraphics
 import ShowreelWire
 
 /// A client for the Showreel tunnel host (and any SBTUITestTunnelHost-compatible host).
@@ -131,7 +132,7 @@ public struct TunnelHostClient: Sendable {
         timeout: Duration? = nil
     ) async throws -> CommandInfo {
         let body = HostAPI.CreateCommandRequest(
-            argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout.map(Self.seconds))
+            argv: argv, env: environment, cwd: workingDirectory, wait: wait, timeout: timeout?.seconds)
         return try await v1(CommandInfo.self, V1.create, body: WireJSON.encode(body))
     }
 
@@ -167,7 +168,7 @@ public struct TunnelHostClient: Sendable {
 
     private func signal(_ route: Route, _ id: UUID, wait: Bool, timeout: Duration?) async throws -> CommandInfo {
         var query = [URLQueryItem(name: "wait", value: wait ? "true" : "false")]
-        if let timeout { query.append(URLQueryItem(name: "timeout", value: String(Self.seconds(timeout)))) }
+        if let timeout { query.append(URLQueryItem(name: "timeout", value: String(timeout.seconds))) }
         return try await v1(CommandInfo.self, route, id.uuidString, query: query)
     }
 
@@ -259,11 +260,6 @@ public struct TunnelHostClient: Sendable {
             }
         }
         return out
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     private static func startedResult(_ answer: HostAPI.LegacyResultResponse, _ commandLine: String) throws -> String {

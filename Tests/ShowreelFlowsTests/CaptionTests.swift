@@ -1,12 +1,18 @@
 import Foundation
 import ShowcaseApps
-import ShowreelFlows
+import ShowreelAccessibility
+import ShowreelDevice
+import ShowreelGraphics
 import ShowreelRecorder
 import ShowreelRender
 import ShowreelReport
 import ShowreelTestSupport
 import ShowreelUI
+import ShowreelWire
+import Synchronization
 import Testing
+
+@testable import ShowreelFlows
 
 @Suite("Captions on the recorded frames")
 struct CaptionTests {
@@ -55,6 +61,32 @@ struct CaptionTests {
         #expect(abs(Int(screenPixel.green) - Int(before.green)) < 12, "screenshot \(screenPixel) vs video \(before)")
     }
 
+    @Test("a captioned frame drawn over a recycled one, only where it was behind, is the screen with the caption drawn afresh")
+    func recycledCaptionedFrames() async throws {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
+        try await device.launch(SignUpApp.bundleIdentifier)
+        let screens = KeptFrames(copying: false)
+        let captioned = KeptFrames(copying: true)
+        let sink = CaptionedSink(next: captioned, scale: Double(device.profile.scale))
+        sink.setCaption("Typing an email", at: .zero, above: 500)
+        let subscriptions = [device.display.subscribe(screens), device.display.subscribe(sink)]
+        try await device.typeText("ab.c", into: .textField("email"))
+        subscriptions.forEach { $0.stop() }
+        await device.shutdown()
+
+        let pairs = zip(screens.all, captioned.all)
+        #expect(
+            screens.all.count == captioned.all.count && screens.all.count >= 8,
+            "\(screens.all.count) screens, \(captioned.all.count) captioned")
+        #expect(captioned.all.dropFirst().contains { $0.changedAreas != nil }, "no frame kept its changed areas")
+        for (index, (screen, frame)) in pairs.enumerated() {
+            let expected = screen.pixels.copy()
+            Caption.draw("Typing an email", on: expected, scale: Double(device.profile.scale), bottom: 500)
+            #expect(frame.pixels.hasSamePixels(as: expected), "frame \(index) at \(frame.presentationTime)")
+        }
+    }
+
     @Test("--captions steps captions each step with its summary, on the video only")
     func stepCaptions() async throws {
         let folder = try FlowFolder()
@@ -74,5 +106,20 @@ struct CaptionTests {
             pixels[captioned] = try #require(frames.last { $0.time <= 0.25 }).pixels.pixel(x: 40, y: 710)
         }
         #expect(Int(pixels[true]!.blue) < Int(pixels[false]!.blue) - 100, "\(pixels)")
+    }
+}
+
+/// Every frame a sink is given: the frame itself (holding the buffer), or a copy of its pixels
+/// (letting the sender draw into the buffer again).
+private final class KeptFrames: DisplayStreamSink, Sendable {
+    private let frames = Mutex<[Frame]>([])
+    private let copying: Bool
+    init(copying: Bool) { self.copying = copying }
+    var all: [Frame] { frames.withLock { $0 } }
+    func receive(_ event: DisplayStreamEvent) {
+        guard case let .frame(frame) = event else { return }
+        let kept =
+            copying ? Frame(pixels: frame.pixels.copy(), presentationTime: frame.presentationTime, changedAreas: frame.changedAreas) : frame
+        frames.withLock { $0.append(kept) }
     }
 }
