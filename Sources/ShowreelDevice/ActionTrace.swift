@@ -174,7 +174,7 @@ package final class ActionTrace: @unchecked Sendable {
     /// anywhere, or unknown).
     func screenChanged(at time: Duration, in areas: [PixelArea]?) {
         lock.withLock {
-            var changed = screenChanges.areas.flatMap { known in areas.map { known + $0 } }
+            var changed = screenChanges.areas.flatMap { known in areas.map { known.adding($0) } }
             if let areas = changed, areas.count > Self.changeLimit, let first = areas.first {
                 changed = [areas.dropFirst().reduce(first) { $0.union($1) }]
             }

@@ -69,7 +69,7 @@ final class CaptionedSink: DisplayStreamSink {
             // screen changed) and under the caption, drawn again over the screen there.
             let (pixels, stale) = state.recycler.buffer(width: frame.pixels.width, height: frame.pixels.height)
             if let stale, let changed = frame.changedAreas, sameCaption, let band = state.captioned?.band {
-                pixels.copyPixels(in: stale + changed + [band], from: frame.pixels)
+                pixels.copyPixels(in: stale.adding(changed).adding([band]), from: frame.pixels)
             } else {
                 pixels.copyPixels(from: frame.pixels)
             }

@@ -28,7 +28,7 @@ package struct FrameRecycler {
             var stale: [PixelArea] = []
             for areas in changes.suffix(behind) {
                 guard let areas else { return (spare.pixels, nil) }
-                stale += areas
+                stale = stale.adding(areas)
             }
             return (spare.pixels, stale)
         }

@@ -35,6 +35,13 @@ public struct PixelArea: Sendable, Equatable, CustomStringConvertible {
             columns: columns.lowerBound / factor..<(columns.upperBound + factor - 1) / factor)
     }
 
+    /// Whether every pixel of `other` is in this area.
+    package func contains(_ other: PixelArea) -> Bool {
+        other.isEmpty
+            || (rows.lowerBound <= other.rows.lowerBound && other.rows.upperBound <= rows.upperBound
+                && columns.lowerBound <= other.columns.lowerBound && other.columns.upperBound <= columns.upperBound)
+    }
+
     /// The smallest area covering both.
     public func union(_ other: PixelArea) -> PixelArea {
         if isEmpty { return other }
@@ -46,5 +53,20 @@ public struct PixelArea: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         "rows \(rows.lowerBound)..<\(rows.upperBound) columns \(columns.lowerBound)..<\(columns.upperBound)"
+    }
+}
+
+extension [PixelArea] {
+    /// These areas and `others`, leaving out each one another covers: a spot that changed in
+    /// frame after frame (a caret, a fading highlight) is one area to copy or shrink again,
+    /// not one per frame.
+    package func adding(_ others: [PixelArea]) -> [PixelArea] {
+        var result = self
+        for area in others where !area.isEmpty {
+            if result.contains(where: { $0.contains(area) }) { continue }
+            result.removeAll { area.contains($0) }
+            result.append(area)
+        }
+        return result
     }
 }
