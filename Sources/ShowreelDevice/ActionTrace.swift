@@ -3,6 +3,7 @@ import ShowreelAccessibility
 import ShowreelGraphics
 import ShowreelRender
 import ShowreelWire
+import Synchronization
 
 /// What a device did for its automation, kept for the report's step trace: per action (or per
 /// flow step) when it ran on the device clock, the element it acted on, the element tree when it
@@ -53,6 +54,12 @@ package final class ActionTrace: @unchecked Sendable {
     /// Makes the pictures, in the order they were asked for (each updates the one before), off
     /// the device's thread: an action does not wait for the pictures of its screen.
     private let painter = DispatchQueue(label: "showreel.trace.pictures")
+    /// Pictures asked for and not made yet: each holds a whole screen, which the device cannot
+    /// draw into again meanwhile, so past `maxPending` the next waits for the painter.
+    private let pending = Mutex((now: 0, most: 0))
+    static let maxPending = 4
+    /// Tests: the most pictures that waited for the painter at once.
+    var mostPending: Int { pending.withLock { $0.most } }
 
     /// The most a trace keeps, so one that is never collected (a client in another process
     /// started it and died, and the device runs on) does not grow for good: past `maxBytes` of
@@ -193,7 +200,15 @@ package final class ActionTrace: @unchecked Sendable {
         let changed = last != nil && changes.latest == frame.presentationTime ? changes.areas : nil
         let picture = Picture()
         let previous = last?.picture
-        painter.async { picture.pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed) }
+        if pending.withLock({ $0.now }) >= Self.maxPending { painter.sync {} }
+        pending.withLock { pending in
+            pending.now += 1
+            pending.most = max(pending.most, pending.now)
+        }
+        painter.async {
+            picture.pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed)
+            self.pending.withLock { $0.now -= 1 }
+        }
         lock.withLock {
             lastPicture = (frame.presentationTime, picture)
             // Changes from now on are counted from this picture's frame, when it is the latest.

@@ -70,6 +70,25 @@ struct TraceThumbnailTests {
     }
 }
 
+extension TraceThumbnailTests {
+    @Test("pictures asked for faster than they are made wait for the painter past a few: each holds a whole screen")
+    func picturesInFlightAreBounded() {
+        let trace = ActionTrace()
+        // Screens that say nothing of what changed: each picture is a whole shrink.
+        let screens = (0..<24).map { Frame(pixels: PixelBuffer(width: 780, height: 1688), presentationTime: .milliseconds($0 * 20)) }
+        for (index, screen) in screens.enumerated() {
+            let handle = trace.begin(
+                "step \(index)", query: nil, target: nil, at: screen.presentationTime, screen: { screen }, tree: { [] })
+            trace.end(handle, at: screen.presentationTime, screen: { screen }, error: nil, interrupted: false)
+        }
+        #expect(trace.mostPending <= ActionTrace.maxPending, "\(trace.mostPending) pictures waited at once")
+        #expect(trace.mostPending >= 1)
+        let entries = trace.entries
+        #expect(entries.count == 24)
+        #expect(entries.allSatisfy { $0.before != nil && $0.after != nil })
+    }
+}
+
 /// Every frame a device publishes, kept (so that the device draws each next one afresh).
 private final class KeptFrames: DisplayStreamSink, Sendable {
     private let frames = Mutex<[Frame]>([])
