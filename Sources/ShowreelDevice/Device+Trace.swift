@@ -114,8 +114,9 @@ extension Device {
         let snapshot =
             trace.needsTree(toFind: query)
             ? trace.tree(on: frame) {
-                taken = tree()
-                return taken!
+                let fresh = tree()
+                taken = fresh
+                return fresh
             } : []
         // Only a tree taken just now: one kept from an earlier action is the trace's to reuse.
         if looksUpFirst, let taken { tracedTree = (taken, clock.now, frame.presentationTime) }

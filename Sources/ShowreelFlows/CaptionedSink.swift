@@ -63,22 +63,16 @@ final class CaptionedSink: DisplayStreamSink {
         // a caption that came, went or changed may change anywhere.
         let sameCaption = state.sent.caption == state.caption && state.sent.bottom == state.bottom
         let changedAreas = sameCaption ? frame.changedAreas : nil
-        if let caption = state.caption, frame.pixels.bytesPerRow != frame.pixels.width * 4 {
-            // Rows with padding (not a device's own frames): a copy of the same layout, and the
-            // recycled pictures start afresh after it.
-            (state.captioned, state.recycler) = (nil, FrameRecycler())
-            let copy = frame.pixels.copy()
-            Caption.draw(caption, on: copy, scale: scale, bottom: state.bottom)
-            frame = Frame(pixels: copy, presentationTime: frame.presentationTime, changedAreas: changedAreas)
-        } else if let caption = state.caption {
+        if let caption = state.caption {
             // The device's buffer is shared with every subscriber: draw on a picture of our own,
             // a recycled one brought up to date where it is behind (what it missed, what the
             // screen changed) and under the caption, drawn again over the screen there.
-            let (pixels, stale) = state.recycler.buffer(width: frame.pixels.width, height: frame.pixels.height)
+            let screen = frame.pixels
+            let (pixels, stale) = state.recycler.buffer(width: screen.width, height: screen.height, bytesPerRow: screen.bytesPerRow)
             if let stale, let changed = frame.changedAreas, sameCaption, let band = state.captioned?.band {
-                pixels.copyPixels(in: stale.adding(changed).adding([band]), from: frame.pixels)
+                pixels.copyPixels(in: stale.adding(changed).adding([band]), from: screen)
             } else {
-                pixels.copyPixels(from: frame.pixels)
+                pixels.copyPixels(from: screen)
             }
             let band = Caption.draw(caption, on: pixels, scale: scale, bottom: state.bottom)
             state.recycler.published(changing: changedAreas, replacing: state.captioned?.pixels)

@@ -14,12 +14,14 @@ package struct FrameRecycler {
 
     package init() {}
 
-    /// A buffer of `width` x `height` (rows tightly packed) to draw the next frame into, and
-    /// where it differs from the latest frame (nil: anywhere, as a fresh buffer does).
-    package mutating func buffer(width: Int, height: Int) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
+    /// A buffer of `width` x `height` (rows `bytesPerRow` apart; nil: tightly packed) to draw
+    /// the next frame into, and where it differs from the latest frame (nil: anywhere, as a
+    /// fresh buffer does).
+    package mutating func buffer(width: Int, height: Int, bytesPerRow: Int? = nil) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
+        let bytesPerRow = bytesPerRow ?? width * 4
         for index in spares.indices
         where spares[index].pixels.width == width && spares[index].pixels.height == height
-            && spares[index].pixels.bytesPerRow == width * 4
+            && spares[index].pixels.bytesPerRow == bytesPerRow
         {
             guard isKnownUniquelyReferenced(&spares[index].pixels) else { continue }
             let spare = spares.remove(at: index)
@@ -32,7 +34,7 @@ package struct FrameRecycler {
             }
             return (spare.pixels, stale)
         }
-        return (PixelBuffer(width: width, height: height, zeroed: false), nil)
+        return (PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, zeroed: false), nil)
     }
 
     /// Notes a new latest frame, which changed `areas` from the one before; `previous` (the

@@ -59,14 +59,19 @@ public struct PixelArea: Sendable, Equatable, CustomStringConvertible {
 extension [PixelArea] {
     /// These areas and `others`, leaving out each one another covers: a spot that changed in
     /// frame after frame (a caret, a fading highlight) is one area to copy or shrink again,
-    /// not one per frame.
+    /// not one per frame. Past `coverageChecks` areas the rest are added as they are: each
+    /// check looks at every area so far, and a render waits for this.
     package func adding(_ others: [PixelArea]) -> [PixelArea] {
         var result = self
         for area in others where !area.isEmpty {
-            if result.contains(where: { $0.contains(area) }) { continue }
-            result.removeAll { area.contains($0) }
+            if result.count < Self.coverageChecks {
+                if result.contains(where: { $0.contains(area) }) { continue }
+                result.removeAll { area.contains($0) }
+            }
             result.append(area)
         }
         return result
     }
+
+    package static var coverageChecks: Int { 32 }
 }

@@ -188,10 +188,8 @@ private final class ExchangeSocket: Sendable {
             do {
                 try attempt(address.pointee, waitMilliseconds: waitMilliseconds)
                 return
-            } catch let error as HTTPExchange.Failure where error == .refused {
-                close()
-                failure = error
-            } catch let error as WireError {
+            } catch let error where error as? HTTPExchange.Failure == .refused || error is WireError {
+                // Refused, or the system's own failure: the next address may do.
                 close()
                 failure = error
             }
@@ -351,6 +349,7 @@ private struct AnswerReader {
             guard try fill() else { throw HTTPExchange.Failure.connectionLost }
         }
     }
+
     private static func lineEnd(in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + 1 < bytes.count {

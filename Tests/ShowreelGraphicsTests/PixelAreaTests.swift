@@ -24,6 +24,15 @@ struct PixelAreaTests {
         #expect([field].adding([wider]) == [field, wider])
     }
 
+    @Test("past the areas it checks, adding keeps every area it is given: nothing changed is lost")
+    func addingPastItsChecksLosesNothing() {
+        let cells = (0..<40).map { area(0, $0 * 50, 390, 44) }
+        let added = [PixelArea]().adding(cells + cells)
+        #expect(added.count >= cells.count)
+        #expect(cells.allSatisfy { cell in added.contains { $0.contains(cell) } })
+        #expect(Array(added.prefix([PixelArea].coverageChecks)) == Array(cells.prefix([PixelArea].coverageChecks)))
+    }
+
     @Test("an area contains itself, what lies inside it and any empty area, nothing that sticks out")
     func containment() {
         let box = area(10, 10, 20, 20)
