@@ -496,14 +496,16 @@ package actor Device {
 }
 
 extension Device {
-    /// Tests: whether each render of only the changed areas is checked against a whole render.
-    package func verifyPartialRenders(_ on: Bool) { scene.verifiesPartialRenders = on }
+    /// Tests: whether each render is checked against a whole render that leaves nothing out
+    /// (neither the unchanged areas nor drawing hidden under opaque views).
+    package func verifyRenders(_ on: Bool) { scene.verifiesRenders = on }
 
     /// Tests: how many element trees the device has taken (see `traced`).
     package var treesTaken: Int { scene.accessibilityTreesTaken }
 
-    /// Tests: renders that drew only the changed areas, and those that differed from a whole render.
-    package func partialRenders() -> (count: Int, mismatches: [String]) {
-        (scene.partialRenderCount, scene.partialRenderMismatches)
+    /// Tests: renders that drew only the changed areas, backgrounds left out as hidden, and the
+    /// renders that differed from a reference render (see `verifyRenders`).
+    package func renderChecks() -> (partialRenders: Int, overdrawLeftOut: Int, mismatches: [String]) {
+        (scene.partialRenderCount, scene.overdrawLeftOut, scene.renderMismatches)
     }
 }

@@ -21,6 +21,14 @@ public final class Canvas {
     public var isRightToLeft = false
     /// A render of only part of the picture (see `init(pixels:scale:text:limit:)`).
     package let limit: DrawingLimit?
+    /// Whether every clip in force is a rectangle on whole device pixels (see `pixelsHideable(under:)`).
+    private(set) var clipIsSharp = true
+    /// `clipIsSharp` at each `save()` not yet restored.
+    private var savedClipSharpness: [Bool] = []
+    /// Whether drawing that opaque fills will hide may be left out (off: a test's reference render).
+    package var leavesOutOverdraw = true
+    /// Drawings left out as hidden (see `Canvas+Cover`), counted by whoever leaves them out.
+    package var overdrawLeftOut = 0
 
     /// - Parameter text: the engine that shapes this canvas's text, for its owner to keep
     ///   across frames; nil borrows an idle one for the canvas's lifetime.
@@ -92,13 +100,18 @@ public final class Canvas {
 
     // MARK: State
 
-    public func save() { cairo_save(context) }
+    public func save() {
+        cairo_save(context)
+        savedClipSharpness.append(clipIsSharp)
+    }
+
     public func restore() {
         // Restoring may drop the scaled font text set (see `TextEngine.cairoLock`).
         TextEngine.cairoLock.lock()
         cairo_restore(context)
         TextEngine.cairoLock.unlock()
         toySelectedFont = nil
+        clipIsSharp = savedClipSharpness.popLast() ?? true
     }
 
     /// Runs `body` with the drawing state saved and restored around it.
@@ -111,6 +124,7 @@ public final class Canvas {
     public func rotate(by radians: Double) { cairo_rotate(context, radians) }
 
     public func clip(to rect: Rect, cornerRadius: Double = 0) {
+        if clipIsSharp { clipIsSharp = cornerRadius <= 0 && isOnWholePixels(rect) }
         cairo_new_path(context)
         addRoundedRect(rect, radius: cornerRadius)
         cairo_clip(context)
@@ -199,6 +213,7 @@ public final class Canvas {
 
     /// Restricts later drawing to a path.
     public func clip(to path: Path) {
+        clipIsSharp = false
         add(path)
         cairo_clip(context)
     }

@@ -14,7 +14,8 @@ import Testing
 /// A frame's `changedAreas` let a recorder skip the rest of the screen, so a pixel left out that
 /// did change would leave a stale patch in a video. These tests drive every fixture flow (the
 /// sample apps' pushes, sheets, alerts, typing, scrolling, debug drawer and window, touches)
-/// and compare each frame with the one before it, pixel by pixel.
+/// and compare each frame with the one before it, pixel by pixel; and each render with a whole
+/// one that leaves nothing out.
 @Suite("Changed areas of device frames")
 struct ChangedAreasTests {
     static let flows = ["countries.yaml", "debug-window.yaml", "greeting-debug-drawer.yaml", "hello.yaml", "signup.yaml"]
@@ -29,18 +30,20 @@ struct ChangedAreasTests {
         let device = try Device(
             name: flow.device.name, profile: flow.device.profile, clock: .virtual, apps: ShowcaseCatalog.apps,
             registry: DeviceRegistry(home: home), showsTouches: true)
-        await device.verifyPartialRenders(true)
+        await device.verifyRenders(true)
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
         let runner = FlowRunner(options: FlowRunOptions(output: home.appendingPathComponent("out"), apps: ShowcaseCatalog.apps))
         let result = await runner.drive(flow, on: device, screenshotPrefix: "check")
         subscription.stop()
-        let partial = await device.partialRenders()
+        let renders = await device.renderChecks()
         await device.shutdown()
         #expect(result.failure == nil, "\(String(describing: result.failure))")
-        // The device draws only the changed areas over its last frame: the same pixels as a whole render.
-        #expect(partial.mismatches.isEmpty, "\(partial.mismatches.prefix(5))")
-        #expect(partial.count > 0, "no render drew only the changed areas")
+        // The device draws only the changed areas over its last frame, and leaves out backgrounds
+        // opaque views hide: the same pixels as a whole render that leaves nothing out.
+        #expect(renders.mismatches.isEmpty, "\(renders.mismatches.prefix(5))")
+        #expect(renders.partialRenders > 0, "no render drew only the changed areas")
+        #expect(renders.overdrawLeftOut > 0, "no hidden background was left out")
 
         let report = checker.report
         #expect(report.missed.isEmpty, "pixels that changed but were not reported: \(report.missed.prefix(10))")
@@ -59,7 +62,7 @@ struct ChangedAreasTests {
             name: "shaped", profile: .phone, clock: .virtual, apps: ShowcaseCatalog.apps,
             registry: DeviceRegistry(home: home), showsTouches: true, interfaceStyle: appearance,
             languages: languages)
-        await device.verifyPartialRenders(true)
+        await device.verifyRenders(true)
         let checker = ChangedAreasChecker()
         let subscription = device.display.subscribe(checker)
         _ = try await device.launch("dev.showreel.hello")
@@ -69,10 +72,11 @@ struct ChangedAreasTests {
         await device.setInterfaceStyle(appearance == .dark ? .light : .dark)
         try await device.wait(.milliseconds(500))
         subscription.stop()
-        let partial = await device.partialRenders()
+        let renders = await device.renderChecks()
         await device.shutdown()
-        #expect(partial.mismatches.isEmpty, "\(partial.mismatches.prefix(5))")
-        #expect(partial.count > 0, "no render drew only the changed areas")
+        #expect(renders.mismatches.isEmpty, "\(renders.mismatches.prefix(5))")
+        #expect(renders.partialRenders > 0, "no render drew only the changed areas")
+        #expect(renders.overdrawLeftOut > 0, "no hidden background was left out")
         let report = checker.report
         #expect(report.missed.isEmpty, "pixels that changed but were not reported: \(report.missed.prefix(10))")
         #expect(report.checkedFrames > 10)

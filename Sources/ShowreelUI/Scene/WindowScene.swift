@@ -55,10 +55,13 @@ public final class WindowScene {
     private weak var lastRendered: PixelBuffer?
     /// How many renders drew only the changed areas (see `render(into:over:)`).
     package private(set) var partialRenderCount = 0
-    /// Tests: each render of only the changed areas is checked against a whole one, and where
-    /// they differ is noted in `partialRenderMismatches`.
-    package var verifiesPartialRenders = false
-    package private(set) var partialRenderMismatches: [String] = []
+    /// Backgrounds left out of renders as hidden under opaque views (see `View+Overdraw`).
+    package private(set) var overdrawLeftOut = 0
+    /// Tests: each render (of only the changed areas, or whole but leaving out hidden drawing)
+    /// is checked against a whole render that leaves nothing out, and where they differ is
+    /// noted in `renderMismatches`.
+    package var verifiesRenders = false
+    package private(set) var renderMismatches: [String] = []
     private var scratchPicture: PixelBuffer?
 
     // Time and animation.
@@ -302,11 +305,12 @@ public final class WindowScene {
             pixels.copyPixels(in: stale, from: previous)
             if draw(into: pixels, limit: limit) {
                 partialRenderCount += 1
-                if verifiesPartialRenders { comparePartialRender(pixels, areas: limit.areas) }
+                if verifiesRenders { compareWithReferenceRender(pixels, kind: "partial render, areas \(limit.areas)") }
                 return
             }
         }
         _ = draw(into: pixels, limit: nil)
+        if verifiesRenders { compareWithReferenceRender(pixels, kind: "whole render") }
     }
 
     /// Draws the screen (within `limit`, when given) and finishes the render; false, with
@@ -338,16 +342,24 @@ public final class WindowScene {
 
     /// Draws the windows, the status bar and the indicators into `pixels` (only `limit.current`,
     /// when given); returns where the indicators drew.
-    private func paint(_ pixels: PixelBuffer, limit: DrawingLimit?) -> [PixelArea] {
+    private func paint(_ pixels: PixelBuffer, limit: DrawingLimit?, leavingOutOverdraw: Bool = true) -> [PixelArea] {
         let canvas: Canvas
         if let limit {
             canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine, limit: limit)
         } else {
             canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine)
         }
+        canvas.leavesOutOverdraw = leavingOutOverdraw
+        defer { overdrawLeftOut += canvas.overdrawLeftOut }
         canvas.interfaceStyle = interfaceStyle
         canvas.isRightToLeft = isRightToLeft
-        canvas.clear(.black)
+        // The black behind the windows shows only where none covers it (see `View+Overdraw`).
+        let picture = PixelArea(rows: 0..<pixels.height, columns: 0..<pixels.width)
+        let covered = windows.contains {
+            $0.level < .statusBar && $0.isOpaqueRectangle(for: interfaceStyle)
+                && canvas.pixelsCovered(by: $0.frame)?.contains(picture) == true
+        }
+        if !covered { canvas.clear(.black) }
         for window in windows where window.level < .statusBar { window.render(in: canvas) }
         statusBarView.render(in: canvas)
         for window in windows where window.level >= .statusBar { window.render(in: canvas) }
@@ -357,19 +369,19 @@ public final class WindowScene {
         return overlayAreas
     }
 
-    /// Tests: draws the whole screen into a picture of its own and notes where it differs from
-    /// `pixels`, which a render of only the changed areas just drew.
-    private func comparePartialRender(_ pixels: PixelBuffer, areas: [PixelArea]) {
+    /// Tests: draws the whole screen into a picture of its own, leaving nothing out, and notes
+    /// where it differs from `pixels`, which a render (`kind`) just drew.
+    private func compareWithReferenceRender(_ pixels: PixelBuffer, kind: String) {
         let whole = PixelBuffer(width: pixels.width, height: pixels.height, zeroed: false)
-        _ = paint(whole, limit: nil)
+        _ = paint(whole, limit: nil, leavingOutOverdraw: false)
         guard !pixels.hasSamePixels(as: whole) else { return }
         var first: (x: Int, y: Int)?
         for y in 0..<pixels.height where first == nil {
             if let x = (0..<pixels.width).first(where: { pixels.pixel(x: $0, y: y) != whole.pixel(x: $0, y: y) }) { first = (x, y) }
         }
         let (x, y) = first ?? (0, 0)
-        partialRenderMismatches.append(
-            "render \(renderCount): (\(x), \(y)) is \(pixels.pixel(x: x, y: y)), a whole render's \(whole.pixel(x: x, y: y)); areas \(areas)"
+        renderMismatches.append(
+            "render \(renderCount) (\(kind)): (\(x), \(y)) is \(pixels.pixel(x: x, y: y)), a reference render's \(whole.pixel(x: x, y: y))"
         )
     }
 

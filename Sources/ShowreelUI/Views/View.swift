@@ -259,7 +259,7 @@ open class View {
                         canvas.clip(to: bounds, cornerRadius: cornerRadius)
                     }
                 }
-                if backgroundColor.alpha > 0 {
+                if backgroundColor.alpha > 0 && !leavesOutBackground(in: canvas) {
                     if rounded && maskedCorners != .all {
                         canvas.fill(bounds, color: backgroundColor, cornerRadius: cornerRadius, corners: maskedCorners)
                     } else {
