@@ -103,7 +103,7 @@ struct BenchmarkRun {
         let (events, stop, idle) = ScriptedSession.timeline()
         print("Showreel benchmark: in-process recorder vs the ffmpeg command line")
         print(
-            "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ffmpegVersion.split(separator: " ").prefix(3).joined(separator: " ")), libx264 preset ultrafast, crf 23, yuv420p"
+            "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ffmpegVersion.split(separator: " ").prefix(3).joined(separator: " ")), libx264 preset ultrafast, \(Scenario.recorderQuality.joined(separator: " ")), yuv420p"
         )
         print(
             String(

@@ -333,12 +333,16 @@ enum Scenario {
 
     // MARK: - The ffmpeg command line, fed raw BGRA through a pipe
 
+    /// The rate control every recording uses (`VideoCodec.qualityOption`), for the command line
+    /// it is measured against: `-qp 20`.
+    static let recorderQuality = ["-\(VideoCodec.h264.qualityOption)", "\(VideoCodec.h264.defaultQuality)"]
+
     static func ffmpegArguments(frames: FrameSet, fps: Int, output: String, extra: [String]) -> [String] {
         [
             "-hide_banner", "-loglevel", "error", "-nostdin",
             "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(frames.width)x\(frames.height)", "-framerate", "\(fps)", "-i", "-",
-            "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23",
-        ] + extra + ["-pix_fmt", "yuv420p", "-y", output]
+            "-c:v", "libx264", "-preset", "ultrafast",
+        ] + recorderQuality + extra + ["-pix_fmt", "yuv420p", "-y", output]
     }
 
     static func commandLine(frames: FrameSet, output: String, ffmpeg: String, fps: Int, extra: [String]) throws -> ScenarioResult {

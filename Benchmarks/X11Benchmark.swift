@@ -69,9 +69,8 @@ enum X11Benchmark {
             ffmpeg,
             [
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "x11grab", "-framerate", "25", "-video_size", "1280x800",
-                "-i", server.display, "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23",
-                "-pix_fmt", "yuv420p", theirs.path,
-            ], pipeStdin: true, stderrToNull: true)
+                "-i", server.display, "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast",
+            ] + Scenario.recorderQuality + ["-pix_fmt", "yuv420p", theirs.path], pipeStdin: true, stderrToNull: true)
         let serverBefore = processCPUSeconds(server.pid)
         sleep(UInt32(seconds))
         kill(recorder.pid, SIGINT)

@@ -33,7 +33,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Fragmented output that survives a killed recorder (default: on for .mp4, off for .mov).")
     var fragmented: Bool?
 
-    @Option(help: "Constant rate factor, 0 (lossless) to 51 (smallest); default 23 for h264, 28 for hevc.")
+    @Option(
+        help: "0 (lossless) to 51 (smallest): the constant quantizer for h264 (default 20), the constant rate factor for hevc (default 28)."
+    )
     var quality: Int?
 
     @Option(help: "Encoder speed preset (ultrafast ... veryslow).")

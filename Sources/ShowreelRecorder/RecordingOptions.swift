@@ -20,10 +20,25 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         }
     }
 
-    /// A sensible constant-rate-factor default for the encoder.
+    /// How `RecordingOptions.quality` steers the encoder: the encoder option it sets.
+    ///
+    /// H.264 takes a constant quantizer (x264's `qp`), not a constant rate factor: to steer a
+    /// rate factor x264 shrinks every picture to a quarter and searches it for motion, a tenth
+    /// of a recorded flow's CPU, while a constant quantizer needs none of that. On the sample
+    /// flows quantizer 20 is about as good as rate factor 23 (PSNR against a lossless recording
+    /// 52.3 dB against 53.3 at worst, 51.7 against 47.9 at best) in files 2% larger. x265 keeps
+    /// its rate factor.
+    package var qualityOption: String {
+        switch self {
+        case .h264: "qp"
+        case .hevc: "crf"
+        }
+    }
+
+    /// The default `quality`: see `qualityOption`.
     package var defaultQuality: Int {
         switch self {
-        case .h264: 23
+        case .h264: 20
         case .hevc: 28
         }
     }
@@ -59,7 +74,8 @@ package struct RecordingOptions: Sendable, Equatable {
     /// Fragmented MP4/MOV survives a killed recorder; `nil` picks the container's default
     /// (fragmented for `.mp4`, a classic single `moov` for `.mov`).
     package var fragmented: Bool?
-    /// Constant rate factor (0 = lossless ... 51 = worst); `nil` uses the codec's default.
+    /// 0 (lossless) ... 51 (worst): H.264's constant quantizer, HEVC's constant rate factor
+    /// (`VideoCodec.qualityOption`); `nil` uses the codec's default.
     package var quality: Int?
     /// The x264/x265 speed preset (see `VideoCodec.presets`).
     package var preset: String
@@ -108,7 +124,7 @@ package struct RecordingOptions: Sendable, Equatable {
         fragmented ?? (container == .mp4)
     }
 
-    /// The CRF actually used.
+    /// The quantizer (H.264) or rate factor (HEVC) actually used.
     package var effectiveQuality: Int { quality ?? codec.defaultQuality }
 
     /// The encoded size for a screen of `width` x `height`: scaled, rounded to even numbers, at least 2x2.
@@ -133,7 +149,7 @@ package struct RecordingOptions: Sendable, Equatable {
             throw .invalidOption("threads \(threads) is out of range: use 0 (one per core), 1 (the recorder's thread only) or up to 64")
         }
         if let quality, !(0...51).contains(quality) {
-            throw .invalidOption("quality \(quality) is out of range: use a constant rate factor from 0 (lossless) to 51 (smallest)")
+            throw .invalidOption("quality \(quality) is out of range: use 0 (lossless) to 51 (smallest)")
         }
         guard VideoCodec.presets.contains(preset) else {
             throw .invalidOption("preset '\(preset)' is unknown: use one of \(VideoCodec.presets.joined(separator: ", "))")

@@ -71,7 +71,7 @@ final class VideoEncoder {
         if globalHeader { codecContext.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var codecOptions: OpaquePointer?
         av_dict_set(&codecOptions, "preset", options.preset, 0)
-        av_dict_set(&codecOptions, "crf", String(options.effectiveQuality), 0)
+        av_dict_set(&codecOptions, options.codec.qualityOption, String(options.effectiveQuality), 0)
         av_dict_set(&codecOptions, "forced-idr", "1", 0)
         // Live capture: no frames parked inside the encoder (frame threads, lookahead). On a
         // sparse VFR stream a parked frame could wait seconds for the next change, and a
