@@ -138,7 +138,8 @@ final class PreviewSampler: @unchecked Sendable {
 
     /// Takes the picture the video shows from `pts` (`FrameTimeline` ticks since its first frame)
     /// on; `picture` is only lent. A picture encoded again (a hold split up) is not taken.
-    func add(_ picture: UnsafeMutablePointer<AVFrame>, pts: Int64) {
+    /// `changedRows` (luma rows; nil: unknown) say where it differs from the picture added before.
+    func add(_ picture: UnsafeMutablePointer<AVFrame>, pts: Int64, changedRows: [Range<Int>]? = nil) {
         guard failure == nil, !tooLong else { return }
         let time = Double(pts) / Double(FrameTimeline.timescale)
         guard time <= maxSeconds else {
@@ -148,7 +149,7 @@ final class PreviewSampler: @unchecked Sendable {
         }
         do throws(RecorderError) {
             if ticks == nil { ticks = try TickFrames(ticksPerSecond: Double(framesPerSecond), copies: true) }
-            _ = ticks?.offer(picture, at: time) { held, tick in encode(held, tick: tick) }
+            _ = ticks?.offer(picture, at: time, changedRows: changedRows) { held, tick in encode(held, tick: tick) }
         } catch {
             failure = error
         }

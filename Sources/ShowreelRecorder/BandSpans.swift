@@ -46,6 +46,20 @@ struct BandSpans {
         return changed
     }
 
+    /// The rows of the changed bands of a `layout`-sized video, neighbouring bands as one range.
+    func changedRows(in layout: FrameSpool.Layout) -> [Range<Int>] {
+        var rows: [Range<Int>] = []
+        for band in touched where spans[band] != nil {
+            let next = layout.rows(of: band)
+            if let last = rows.last, last.upperBound == next.lowerBound {
+                rows[rows.count - 1] = last.lowerBound..<next.upperBound
+            } else {
+                rows.append(next)
+            }
+        }
+        return rows
+    }
+
     mutating func formUnion(_ other: BandSpans) {
         for band in other.touched { if let columns = other.spans[band] { widen(band, to: columns) } }
     }

@@ -128,6 +128,9 @@ final class TickFrames {
     private var held: UnsafeMutablePointer<AVFrame>?
     /// The first tick the held picture shows at; nil when none is held.
     private(set) var heldTick: Int64?
+    /// Whether the held copy is of the picture offered last, so that the next one, where it
+    /// says which rows changed, needs only those copied.
+    private var holdsLastOffered = false
 
     init(ticksPerSecond: Double, copies: Bool) throws(RecorderError) {
         guard let held = av_frame_alloc() else { throw .outOfMemory("a frame") }
@@ -142,22 +145,29 @@ final class TickFrames {
     func tick(at time: Double) -> Int64 { Int64((time * ticksPerSecond - 1e-9).rounded(.up)) }
 
     /// Offers the picture that shows from `time` (seconds) on: the held one is delivered first
-    /// when a tick of its own comes before this one's, else replaced. Returns what `deliver`
-    /// returned (true when nothing was delivered): false asks for no more pictures, and this
-    /// one is then not held.
+    /// when a tick of its own comes before this one's, else replaced. `changedRows` (luma rows,
+    /// even-aligned; nil: unknown) are where it differs from the picture offered before: a copy
+    /// brings only those up to date. Returns what `deliver` returned (true when nothing was
+    /// delivered): false asks for no more pictures, and this one is then not held.
     func offer(
-        _ frame: UnsafeMutablePointer<AVFrame>, at time: Double, _ deliver: (UnsafeMutablePointer<AVFrame>, Int64) -> Bool
+        _ frame: UnsafeMutablePointer<AVFrame>, at time: Double, changedRows: [Range<Int>]? = nil,
+        _ deliver: (UnsafeMutablePointer<AVFrame>, Int64) -> Bool
     ) -> Bool {
         guard let held else { return false }
         var tick = tick(at: time)
         if let heldTick {
             if heldTick < tick {
-                guard self.deliver(deliver) else { return false }
+                guard self.deliver(deliver) else {
+                    holdsLastOffered = false
+                    return false
+                }
             } else {
                 tick = heldTick
             }
         }
-        guard hold(frame, in: held) else {
+        let isHeld = hold(frame, in: held, changedRows: holdsLastOffered ? changedRows : nil)
+        holdsLastOffered = copies && isHeld
+        guard isHeld else {
             heldTick = nil
             return true
         }
@@ -173,7 +183,9 @@ final class TickFrames {
         return deliver(held, tick)
     }
 
-    private func hold(_ frame: UnsafeMutablePointer<AVFrame>, in held: UnsafeMutablePointer<AVFrame>) -> Bool {
+    private func hold(
+        _ frame: UnsafeMutablePointer<AVFrame>, in held: UnsafeMutablePointer<AVFrame>, changedRows: [Range<Int>]?
+    ) -> Bool {
         guard copies else {
             av_frame_unref(held)
             return av_frame_ref(held, frame) >= 0
@@ -186,7 +198,36 @@ final class TickFrames {
             held.pointee.width = f.width
             held.pointee.height = f.height
             guard av_frame_get_buffer(held, 0) >= 0 else { return false }
+        } else if let changedRows, AVPixelFormat(f.format) == AV_PIX_FMT_YUV420P {
+            // An encoder's picture changes where its frame did: a copy of every picture it
+            // encodes need not be whole.
+            for rows in changedRows {
+                let lower = max(0, rows.lowerBound) & ~1, upper = min(Int(f.height), rows.upperBound)
+                guard lower < upper else { continue }
+                copyRows(lower..<upper, plane: 0, of: frame, to: held, width: Int(f.width))
+                let chroma = lower / 2..<(upper + 1) / 2
+                copyRows(chroma, plane: 1, of: frame, to: held, width: (Int(f.width) + 1) / 2)
+                copyRows(chroma, plane: 2, of: frame, to: held, width: (Int(f.width) + 1) / 2)
+            }
+            return av_frame_copy_props(held, frame) >= 0
         }
         return av_frame_copy(held, frame) >= 0 && av_frame_copy_props(held, frame) >= 0
+    }
+
+    private func copyRows(
+        _ rows: Range<Int>, plane: Int, of frame: UnsafeMutablePointer<AVFrame>, to held: UnsafeMutablePointer<AVFrame>, width: Int
+    ) {
+        func pointer(_ picture: AVFrame) -> (UnsafeMutablePointer<UInt8>?, Int32) {
+            switch plane {
+            case 0: (picture.data.0, picture.linesize.0)
+            case 1: (picture.data.1, picture.linesize.1)
+            default: (picture.data.2, picture.linesize.2)
+            }
+        }
+        let ((source, sourceStride), (target, targetStride)) = (pointer(frame.pointee), pointer(held.pointee))
+        guard let source, let target else { return }
+        av_image_copy_plane(
+            target + rows.lowerBound * Int(targetStride), targetStride, source + rows.lowerBound * Int(sourceStride), sourceStride,
+            Int32(width), Int32(rows.count))
     }
 }

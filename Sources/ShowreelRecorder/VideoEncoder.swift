@@ -178,7 +178,7 @@ final class VideoEncoder {
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
         guard converter.convert(pixels, into: avFrame, colour: colour, changed: changed) else { return false }
         try send(avFrame, pts: pts, keyframe: keyframe)
-        preview?.add(avFrame, pts: pts)
+        preview?.add(avFrame, pts: pts, changedRows: changed?.changedRows(in: FrameSpool.Layout(width: width, height: height)))
         return true
     }
 
