@@ -322,9 +322,9 @@ public final class WindowScene {
             // it a little differently: each area is drawn with a margin into a scratch picture,
             // and only the area itself is copied into the frame, the same as a whole render's.
             let scratch = partialScratch(width: pixels.width, height: pixels.height)
-            for area in limit.areas {
+            for (index, area) in limit.areas.enumerated() {
                 limit.current = area.expanded(by: Self.partialMargin, width: pixels.width, height: pixels.height)
-                overlayAreas = paint(scratch, limit: limit)
+                overlayAreas = paint(scratch, limit: limit, isLastPass: index == limit.areas.count - 1)
                 pixels.copyPixels(in: area, from: scratch)
             }
         } else {
@@ -342,7 +342,9 @@ public final class WindowScene {
 
     /// Draws the windows, the status bar and the indicators into `pixels` (only `limit.current`,
     /// when given); returns where the indicators drew.
-    private func paint(_ pixels: PixelBuffer, limit: DrawingLimit?, leavingOutOverdraw: Bool = true) -> [PixelArea] {
+    private func paint(_ pixels: PixelBuffer, limit: DrawingLimit?, isLastPass: Bool = true, leavingOutOverdraw: Bool = true)
+        -> [PixelArea]
+    {
         let canvas: Canvas
         if let limit {
             canvas = Canvas(pixels: pixels, scale: Double(profile.scale), text: textEngine, limit: limit)
@@ -363,8 +365,17 @@ public final class WindowScene {
         for window in windows where window.level < .statusBar { window.render(in: canvas) }
         statusBarView.render(in: canvas)
         for window in windows where window.level >= .statusBar { window.render(in: canvas) }
-        let overlayAreas = [canvas.inkArea { drawHomeIndicator(in: canvas) }, canvas.inkArea { drawTouchIndicator(in: canvas) }]
-            .compactMap { $0 }
+        // The indicators' ink says where they drew: the last pass draws them whole for it; an
+        // earlier pass of a partial render draws one only if it reaches the pass's area (a
+        // touch's circles drawn a pass each were a twentieth of a typing flow's CPU).
+        func reaches(_ planned: PixelArea?) -> Bool {
+            guard let limit, !isLastPass else { return true }
+            return planned.map { $0.intersects(limit.current) } ?? true
+        }
+        let overlayAreas = [
+            canvas.inkArea { if reaches(plannedHomeIndicatorArea) { drawHomeIndicator(in: canvas) } },
+            canvas.inkArea { if reaches(plannedTouchIndicatorArea) { drawTouchIndicator(in: canvas) } },
+        ].compactMap { $0 }
         canvas.finish()
         return overlayAreas
     }
@@ -398,14 +409,21 @@ public final class WindowScene {
 
     /// Where the home and touch indicators will draw, from their geometry (checked after the render).
     private var plannedOverlayAreas: [PixelArea] {
-        var rects: [Rect] = []
-        if profile.cornerRadius > 0 { rects.append(Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5)) }
-        if showsTouches, let indicator = touchIndicator, indicator.alpha > 0 {
-            rects.append(Rect(x: indicator.point.x - 24, y: indicator.point.y - 24, width: 48, height: 48))
-        }
-        return rects.compactMap {
-            PixelArea(covering: $0, scale: Double(profile.scale), width: profile.pixelWidth, height: profile.pixelHeight)
-        }
+        [plannedHomeIndicatorArea, plannedTouchIndicatorArea].compactMap { $0 }
+    }
+
+    private var plannedHomeIndicatorArea: PixelArea? {
+        guard profile.cornerRadius > 0 else { return nil }
+        return plannedArea(of: Rect(x: bounds.midX - 67, y: bounds.maxY - 8 - 5, width: 134, height: 5))
+    }
+
+    private var plannedTouchIndicatorArea: PixelArea? {
+        guard showsTouches, let indicator = touchIndicator, indicator.alpha > 0 else { return nil }
+        return plannedArea(of: Rect(x: indicator.point.x - 24, y: indicator.point.y - 24, width: 48, height: 48))
+    }
+
+    private func plannedArea(of rect: Rect) -> PixelArea? {
+        PixelArea(covering: rect, scale: Double(profile.scale), width: profile.pixelWidth, height: profile.pixelHeight)
     }
 
     /// The home indicator of a phone without a home button, over every window.
