@@ -8,9 +8,16 @@ package struct FrameRecycler {
     /// What each recent frame changed (nil: anything), newest last; `changes.last` is the latest frame's.
     private var changes: [[PixelArea]?] = []
     private var latestNumber = 0
-    /// Enough for frames still in a recorder's queue to come back; more would only hold memory.
-    private static let spareLimit = 3
-    private static let changeLimit = 16
+    /// Enough for the frames a recorder holds (its queue of 8, the one encoding, one held to
+    /// the end of its refresh) to come back: with fewer, a device recorded at full size drew
+    /// each frame into a fresh buffer and copied the whole screen in first, while x264 held
+    /// the rest (a tenth of a `--scale 1` flow's CPU, page faults and copies).
+    private static let spareLimit = 12
+    /// Free spares beyond this many go back to the memory pool: a device nobody is recording
+    /// keeps few frames.
+    private static let freeSpareLimit = 3
+    /// Changes of frames further back than a spare can be make its stale areas unknown.
+    private static let changeLimit = spareLimit + 4
 
     package init() {}
 
@@ -19,6 +26,7 @@ package struct FrameRecycler {
     /// fresh buffer does).
     package mutating func buffer(width: Int, height: Int, bytesPerRow: Int? = nil) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
         let bytesPerRow = bytesPerRow ?? width * 4
+        releaseFreeSparesBeyondLimit()
         for index in spares.indices
         where spares[index].pixels.width == width && spares[index].pixels.height == height
             && spares[index].pixels.bytesPerRow == bytesPerRow
@@ -35,6 +43,23 @@ package struct FrameRecycler {
             return (spare.pixels, stale)
         }
         return (PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, zeroed: false), nil)
+    }
+
+    /// Lets go of the oldest free spares while more than `freeSpareLimit` are free (and
+    /// nobody holds them, so the memory goes back to the pool).
+    private mutating func releaseFreeSparesBeyondLimit() {
+        guard spares.count > Self.freeSpareLimit else { return }
+        var free = 0
+        for index in spares.indices where isKnownUniquelyReferenced(&spares[index].pixels) { free += 1 }
+        var index = 0
+        while free > Self.freeSpareLimit, index < spares.count {
+            if isKnownUniquelyReferenced(&spares[index].pixels) {
+                spares.remove(at: index)
+                free -= 1
+            } else {
+                index += 1
+            }
+        }
     }
 
     /// Notes a new latest frame, which changed `areas` from the one before; `previous` (the
