@@ -45,20 +45,14 @@ package struct FrameRecycler {
         return (PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, zeroed: false), nil)
     }
 
-    /// Lets go of the oldest free spares while more than `freeSpareLimit` are free (and
-    /// nobody holds them, so the memory goes back to the pool).
+    /// Keeps the newest `freeSpareLimit` free spares and lets go of older free ones (nobody
+    /// holds them, so the memory goes back to the pool), in one walk from the newest.
     private mutating func releaseFreeSparesBeyondLimit() {
         guard spares.count > Self.freeSpareLimit else { return }
         var free = 0
-        for index in spares.indices where isKnownUniquelyReferenced(&spares[index].pixels) { free += 1 }
-        var index = 0
-        while free > Self.freeSpareLimit, index < spares.count {
-            if isKnownUniquelyReferenced(&spares[index].pixels) {
-                spares.remove(at: index)
-                free -= 1
-            } else {
-                index += 1
-            }
+        for index in spares.indices.reversed() where isKnownUniquelyReferenced(&spares[index].pixels) {
+            free += 1
+            if free > Self.freeSpareLimit { spares.remove(at: index) }
         }
     }
 
