@@ -44,10 +44,7 @@ extension Canvas {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(context, &matrix)
         guard (matrix.xy == 0 && matrix.yx == 0) || (matrix.xx == 0 && matrix.yy == 0) else { return nil }
-        var (x1, y1, x2, y2) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
-        cairo_user_to_device(context, &x1, &y1)
-        cairo_user_to_device(context, &x2, &y2)
-        return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+        return deviceBounds(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
     }
 
     /// Whole-pixel edges as an area of the picture (clipped to it; empty when off it).

@@ -294,16 +294,33 @@ public final class Canvas {
         return a.union(b)
     }
 
-    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: the device pixels its corners land
-    /// on (the canvas only translates and scales, so two corners say where all four do).
+    /// Counts the user-space box `x1,y1 - x2,y2` as drawn: the device pixels around where its
+    /// four corners land (two would do for translations and scales, not under a turn).
     func markInk(x1: Double, y1: Double, x2: Double, y2: Double) {
         guard x2 >= x1, y2 >= y1 else { return }
-        var (left, top, right, bottom) = (x1, y1, x2, y2)
-        cairo_user_to_device(context, &left, &top)
-        cairo_user_to_device(context, &right, &bottom)
-        let box = Rect(x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top))
+        let device = deviceBounds(minX: x1, minY: y1, maxX: x2, maxY: y2)
+        let box = Rect(x: device.minX, y: device.minY, width: device.maxX - device.minX, height: device.maxY - device.minY)
         guard let area = PixelArea(covering: box, width: pixels.width, height: pixels.height) else { return }  // off the picture
         ink = Self.union(ink, area)
+    }
+
+    /// The box in device pixels around a user-space box under the current transformation
+    /// (its four corners: a rotation moves the box's extremes to any of them).
+    func deviceBounds(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (
+        minX: Double, minY: Double, maxX: Double, maxY: Double
+    ) {
+        var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+        // Called for every fill and stroke: no array of corners.
+        func include(_ x: Double, _ y: Double) {
+            var (x, y) = (x, y)
+            cairo_user_to_device(context, &x, &y)
+            bounds = (min(bounds.minX, x), min(bounds.minY, y), max(bounds.maxX, x), max(bounds.maxY, y))
+        }
+        include(minX, minY)
+        include(maxX, minY)
+        include(minX, maxY)
+        include(maxX, maxY)
+        return bounds
     }
 
     private func fillMarkingInk() {
