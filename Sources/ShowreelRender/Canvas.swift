@@ -309,18 +309,14 @@ public final class Canvas {
     func deviceBounds(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (
         minX: Double, minY: Double, maxX: Double, maxY: Double
     ) {
-        var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
-        // Called for every fill and stroke: no array of corners.
-        func include(_ x: Double, _ y: Double) {
-            var (x, y) = (x, y)
-            cairo_user_to_device(context, &x, &y)
-            bounds = (min(bounds.minX, x), min(bounds.minY, y), max(bounds.maxX, x), max(bounds.maxY, y))
-        }
-        include(minX, minY)
-        include(maxX, minY)
-        include(minX, maxY)
-        include(maxX, maxY)
-        return bounds
+        // Called for every fill and stroke: three corners mapped, the fourth completes the
+        // parallelogram they span (the mapping is affine).
+        var (x1, y1, x2, y2, x3, y3) = (minX, minY, maxX, maxY, maxX, minY)
+        cairo_user_to_device(context, &x1, &y1)
+        cairo_user_to_device(context, &x2, &y2)
+        cairo_user_to_device(context, &x3, &y3)
+        let (x4, y4) = (x1 + x2 - x3, y1 + y2 - y3)
+        return (min(x1, x2, x3, x4), min(y1, y2, y3, y4), max(x1, x2, x3, x4), max(y1, y2, y3, y4))
     }
 
     private func fillMarkingInk() {
