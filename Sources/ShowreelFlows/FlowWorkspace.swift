@@ -105,7 +105,7 @@ package enum FlowWorkspace {
             guard let literal = glob.literalFolder, !folders.contains(where: { isFolder(FlowDiscovery.joined($0, literal)) }) else {
                 continue
             }
-            let parent = (literal as NSString).deletingLastPathComponent
+            let parent = literal.parentPath
             let siblings = folders.flatMap { folder in
                 ((try? FileManager.default.contentsOfDirectory(atPath: FlowDiscovery.joined(folder, parent.isEmpty ? "." : parent))) ?? [])
                     .map { parent.isEmpty ? $0 : "\(parent)/\($0)" }

@@ -206,7 +206,7 @@ extension FileParser {
     /// A path named in a flow, as seen from where the flow was named ("Fixtures/Flows/x.yaml").
     static func relativeID(_ path: String, from id: String) -> String {
         if path.hasPrefix("/") { return path }
-        let folder = (id as NSString).deletingLastPathComponent
+        let folder = id.parentPath
         let joined = folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
         return (joined as NSString).standardizingPath
     }

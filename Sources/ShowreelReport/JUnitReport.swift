@@ -29,7 +29,7 @@ package struct JUnitReport: Sendable {
         ]
         for entry in manifest.entries {
             let source = entry.sourceID
-            let classname = entry.suite ?? (source as NSString).deletingLastPathComponent
+            let classname = entry.suite ?? source.parentPath
             let file = source.hasSuffix(".yaml") || source.hasSuffix(".yml") ? " file=\"\(e(source))\"" : ""
             lines.append(
                 "    <testcase classname=\"\(e(classname.isEmpty ? manifest.title : classname))\" name=\"\(e(entry.nameInCell))\"\(file) time=\"\(Markup.seconds(entry.duration))\">"

@@ -164,6 +164,12 @@ struct WorkspaceRunTests {
                 "ws/config.yaml:1:14: error: 'smoek/*' names the folder 'smoek', which is not in ws; did you mean 'smoke'?"),
             "\(folder.stderr)")
 
+        // A folder of one character (Foundation's parent path trapped on it: the run crashed).
+        try Data("flows: [\"q/*\"]\n".utf8).write(to: workspace.file("ws/config.yaml"))
+        let short = try await run(["run", "ws", "--check"], in: workspace, name: "short")
+        #expect(short.terminationStatus == 64)
+        #expect(short.stderr.contains("ws/config.yaml:1:9: error: 'q/*' names the folder 'q', which is not in ws"), "\(short.stderr)")
+
         try Data("flows: [\"other/*\"]\n".utf8).write(to: workspace.file("ws/config.yaml"))
         try FileManager.default.createDirectory(at: workspace.file("ws/other"), withIntermediateDirectories: true)
         let empty = try await run(["run", "ws", "--check"], in: workspace, name: "empty")
