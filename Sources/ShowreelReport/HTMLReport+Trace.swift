@@ -19,8 +19,16 @@ extension HTMLReport {
     /// `</script>` nor `<!--` (which switches the parser into a mode a later `<script` can trap it
     /// in) can end or change the element. (`<\!` would not do: JSON has no such escape.)
     static func scriptJSON(_ trace: RunTrace) -> String {
-        let json = (try? RunTrace.encoder.encode(trace)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return json.replacingOccurrences(of: "<", with: "\\u003c")
+        guard let json = try? RunTrace.encoder.encode(trace) else { return "{}" }
+        // Byte by byte: a trace runs to hundreds of kilobytes, and every report written holds
+        // every entry's (Foundation's string search took most of a recorded session's report).
+        let less = UInt8(ascii: "<")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(json.count + 64)
+        for byte in json {
+            if byte == less { bytes.append(contentsOf: "\\u003c".utf8) } else { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static let traceStyle = """

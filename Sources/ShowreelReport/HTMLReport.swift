@@ -11,6 +11,10 @@ package struct HTMLReport: Sendable {
     package var diff: RunDiff?
     /// Step traces by entry id (read from beside the videos by `write(to:)`), embedded whole.
     package var traces: [String: RunTrace] = [:]
+    /// Sections rendered by earlier writes of this run's report, reused where nothing changed.
+    package var sections: ReportSections?
+    /// The trace files `write(to:)` found, by entry id, as `sections` tells them apart.
+    var traceStamps: [String: ReportSections.TraceStamp] = [:]
 
     package static let fileName = "report.html"
 
@@ -59,6 +63,11 @@ package struct HTMLReport: Sendable {
     }
 
     func section(for entry: ManifestEntry, index: Int) -> String {
+        guard let sections else { return renderedSection(for: entry, index: index) }
+        return sections.section(for: entry, index: index, trace: traceStamps[entry.id]) { renderedSection(for: entry, index: index) }
+    }
+
+    private func renderedSection(for entry: ManifestEntry, index: Int) -> String {
         let e = Markup.escape
         // Starting a hair after 0 shows the launched app rather than the boot frame before it.
         let trace = traces[entry.id]
@@ -132,17 +141,25 @@ package struct HTMLReport: Sendable {
         return String(format: "%d:%04.1f", minutes, seconds - Double(minutes * 60))
     }
 
-    /// Writes the page, with the step traces found beside the entries' videos.
+    /// Writes the page, with the step traces found beside the entries' videos (only those of
+    /// sections to render: not of those `sections` keeps).
     package func write(to url: URL) throws {
         var report = self
         let folder = url.deletingLastPathComponent()
-        for entry in manifest.entries where report.traces[entry.id] == nil {
+        for (index, entry) in manifest.entries.enumerated() where report.traces[entry.id] == nil {
             guard let video = entry.video else { continue }
             let path = RunTrace.path(forVideo: video)
             let file = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+            if let sections {
+                let stamp = ReportSections.TraceStamp(of: file)
+                report.traceStamps[entry.id] = stamp
+                if sections.has(entry, index: index, trace: stamp) { continue }
+            }
             if let trace = try? RunTrace.load(from: file) { report.traces[entry.id] = trace }
         }
-        try Data(report.render().utf8).writeReplacing(url)
+        let page = report.render()
+        sections?.keepOnlyUsed()
+        try Data(page.utf8).writeReplacing(url)
     }
 
     static let style = """

@@ -18,7 +18,8 @@ package enum Markup {
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
             case "\t", "\n", "\r": result += "&#\(scalar.value);"
-            default: result += shown(scalar)
+            // Most characters: appended as they are, no string made for each.
+            default: if isShownAsIs(scalar) { result.unicodeScalars.append(scalar) } else { result += shown(scalar) }
             }
         }
         return result
@@ -28,10 +29,17 @@ package enum Markup {
     /// (C0 controls but tab, newline and return; U+FFFE, U+FFFF): what the report, JUnit and
     /// summary.md show for a NUL or an escape sequence in a name or a message.
     static func shown(_ scalar: Unicode.Scalar) -> String {
-        guard (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0xFFFE || scalar.value == 0xFFFF else {
-            return String(scalar)
-        }
+        guard !isShownAsIs(scalar) else { return String(scalar) }
         return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
+
+    /// Whether XML 1.0 allows `scalar` as it is (see `escape`).
+    private static func isShownAsIs(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: true
+        case 0..<0x20, 0xFFFE, 0xFFFF: false
+        default: true
+        }
     }
 
     /// Seconds with three decimals, the way JUnit and the report show durations.

@@ -59,6 +59,8 @@ package final class WebDriverServer: Sendable {
     /// The registry of the devices sessions boot: private to this server, removed when it stops.
     let home: URL
     private let reportLock = Mutex(())
+    /// The report's sections of sessions filed before: each session's report renders only its own.
+    private let reportSections = ReportSections()
 
     package init(configuration: WebDriverConfiguration) {
         self.configuration = configuration
@@ -137,7 +139,7 @@ package final class WebDriverServer: Sendable {
             try ManifestLog.add(entry, in: output, title: "Showreel WebDriver sessions")
             try reportLock.withLock { _ in
                 let manifest = try RunManifest.load(from: output.appendingPathComponent(RunManifest.fileName))
-                try manifest.writeReport(to: output, pathPrefix: configuration.outputPathPrefix)
+                try manifest.writeReport(to: output, pathPrefix: configuration.outputPathPrefix, sections: reportSections)
             }
         } catch {
             configuration.logger.error(
