@@ -21,7 +21,7 @@ extension HTMLReport {
     static func scriptJSON(_ trace: RunTrace) -> String {
         guard let json = try? RunTrace.encoder.encode(trace) else { return "{}" }
         // Byte by byte: a trace runs to hundreds of kilobytes, and every report written holds
-        // every entry's (Foundation's string search took most of a recorded session's report).
+        // every entry's (Foundation's string search was a third of a recorded session's report).
         let less = UInt8(ascii: "<")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(json.count + 64)
