@@ -30,6 +30,9 @@ package final class ReportSections: Sendable {
         let entry: ManifestEntry
         let trace: TraceStamp?
         let html: String
+
+        /// Whether this section is still `entry`'s, rendered from the trace stamped `trace`.
+        func holds(_ entry: ManifestEntry, trace: TraceStamp?) -> Bool { self.entry == entry && self.trace == trace }
     }
 
     private struct State {
@@ -48,8 +51,7 @@ package final class ReportSections: Sendable {
     /// Whether `entry`'s section at `index`, from the trace file stamped `trace`, is kept.
     func has(_ entry: ManifestEntry, index: Int, trace: TraceStamp?) -> Bool {
         state.withLock { state in
-            guard let kept = state.kept[Key(index: index, id: entry.id)] else { return false }
-            return kept.entry == entry && kept.trace == trace
+            state.kept[Key(index: index, id: entry.id)]?.holds(entry, trace: trace) ?? false
         }
     }
 
@@ -58,7 +60,7 @@ package final class ReportSections: Sendable {
         let key = Key(index: index, id: entry.id)
         if let html = state.withLock({ state -> String? in
             state.used.insert(key)
-            guard let kept = state.kept[key], kept.entry == entry, kept.trace == trace else { return nil }
+            guard let kept = state.kept[key], kept.holds(entry, trace: trace) else { return nil }
             return kept.html
         }) {
             return html
