@@ -37,6 +37,21 @@ struct ImageSupportTests {
         #expect(try PixelBuffer(pngData: cairo).difference(from: translucent) == nil)
         #expect(!cairo.containsChunk("sRGB"))
     }
+
+    @Test("libpng's writer makes a file in one pass, and in two when the room set aside is too small")
+    func onePassAndTooLittleRoom() throws {
+        // Noise does not compress (its colours; the opaque alpha does): the file nears the bound.
+        var generator = SystemRandomNumberGenerator()
+        let noise = PixelBuffer(width: 240, height: 160)
+        noise.withUnsafeMutableBytes { bytes in
+            for index in bytes.indices { bytes[index] = index % 4 == 3 ? 255 : UInt8.random(in: 0...255, using: &generator) }
+        }
+        let file = try #require(noise.fastPNGData())
+        #expect(try PixelBuffer(pngData: file).difference(from: noise) == nil)
+        #expect(file.count > 240 * 160 * 3 && file.count <= PixelBuffer.largestPNG(width: 240, height: 160))
+        // Too little room: libpng says how much it needs, and the second pass makes the same file.
+        #expect(noise.fastPNGData(room: 1000) == file)
+    }
 }
 
 extension [UInt8] {
