@@ -24,6 +24,9 @@ package final class ActionTrace: @unchecked Sendable {
         package var target: Rect?
         package var before: PixelBuffer?
         package var after: PixelBuffer?
+        /// The pictures as `encodesPictures` made them, when the trace encodes them as it goes.
+        package var encodedBefore: String?
+        package var encodedAfter: String?
         package var tree: [ElementSnapshot]
         package var error: String?
         package var isInterrupted = false
@@ -38,7 +41,11 @@ package final class ActionTrace: @unchecked Sendable {
     /// written there once, read only after `painter.sync {}`.
     private final class Picture: @unchecked Sendable {
         var pixels: PixelBuffer?
+        var encoded: String?
     }
+
+    /// Encodes a thumbnail as the report keeps it (a `data:` URI); nil when it cannot.
+    package typealias PictureEncoder = @Sendable (PixelBuffer) -> String?
 
     /// An entry as traced: its pictures may still be in the making.
     private struct Traced {
@@ -77,10 +84,18 @@ package final class ActionTrace: @unchecked Sendable {
     /// The entry being traced: actions inside it add to it instead of making their own.
     private var open: Int?
 
-    package init(thumbnailWidth: Int = 195, maxBytes: Int = 256 << 20, maxEntries: Int = 100_000) {
+    /// Encodes each picture once it is made, on the painter: set for a trace that will be kept
+    /// (a flow's, a test's whose every video is kept), so that ending it does not encode them
+    /// all at once while the test waits.
+    private let encodesPictures: PictureEncoder?
+
+    package init(
+        thumbnailWidth: Int = 195, maxBytes: Int = 256 << 20, maxEntries: Int = 100_000, encodesPictures: PictureEncoder? = nil
+    ) {
         self.thumbnailWidth = thumbnailWidth
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
+        self.encodesPictures = encodesPictures
     }
 
     /// Everything traced so far, in order, with every picture made.
@@ -91,6 +106,8 @@ package final class ActionTrace: @unchecked Sendable {
                 var entry = traced.entry
                 entry.before = traced.before?.pixels
                 entry.after = traced.after?.pixels
+                entry.encodedBefore = traced.before?.encoded
+                entry.encodedAfter = traced.after?.encoded
                 return entry
             }
         }
@@ -206,7 +223,9 @@ package final class ActionTrace: @unchecked Sendable {
             pending.most = max(pending.most, pending.now)
         }
         painter.async {
-            picture.pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed)
+            let pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed)
+            picture.pixels = pixels
+            picture.encoded = self.encodesPictures?(pixels)
             self.pending.withLock { $0.now -= 1 }
         }
         lock.withLock {

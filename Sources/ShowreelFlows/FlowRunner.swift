@@ -144,7 +144,8 @@ package struct FlowRunner: Sendable {
             flow: flow, device: device, sink: captions, start: recorded.videoStart,
             options: options, screenshotPrefix: videoName)
         await execution.run()
-        let trace = await recorded.endTrace(kept: true)
+        // Encoded while the video is finished.
+        let trace = await recorded.endTrace(kept: true).map(TraceFile.init)
 
         entry.steps = execution.steps
         entry.attachments = execution.attachments

@@ -31,15 +31,13 @@ enum Finalisation {
         let trace = await recording.endTrace(kept: keep).map { $0.adding(failures: issues.all) }
         // The test's actions read as a flow's steps do: what, when in the video, how it went.
         let steps = trace?.steps.map { ManifestEntry.Step(title: $0.title, time: $0.start, status: $0.status) } ?? []
+        // Its file is encoded from now on, while the tail plays and the video is finished.
+        let traceFile = keep ? trace.map(TraceFile.init) : nil
         let screenshot = artifacts.file(".png")
-        if keep {
-            // The end state, held long enough to see; and the last screen as a picture.
-            let tail = configuration.tail.seconds
-            if tail > 0 { _ = try? await testDevice.client.perform(.wait(configuration.tail)) }
-            do { try await testDevice.client.screenshotPNG().writeReplacing(screenshot) } catch {
-                problems.append("the last screen could not be captured (\(ErrorSentence.describe(error)))")
-            }
-        }
+        // The end state, held long enough to see; then the last screen as a picture, taken while
+        // the video is finished (nothing moves on screen any more).
+        if keep, configuration.tail.seconds > 0 { _ = try? await testDevice.client.perform(.wait(configuration.tail)) }
+        async let screenshotProblem = keep ? capture(testDevice, into: screenshot) : nil
         var duration = 0.0
         // A video that could not be finished is not passed off as one: it stays on disk for a
         // look, but neither the manifest nor the attachments name it.
@@ -49,7 +47,7 @@ enum Finalisation {
             do {
                 // The steps go into the video too: chapters and subtitles; the trace beside it.
                 let outcome = try await recording.stop(
-                    steps: steps.map { StepMark(title: $0.title, time: $0.time) }, trace: trace,
+                    steps: steps.map { StepMark(title: $0.title, time: $0.time) }, trace: traceFile,
                     preview: true)
                 duration = outcome.duration
                 preview = outcome.preview
@@ -62,6 +60,7 @@ enum Finalisation {
         } else {
             duration = await recording.discard()
         }
+        if let problem = await screenshotProblem { problems.insert(problem, at: 0) }
         let screenshots = artifacts.settleScreenshots(passed: passed)
         if keep {
             result.attachments = (videoFinished ? [recording.video, screenshot] : [screenshot])
@@ -84,5 +83,15 @@ enum Finalisation {
         }
         if !problems.isEmpty { result.problem = "Recording \(identity.id): " + problems.joined(separator: "; ") + "." }
         return result
+    }
+
+    /// Writes the device's screen as a PNG to `file`; what went wrong, if it could not.
+    private static func capture(_ testDevice: TestDevice, into file: URL) async -> String? {
+        do {
+            try await testDevice.client.screenshotPNG().writeReplacing(file)
+            return nil
+        } catch {
+            return "the last screen could not be captured (\(ErrorSentence.describe(error)))"
+        }
     }
 }

@@ -41,9 +41,10 @@ final class TestRecording: Sendable {
         case .inProcess:
             if let device = testDevice.device {
                 let mask = configuration.masksScreenShape ? ScreenMask(profile: device.profile) : nil
+                // A video that waits for the test's outcome may be dropped with its trace.
                 let session = try await RecordedSession(
                     device: device, video: video, options: configuration.recordingOptions, mask: mask,
-                    spoolLimit: configuration.spoolLimit)
+                    spoolLimit: configuration.spoolLimit, traceIsKept: configuration.policy == .on)
                 return TestRecording(video: video, stopper: .session(session))
             }
             let record = try testDevice.registry.resolve(testDevice.udid)
@@ -126,7 +127,7 @@ final class TestRecording: Sendable {
     /// Ends the recording and waits until the file is complete, with `steps` as its chapters and
     /// subtitles when this process writes it, `trace` beside it and its preview; returns the
     /// video's duration (read back from the file when another process wrote it).
-    func stop(steps: [StepMark] = [], trace: RunTrace?, preview: Bool) async throws -> RecordedSession.Outcome {
+    func stop(steps: [StepMark] = [], trace: TraceFile?, preview: Bool) async throws -> RecordedSession.Outcome {
         switch stopper {
         case let .session(session): return try await session.finish(steps: steps, trace: trace, preview: preview)
         case let .host(recording, staging, claim, _):
@@ -136,7 +137,7 @@ final class TestRecording: Sendable {
             claim?.release()
             let video = self.video
             let duration = try MediaProbe.probe(video).duration
-            if let trace { TraceExport.write(trace, besideVideo: video, logger: Self.logger) }
+            await trace?.write(besideVideo: video, logger: Self.logger)
             let made = preview ? try? await Blocking.run { AnimatedPreview.make(for: video) } : nil
             return RecordedSession.Outcome(duration: duration, preview: made ?? nil)
         }

@@ -123,7 +123,12 @@ package struct RunTrace: Codable, Sendable, Equatable {
 
     /// Writes the trace atomically, compact (it holds pictures).
     package func write(to url: URL) throws {
-        try Self.encoder.encode(self).writeReplacing(url)
+        try encoded().writeReplacing(url)
+    }
+
+    /// The trace's file: compact JSON.
+    package func encoded() throws -> Data {
+        try Self.encoder.encode(self)
     }
 
     /// Compact JSON, as the file and the report's embedded copy both hold it.

@@ -34,11 +34,13 @@ package final class RecordedSession: Sendable {
     }
 
     /// Starts recording `device` into `video` (under its partial name until finished) and
-    /// tracing its actions when `traces` is on; with `previews`, the pictures are sampled for
-    /// the preview as they are encoded. `sink` wraps the recorder (a flow's captions).
+    /// tracing its actions when `traces` is on (its pictures encoded as they are made when
+    /// `traceIsKept`, known from the start: a flow's, a WebDriver session's, a test's whose every
+    /// video is kept); with `previews`, the pictures are sampled for the preview as they are encoded.
+    /// `sink` wraps the recorder (a flow's captions).
     package init(
         device: Device, video: URL, options: RecordingOptions, mask: ScreenMask?, spoolLimit: Int? = nil,
-        traces: Bool = true, previews: Bool = true, logger: Logger = Logger(label: "showreel.session"),
+        traces: Bool = true, traceIsKept: Bool = true, previews: Bool = true, logger: Logger = Logger(label: "showreel.session"),
         sink: (any DisplayStreamSink) -> any DisplayStreamSink = { $0 }
     ) async throws {
         try FileManager.default.createDirectory(at: video.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -49,7 +51,7 @@ package final class RecordedSession: Sendable {
             url: video, info: device.display.info, options: options, mask: mask, framesAreShared: true,
             spoolLimit: spoolLimit, previews: previews, logger: logger)
         subscription = device.display.subscribe(sink(session))
-        actions = traces ? ActionTrace() : nil
+        actions = traces ? ActionTrace(encodesPictures: traceIsKept ? TraceExport.pictureData : nil) : nil
         if let actions { await device.setActionTrace(actions) }
     }
 
@@ -69,11 +71,11 @@ package final class RecordedSession: Sendable {
     /// Finishes the video with `steps` as its chapters and subtitles, writes `trace` beside it
     /// and, with `preview`, its animated preview. A trace or preview that cannot be written is
     /// logged (the video is whole without them); a video that cannot be finished throws.
-    package func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> Outcome {
+    package func finish(steps: [StepMark], trace: TraceFile?, preview: Bool) async throws -> Outcome {
         subscription.stop()
         let session = self.session
         let summary = try await Blocking.run { try session.finish(steps: steps, preview: preview) }
-        if let trace { TraceExport.write(trace, besideVideo: video, logger: logger) }
+        await trace?.write(besideVideo: video, logger: logger)
         let logger = self.logger
         // Made while encoding, else (a long video, sped up) decoded from the file.
         let made = preview ? try? await Blocking.run { summary.preview ?? AnimatedPreview.make(for: summary.url, logger: logger) } : nil

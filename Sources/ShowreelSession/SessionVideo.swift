@@ -9,7 +9,7 @@ package protocol SessionVideo: Sendable {
     func endTrace(kept: Bool) async -> RunTrace?
     /// Finishes the video with `steps` as chapters and subtitles, `trace` beside it and, with
     /// `preview`, its animated preview.
-    func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> RecordedSession.Outcome
+    func finish(steps: [StepMark], trace: TraceFile?, preview: Bool) async throws -> RecordedSession.Outcome
     /// Ends the recording without a video; returns the seconds of device time it spanned.
     func discard() async -> Double
 }

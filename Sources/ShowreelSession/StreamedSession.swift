@@ -68,13 +68,13 @@ package final class StreamedSession: Sendable {
     /// Stops reading the stream and finishes the video with `steps` as its chapters and
     /// subtitles, writes `trace` beside it and, with `preview`, its animated preview. A trace or
     /// preview that cannot be written is logged; a video that cannot be finished throws.
-    package func finish(steps: [StepMark], trace: RunTrace?, preview: Bool) async throws -> RecordedSession.Outcome {
+    package func finish(steps: [StepMark], trace: TraceFile?, preview: Bool) async throws -> RecordedSession.Outcome {
         let (feed, session, logger) = (self.feed, self.session, self.logger)
         let summary = try await Blocking.run {
             feed.stop()
             return try session.finish(steps: steps, preview: preview)
         }
-        if let trace { TraceExport.write(trace, besideVideo: video, logger: logger) }
+        await trace?.write(besideVideo: video, logger: logger)
         let made = preview ? try? await Blocking.run { summary.preview ?? AnimatedPreview.make(for: summary.url, logger: logger) } : nil
         return RecordedSession.Outcome(duration: summary.duration.seconds, preview: made ?? nil)
     }

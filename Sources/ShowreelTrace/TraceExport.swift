@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelGraphics
@@ -22,10 +21,10 @@ package enum TraceExport {
         var index: [String: Int] = [:]
         // The trace hands the same picture to an action's end and the next one's start: encoded once.
         var encoded: [ObjectIdentifier: Int] = [:]
-        func picture(_ pixels: PixelBuffer?) -> Int? {
+        func picture(_ pixels: PixelBuffer?, made: String?) -> Int? {
             guard withPictures, let pixels else { return nil }
             if let known = encoded[ObjectIdentifier(pixels)] { return known }
-            guard let uri = dataURI(pixels) else { return nil }
+            guard let uri = made ?? pictureData(pixels) else { return nil }
             let position = index[uri] ?? pictures.count
             if position == pictures.count {
                 pictures.append(uri)
@@ -41,25 +40,10 @@ package enum TraceExport {
                 end: ManifestEntry.videoSeconds(entry.end, since: videoStart),
                 status: entry.isInterrupted ? .interrupted : entry.error == nil ? .passed : .failed,
                 query: entry.query, target: entry.target.map(rect),
-                before: picture(entry.before), after: picture(entry.after),
+                before: picture(entry.before, made: entry.encodedBefore), after: picture(entry.after, made: entry.encodedAfter),
                 tree: trees ? entry.tree.map(element) : [], error: entry.error)
         }
         return RunTrace(screen: RunTrace.Size(width: screen.width, height: screen.height), steps: steps, pictures: pictures)
-    }
-
-    /// Writes `trace` beside `video` (`<name>.trace.json`) and returns its path.
-    @discardableResult
-    package static func write(_ trace: RunTrace, besideVideo video: URL) throws -> URL {
-        let url = URL(fileURLWithPath: RunTrace.path(forVideo: video.path))
-        try trace.write(to: url)
-        return url
-    }
-
-    /// Writes `trace` beside `video`, or logs why it could not: the video is whole without it.
-    package static func write(_ trace: RunTrace, besideVideo video: URL, logger: Logger) {
-        do { try write(trace, besideVideo: video) } catch {
-            logger.warning("the step trace could not be written", metadata: ["video": "\(video.path)", "error": "\(error)"])
-        }
     }
 
     private static func rect(_ rect: Rect) -> RunTrace.Rect {
@@ -73,7 +57,9 @@ package enum TraceExport {
             hittable: snapshot.isHittable, children: snapshot.children.map(element))
     }
 
-    private static func dataURI(_ pixels: PixelBuffer) -> String? {
+    /// A picture as the trace keeps it: a small JPEG, inline (also what an `ActionTrace` that
+    /// encodes its pictures as it goes is given).
+    package static let pictureData: ActionTrace.PictureEncoder = { pixels in
         guard let jpeg = try? ImageEncoder.encode(pixels, as: .jpeg) else { return nil }
         return "data:image/jpeg;base64," + Data(jpeg).base64EncodedString()
     }

@@ -185,7 +185,8 @@ final class SessionRecording: Sendable {
         let marks = steps.map { StepMark(title: $0.title, time: $0.time) }
         do {
             let session = video.session
-            let outcome = try await session.finish(steps: marks, trace: await session.endTrace(kept: true), preview: true)
+            let outcome = try await session.finish(
+                steps: marks, trace: await session.endTrace(kept: true).map(TraceFile.init), preview: true)
             // The file's own name, as the preview's is: a name with a character no file name
             // can hold (a NUL) is written percent-encoded, and the link must lead there.
             entry.video = folder.appendingPathComponent("\(name).mov").lastPathComponent

@@ -97,3 +97,34 @@ private final class KeptFrames: DisplayStreamSink, Sendable {
         if case let .frame(frame) = event { frames.withLock { $0.append(frame) } }
     }
 }
+
+extension TraceThumbnailTests {
+    @Test("a trace that will be kept encodes each picture once, as it is made: ending it has nothing left to encode")
+    func picturesEncodedAsTheyAreMade() async throws {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
+        try await device.launch(SignUpApp.bundleIdentifier)
+        // What each picture was encoded as, and how many times anything was encoded.
+        let encoded = Mutex<(names: [ObjectIdentifier: String], calls: Int)>(([:], 0))
+        let trace = ActionTrace(encodesPictures: { pixels in
+            encoded.withLock { encoded in
+                encoded.calls += 1
+                let name = "picture \(encoded.calls) \(pixels.width)x\(pixels.height)"
+                encoded.names[ObjectIdentifier(pixels)] = name
+                return name
+            }
+        })
+        await device.setActionTrace(trace)
+        try await device.tap(.textField("email"))
+        for key in ["a", "b"] { try await device.tapKey(key) }
+        await device.setActionTrace(nil)
+        await device.shutdown()
+
+        let entries = trace.entries
+        let pictures = entries.flatMap { [($0.before, $0.encodedBefore), ($0.after, $0.encodedAfter)] }.filter { $0.0 != nil }
+        #expect(pictures.count >= 6, "\(entries.map(\.title))")
+        let (names, calls) = encoded.withLock { $0 }
+        #expect(calls == names.count, "a picture encoded again: \(calls) encodings of \(names.count) pictures")
+        for (pixels, made) in pictures { #expect(made != nil && made == names[ObjectIdentifier(pixels!)]) }
+    }
+}

@@ -83,7 +83,8 @@ struct SessionVideoTests {
         let trace = await session.endTrace(kept: true)
         #expect(trace?.steps.first?.title == "open Canada", "the step opened through the automation API")
         #expect(!FileManager.default.fileExists(atPath: video.path), "under its partial name until finished")
-        let outcome = try await session.finish(steps: [StepMark(title: "open Canada", time: 0)], trace: trace, preview: true)
+        let outcome = try await session.finish(
+            steps: [StepMark(title: "open Canada", time: 0)], trace: trace.map(TraceFile.init), preview: true)
         try await Self.checkFinished(video, outcome)
         #expect(session.videoStart != nil, "the video's first frame is known")
         await booted.close()
@@ -112,7 +113,8 @@ struct SessionVideoTests {
         try await Self.openCanada(DeviceClient(.inProcess(booted.device)))
         await booted.device.endTracedStep(handle, error: nil)
         let trace = await session.endTrace(kept: true)
-        let outcome = try await session.finish(steps: [StepMark(title: "open Canada", time: 0)], trace: trace, preview: true)
+        let outcome = try await session.finish(
+            steps: [StepMark(title: "open Canada", time: 0)], trace: trace.map(TraceFile.init), preview: true)
         try await Self.checkFinished(video, outcome)
         await booted.close()
     }

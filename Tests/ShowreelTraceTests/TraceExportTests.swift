@@ -55,4 +55,18 @@ struct TraceExportTests {
         #expect(bare.steps.allSatisfy { $0.before == nil && $0.after == nil })
         #expect(bare.steps.map(\.title) == trace.steps.map(\.title))
     }
+
+    @Test("pictures the trace encoded as it went are taken as they are, each once; a picture without one is encoded here")
+    func picturesEncodedAsTheyWereMade() {
+        var entries = Self.entries
+        entries[0].encodedAfter = "data:image/jpeg;base64,made-while-tracing"
+        entries[1].encodedBefore = "data:image/jpeg;base64,made-while-tracing"
+        let trace = TraceExport.trace(of: entries, screen: Size(width: 64, height: 48), videoStart: .seconds(10))
+        #expect(trace.pictures.first == "data:image/jpeg;base64,made-while-tracing")
+        #expect(trace.pictures.count == 2)
+        #expect(
+            trace.pictures[1]
+                == TraceExport.trace(of: Self.entries, screen: Size(width: 64, height: 48), videoStart: .seconds(10)).pictures[1])
+        #expect(trace.steps.map(\.before) == [nil, 0, 1])
+    }
 }
