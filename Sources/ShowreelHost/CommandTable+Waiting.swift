@@ -20,6 +20,27 @@ extension CommandTable {
         }
     }
 
+    /// Waits until the command's output (of `stream`, or both) contains `text`, the command
+    /// finished, or `timeout` passed: how a client learns a recorder has started without
+    /// polling. False when the command is unknown.
+    func waitForOutput(_ id: UUID, containing text: [UInt8], of stream: OutputStream?, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        // Only output from `searched` on is looked at again, with the text's length less one
+        // byte before it (the text may straddle what came before and what came after).
+        var searched = 0
+        var tail: [UInt8] = []
+        while true {
+            guard let slice = output(id, from: searched, of: stream) else { return false }
+            let fresh = tail + slice.chunks.joined()
+            if fresh.firstRange(of: text) != nil || slice.finished || Task.isCancelled { return true }
+            tail = Array(fresh.suffix(text.count - 1))
+            searched = slice.next
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            if remaining <= .zero { return true }
+            await waitForChange(id, since: slice.version, timeout: remaining)
+        }
+    }
+
     /// Returns when the command changes after `version` (output, state, signal), when it is
     /// removed, when `timeout` passes, or when the calling task is cancelled.
     func waitForChange(_ id: UUID, since version: Int, timeout: Duration) async {

@@ -128,6 +128,23 @@ extension Routes {
         } else {
             stream = nil
         }
+        if let until = query.get("until") {
+            guard !until.isEmpty, !follow else {
+                throw APIError(
+                    .badRequest,
+                    until.isEmpty
+                        ? "'until' is the text to wait for in the output, e.g. ?until=Recording%20started; it is empty"
+                        : "'until' and 'follow' cannot go together: follow streams the output until the command finishes")
+            }
+            var timeout = Duration.seconds(30)
+            if let raw = query.get("timeout") {
+                if let problem = HostAPI.waitLimit.problem(withText: raw) { throw APIError(.badRequest, "'timeout' \(problem)") }
+                timeout = .seconds(Double(raw)!)
+            }
+            guard await table.waitForOutput(id, containing: Array(until.utf8), of: stream, timeout: timeout) else {
+                throw CommandTable.notFound(id)
+            }
+        }
         guard let first = await table.output(id, from: 0, of: stream) else { throw CommandTable.notFound(id) }
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"

@@ -44,7 +44,13 @@ public struct HostRecording: Sendable {
         let recording = HostRecording(host: host, id: id, api: api)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if try await host.output(id).contains(readyLine) { return recording }
+            // v1 waits on the host until the line comes (or the recorder exits); the legacy API
+            // has no such wait, and is asked again every 20 ms.
+            let output =
+                api == .v1
+                ? try await host.output(id, until: readyLine, timeout: max(ContinuousClock.now.duration(to: deadline), .milliseconds(1)))
+                : try await host.output(id)
+            if output.contains(readyLine) { return recording }
             let info = try await host.command(id)
             if !info.isRunning {
                 throw TunnelHostClient.HostError(

@@ -166,6 +166,17 @@ public struct TunnelHostClient: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The command's output once it contains `text`, once the command has finished, or after
+    /// `timeout`, whichever comes first (the host waits: no polling). A host from before
+    /// `until` answers at once with the output so far.
+    public func output(_ id: UUID, until text: String, timeout: Duration, stream: String? = nil) async throws -> String {
+        var query = [URLQueryItem(name: "until", value: text), URLQueryItem(name: "timeout", value: String(timeout.seconds))]
+        if let stream { query.append(URLQueryItem(name: "stream", value: stream)) }
+        let (data, status) = try await send(V1.output, id.uuidString, query: query, body: nil, contentType: nil)
+        guard status == 200 else { throw Self.error(from: data, status: status) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     private func signal(_ route: Route, _ id: UUID, wait: Bool, timeout: Duration?) async throws -> CommandInfo {
         var query = [URLQueryItem(name: "wait", value: wait ? "true" : "false")]
         if let timeout { query.append(URLQueryItem(name: "timeout", value: String(timeout.seconds))) }

@@ -99,6 +99,46 @@ struct V1APITests {
         }
     }
 
+    @Test(
+        "output?until= answers once the text is in the output (the command runs on), once the command ended without it, or at the timeout; bad uses are 400"
+    )
+    func outputUntil() async throws {
+        try await withHost { base in
+            // The text comes split over two writes, in the middle of a line; what comes 20 s
+            // later is only in the answer when the split went unseen until the timeout.
+            let created = try await v1(
+                "POST", base, "/v1/commands",
+                json: ["argv": ["sh", "-c", "printf 'Recording sta'; sleep 0.3; echo 'rted'; sleep 20; echo later; sleep 30"]]
+            ).jsonObject()
+            let id = try #require(created["id"] as? String)
+            let ready = try await v1("GET", base, "/v1/commands/\(id)/output?until=Recording%20started&timeout=60")
+            #expect(ready.status == 200 && ready.text == "Recording started\n", "\(ready.text)")
+            #expect(try await v1("GET", base, "/v1/commands/\(id)").jsonObject()["state"] as? String == "running")
+            // Not there (yet): the answer comes at the timeout, with the output so far.
+            let waited = try await v1("GET", base, "/v1/commands/\(id)/output?until=never&timeout=0.2")
+            #expect(waited.status == 200 && waited.text == "Recording started\n")
+            _ = try await v1("POST", base, "/v1/commands/\(id)/terminate?wait=true")
+
+            // A command that ends without printing it: the answer comes at its end.
+            let quiet = try await v1("POST", base, "/v1/commands", json: ["argv": ["sh", "-c", "sleep 0.2; echo bye; exit 3"]]).jsonObject()
+            let quietID = try #require(quiet["id"] as? String)
+            let ended = try await v1("GET", base, "/v1/commands/\(quietID)/output?until=Recording%20started&timeout=60")
+            #expect(ended.status == 200 && ended.text == "bye\n")
+            #expect(try await v1("GET", base, "/v1/commands/\(quietID)").jsonObject()["state"] as? String == "finished")
+
+            for (query, problem) in [
+                ("until=", "'until' is the text to wait for"), ("until=x&follow=true", "cannot go together"),
+                ("until=x&timeout=soon", "'timeout' must be a number of seconds"),
+            ] {
+                let refused = try await v1("GET", base, "/v1/commands/\(quietID)/output?\(query)")
+                #expect(refused.status == 400, "\(query)")
+                #expect((try refused.jsonObject()["error"] as? String)?.contains(problem) == true, "\(query): \(refused.text)")
+            }
+            let unknown = try await v1("GET", base, "/v1/commands/\(UUID().uuidString)/output?until=x")
+            #expect(unknown.status == 404)
+        }
+    }
+
     @Test("interrupt with wait returns the final status")
     func interruptWait() async throws {
         try await withHost { base in
