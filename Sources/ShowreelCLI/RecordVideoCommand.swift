@@ -50,6 +50,14 @@ struct RecordVideoCommand: AsyncParsableCommand {
     @Option(help: "A libavcodec encoder to use instead of libx264/libx265 (e.g. h264_vaapi, libopenh264).")
     var encoder: String?
 
+    @Option(
+        name: .customLong("max-frame-rate"),
+        help: "At most this many frames a second (1 to 240): of the frames within one refresh the newest is kept (default: every frame).")
+    var maxFrameRate: Double?
+
+    @Option(help: "Threads the encoder may use: 0 = one per core, 1 = the recorder's own thread (for several recordings at once).")
+    var threads: Int = 0
+
     @Argument(help: "The output file: .mov (QuickTime, like simctl) or .mp4.")
     var file: String
 
@@ -58,6 +66,10 @@ struct RecordVideoCommand: AsyncParsableCommand {
     func validate() throws {
         if let problem = Self.keyframeIntervalLimit.problem(with: keyframeInterval) {
             throw ValidationError("--keyframe-interval \(problem)")
+        }
+        if let maxFrameRate, !(maxFrameRate.isFinite && (1...240).contains(maxFrameRate)) {
+            throw ValidationError(
+                "--max-frame-rate \(maxFrameRate) is out of range: use 1 to 240 frames a second, or leave it out to keep every frame")
         }
         do { try recordingOptions(codec: .h264).validate() } catch {
             throw ValidationError(error.description)
@@ -71,7 +83,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         RecordingOptions(
             codec: codec, fragmented: fragmented, quality: quality, preset: preset,
             scale: scale, keyframeInterval: .milliseconds(Int64((keyframeInterval * 1000).rounded())),
-            encoder: encoder)
+            encoder: encoder, threads: threads, maximumFrameRate: maxFrameRate)
     }
 
     func run() async throws {

@@ -54,11 +54,15 @@ final class TestRecording: Sendable {
             return TestRecording(video: video, stopper: .session(session))
         case let .tunnelHost(url, token):
             let staging = StagedFile(video)
-            let argv = [
-                ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
-                "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(configuration.scale)",
-                "--force", staging.partial.path,
-            ]
+            // The recorder there keeps to the same options as one here: its size, its thread,
+            // its frame rate.
+            let options = configuration.recordingOptions
+            let argv =
+                [
+                    ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
+                    "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(options.scale)",
+                    "--threads=\(options.threads)",
+                ] + (options.maximumFrameRate.map { ["--max-frame-rate=\($0)"] } ?? []) + ["--force", staging.partial.path]
             let host = TunnelHostClient(baseURL: url, token: token)
             let recording = try await HostRecording.start(
                 host: host, argv: argv,

@@ -74,6 +74,28 @@ struct RecorderProcessTests {
         await session.device.shutdown()
     }
 
+    @Test(
+        "--max-frame-rate keeps the newest frame of each refresh, as a recording in a test's own process does (on one thread there: --threads=1)"
+    )
+    func maximumFrameRate() async throws {
+        var frameTimes: [[Double]] = []
+        for options in [[], ["--max-frame-rate=30", "--threads=1"]] {
+            let session = try await Session.start("rate.mov", options)
+            // A tap's release and the next one's highlight 5 ms apart: within one 1/30 s.
+            try await session.tap(4, gap: .milliseconds(5))
+            try await session.device.wait(.milliseconds(500))
+            session.recorder.signal(SIGINT)
+            #expect(try await session.recorder.waitForExit() == 0, "\(options): \(session.recorder.stderr)")
+            frameTimes.append(try await decodedFrames(session.video).map(\.time))
+            await session.device.shutdown()
+        }
+        let (every, capped) = (frameTimes[0], frameTimes[1])
+        #expect(every.count == 8, "highlight and release per tap: \(every)")
+        #expect(zip(every, every.dropFirst()).contains { $1 - $0 < 1.0 / 30 }, "\(every)")
+        #expect(capped.count < every.count && capped.count >= 4, "\(capped)")
+        #expect(zip(capped, capped.dropFirst()).allSatisfy { $1 - $0 >= 1.0 / 30 - 0.001 }, "\(capped)")
+    }
+
     @Test("a second signal during finalisation does not corrupt the file")
     func doubleSignal() async throws {
         let session = try await Session.start("twice.mov", ["--quality=10"])

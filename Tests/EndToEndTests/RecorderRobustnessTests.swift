@@ -52,6 +52,9 @@ struct RecorderRobustnessTests {
             ["io", "booted", "recordVideo", "--scale", "inf", "x.mp4"],
             ["io", "booted", "recordVideo", "--quality", "99", "x.mp4"],
             ["io", "booted", "recordVideo", "--preset", "bogus", "x.mp4"],
+            ["io", "booted", "recordVideo", "--max-frame-rate", "0", "x.mp4"],
+            ["io", "booted", "recordVideo", "--max-frame-rate", "nan", "x.mp4"],
+            ["io", "booted", "recordVideo", "--threads", "99", "x.mp4"],
             ["host", "--grace", "inf"],
             ["host", "--grace", "1e300"],
         ])

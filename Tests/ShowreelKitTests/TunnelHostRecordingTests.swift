@@ -49,6 +49,9 @@ struct TunnelHostRecordingTests {
             #expect(commands.count == 1)
             #expect(commands.first?.argv.contains("recordVideo") == true)
             #expect(commands.first?.exitCode == 0)
+            // It records as a recording in the test's process would: its frame rate, its thread.
+            let argv = commands.first?.argv ?? []
+            #expect(argv.contains("--max-frame-rate=30.0") && argv.contains("--threads=1"), "\(argv)")
         }
     }
 
