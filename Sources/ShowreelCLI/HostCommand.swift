@@ -49,6 +49,12 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Seconds commands get between SIGTERM and SIGKILL when the host stops.")
     var grace: Double = 3
 
+    @Option(
+        help: ArgumentHelp(
+            "Copies of showreel kept loaded and waiting for the next recorders, so each starts at once (0 to 64; default: one per core; 0: none).",
+            valueName: "count"))
+    var standbys: Int?
+
     @Flag(name: .shortAndLong, help: "Log every command and request to stderr.")
     var verbose = false
 
@@ -58,6 +64,9 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let problem = SecondsLimit(max: 3600).problem(with: grace) {
             throw ValidationError("--grace \(problem)")
+        }
+        if let standbys, !(0...64).contains(standbys) {
+            throw ValidationError("--standbys must be between 0 and 64, got \(standbys)")
         }
         if let token, token.isEmpty {
             throw ValidationError("--token must not be empty; leave it out to run without a token")
@@ -89,7 +98,8 @@ struct HostCommand: AsyncParsableCommand {
             // launched through the host then works from a package's own executable too.
             programsRunAsHost: ["showreel": OwnExecutable.path],
             // A test's `showreel io ... recordVideo` starts in a waiting copy of this executable.
-            standbyExecutable: OwnExecutable.path
+            standbyExecutable: OwnExecutable.path,
+            standbys: standbys ?? TunnelHostConfiguration.defaultStandbys
         )
         do {
             try configuration.validate()

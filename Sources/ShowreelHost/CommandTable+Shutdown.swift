@@ -20,7 +20,7 @@ extension CommandTable {
             return
         }
         isShuttingDown = true
-        dismissStandby()
+        dismissStandbys()
         defer {
             spool.removeAll()
             ledger?.close()

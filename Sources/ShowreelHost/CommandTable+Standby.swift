@@ -9,14 +9,15 @@ import System
 import SystemPackage
 #endif
 
-// A copy of `configuration.standbyExecutable` started before it is asked for (see
-// `HostAPI.Standby`): the next command that runs that executable is handed to it, and is running
+// Copies of `configuration.standbyExecutable` started before they are asked for (see
+// `HostAPI.Standby`): the next command that runs that executable is handed to one, and is running
 // as soon as it has read its request, with the 120 ms of loading FFmpeg's libraries behind it.
 // It is a command like any other from then on: its own session, its output drained, its exit
-// status reported, signals sent to its group. One waits at a time, made after the first command
-// that could have used one, so a host that never runs `showreel` never starts one.
+// status reported, signals sent to its group. Up to `configuration.standbys` wait at once (one
+// per core by default: tests that start together, in parallel, each find one), made after the
+// first command that could have used one, so a host that never runs `showreel` never starts one.
 extension CommandTable {
-    /// The copy waiting for a command.
+    /// A copy waiting for a command.
     struct Standby {
         /// Which start this is (an ended standby's late news is for none newer).
         let token: UUID
@@ -30,15 +31,17 @@ extension CommandTable {
         var claim: CheckedContinuation<UUID?, Never>?
     }
 
-    /// Runs `launch` in the waiting standby when it can (returns nil when it cannot, and the
-    /// caller starts the command afresh), and makes sure one waits for the next command.
+    /// Runs `launch` in a waiting standby when it can (returns nil when it cannot, and the
+    /// caller starts the command afresh), and makes sure standbys wait for the next commands.
     func launchOnStandby(_ launch: CommandLaunch, kind: CommandKind) -> CommandSnapshot? {
         guard let path = standbyPath(for: launch) else { return nil }
-        defer { startStandby(path) }
-        guard let waiting = standby, waiting.executablePath == path, let pid = waiting.pid, let claim = waiting.claim else {
-            return nil
-        }
-        standby = nil
+        defer { startStandbys(path) }
+        // The one waiting longest: the others may still be loading.
+        guard
+            let index = standbys.firstIndex(where: { $0.executablePath == path && $0.pid != nil && $0.claim != nil }),
+            let pid = standbys[index].pid, let claim = standbys[index].claim
+        else { return nil }
+        let waiting = standbys.remove(at: index)
         let request = HostAPI.Standby.Request(argv: launch.argv, environment: launch.overrides, workingDirectory: launch.workingDirectory)
         // One that died while it waited (killed, say) is seen in /proc: a write alone would not
         // tell, as the spawn's copy of its socket end may still be open here.
@@ -75,24 +78,29 @@ extension CommandTable {
         return launch.executablePath
     }
 
-    /// Starts a standby of `path` unless one is already starting or waiting.
-    private func startStandby(_ path: String) {
-        guard standby == nil, !isShuttingDown,
+    /// Starts standbys of `path` until `configuration.standbys` are starting or waiting.
+    private func startStandbys(_ path: String) {
+        while standbys.count < configuration.standbys, !isShuttingDown, startStandby(path) {}
+    }
+
+    /// Starts one standby of `path`; false when it cannot.
+    private func startStandby(_ path: String) -> Bool {
+        guard !isShuttingDown,
             let launch = try? CommandLaunch(
                 argv: [path], environment: [HostAPI.Standby.environmentKey: "1"], workingDirectory: nil, configuration: configuration)
-        else { return }
+        else { return false }
         let ends: (own: UnixSocket, child: Int32)
         do { ends = try UnixSocket.pairForChild() } catch {
             logger.warning("no standby: \(error)")
-            return
+            return false
         }
         let token = UUID()
         let configuration = launch.configuration(deathSignalLauncher: deathSignalLauncher ?? nil)
         let logger = self.logger
         let input = FileDescriptor(rawValue: ends.child)
-        standby = Standby(token: token, executablePath: path, socket: ends.own)
+        var standby = Standby(token: token, executablePath: path, socket: ends.own)
         // It waits to be claimed, then runs as the command that claimed it.
-        standby?.task = Task.detached { [self] in
+        standby.task = Task.detached { [self] in
             await Self.run(
                 configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: true), table: self, logger: logger
             ) { pid in
@@ -101,33 +109,40 @@ extension CommandTable {
                 await self.standbyEnded(token)
             }
         }
+        standbys.append(standby)
+        return true
     }
 
     /// The standby runs: it is noted for the shutdown and the ledger like a command, and waits
     /// here for the command it is to run (nil: none, it is to end).
     private func standbyWaits(_ token: UUID, pid: Int32) async -> UUID? {
-        guard standby?.token == token, !isShuttingDown else { return nil }
+        guard standbys.contains(where: { $0.token == token }), !isShuttingDown else { return nil }
         groups.insert(pid)
         ledger?.record(session: pid)
         logger.debug("standby waiting", metadata: ["pid": "\(pid)"])
         return await withCheckedContinuation { continuation in
-            standby?.pid = pid
-            standby?.claim = continuation
+            guard let index = standbys.firstIndex(where: { $0.token == token }) else { return continuation.resume(returning: nil) }
+            standbys[index].pid = pid
+            standbys[index].claim = continuation
         }
     }
 
     /// A standby that ended unclaimed (or never started) is forgotten.
     private func standbyEnded(_ token: UUID) {
-        guard standby?.token == token else { return }
-        dismissStandby()
+        guard let index = standbys.firstIndex(where: { $0.token == token }) else { return }
+        dismiss(standbys.remove(at: index))
         forgetEndedGroups()
     }
 
-    /// Ends the waiting standby (at shutdown): its socket closes, so it exits.
-    func dismissStandby() {
-        guard let waiting = standby else { return }
-        standby = nil
-        waiting.socket.close()
-        waiting.claim?.resume(returning: nil)
+    /// Ends the waiting standbys (at shutdown): their sockets close, so they exit.
+    func dismissStandbys() {
+        let waiting = standbys
+        standbys = []
+        waiting.forEach(dismiss)
+    }
+
+    private func dismiss(_ standby: Standby) {
+        standby.socket.close()
+        standby.claim?.resume(returning: nil)
     }
 }

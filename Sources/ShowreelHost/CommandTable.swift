@@ -52,8 +52,8 @@ actor CommandTable {
     let spool: OutputSpool
     /// Sessions of the commands started, for the next host should this one be killed.
     let ledger: SessionLedger?
-    /// A copy of the standby executable waiting for the next command that runs it.
-    var standby: Standby?
+    /// Copies of the standby executable starting or waiting for the next commands that run it.
+    var standbys: [Standby] = []
 
     init(configuration: TunnelHostConfiguration, logger: Logger) {
         self.configuration = configuration

@@ -1,3 +1,4 @@
+import Foundation
 import ShowreelHTTP
 
 /// How a ``TunnelHost`` listens and what it lets callers run.
@@ -48,6 +49,9 @@ public struct TunnelHostConfiguration: Sendable {
     /// that run it start in a copy the host started ahead of time, already loaded, instead of a
     /// new process. Nil (the default) starts every command afresh.
     public var standbyExecutable: String?
+    /// How many such copies wait at once: one per core by default, so that tests started
+    /// together in parallel each find one (0: none).
+    public var standbys: Int
 
     public init(
         bindAddress: String = "127.0.0.1",
@@ -63,7 +67,8 @@ public struct TunnelHostConfiguration: Sendable {
         stateDirectory: String? = nil,
         handlesSignals: Bool = true,
         programsRunAsHost: [String: String] = [:],
-        standbyExecutable: String? = nil
+        standbyExecutable: String? = nil,
+        standbys: Int = TunnelHostConfiguration.defaultStandbys
     ) {
         self.bindAddress = bindAddress
         self.port = port
@@ -79,7 +84,11 @@ public struct TunnelHostConfiguration: Sendable {
         self.handlesSignals = handlesSignals
         self.programsRunAsHost = programsRunAsHost
         self.standbyExecutable = standbyExecutable
+        self.standbys = standbys
     }
+
+    /// One per core, at most 8.
+    public static var defaultStandbys: Int { min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// True when only this machine can connect (a loopback bind address).
     public var isLoopbackOnly: Bool {

@@ -57,6 +57,7 @@ struct RecorderRobustnessTests {
             ["io", "booted", "recordVideo", "--threads", "99", "x.mp4"],
             ["host", "--grace", "inf"],
             ["host", "--grace", "1e300"],
+            ["host", "--standbys", "99"],
         ])
     func numbersOutOfRange(arguments: [String]) async throws {
         let workspace = try Workspace()

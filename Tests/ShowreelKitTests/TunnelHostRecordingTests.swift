@@ -62,9 +62,10 @@ struct TunnelHostRecordingTests {
         let folders = [RecordingTraitTests.Folder(), RecordingTraitTests.Folder()]  // one per round: the test's id is the same
         let workspace = try Workspace()
         let showreel = try BuildProducts.showreel
+        // One standby at a time: the order they are taken in is the order they were started.
         let host = try ChildProcess(
-            showreel, ["host", "--port", "0", "--verbose"], environment: ProcessInfo.processInfo.environment, in: workspace,
-            name: "host")
+            showreel, ["host", "--port", "0", "--verbose", "--standbys", "1"], environment: ProcessInfo.processInfo.environment,
+            in: workspace, name: "host")
         let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let client = TunnelHostClient(baseURL: url)
         let test = try #require(Test.current)
@@ -117,6 +118,45 @@ struct TunnelHostRecordingTests {
         }
         // The host's shutdown ended the standby that was still waiting.
         try await eventually("every standby to be gone") { pids.allSatisfy { !isAlive($0) } }
+    }
+
+    @Test(
+        "commands started together each run in a standby of their own when as many wait (--standbys 2), and the host makes more; --standbys 0 starts none"
+    )
+    func severalStandbys() async throws {
+        let workspace = try Workspace()
+        let showreel = try BuildProducts.showreel
+        let host = try ChildProcess(
+            showreel, ["host", "--port", "0", "--verbose", "--standbys", "2"], environment: ProcessInfo.processInfo.environment,
+            in: workspace, name: "host")
+        let client = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!)
+        let pids = try await host.stopping {
+            // The first starts afresh; then two standbys load and wait.
+            #expect(try await client.run(argv: [showreel.path, "--version"], wait: true).exitCode == 0)
+            try await eventually("2 standbys waiting") { Self.standbyPids(host.stderr).count >= 2 }
+            async let first = client.run(argv: [showreel.path, "--version"], wait: true)
+            async let second = client.run(argv: [showreel.path, "--version"], wait: true)
+            let both = try await [first, second]
+            #expect(both.allSatisfy { $0.exitCode == 0 && $0.stdout == "0.1.0\n" }, "\(both)")
+            #expect(host.stderr.components(separatedBy: "standby=yes").count - 1 == 2, "both ran in standbys")
+            #expect(Set(both.compactMap(\.pid)) == Set(Self.standbyPids(host.stderr).prefix(2)))
+            // Two more take their places.
+            try await eventually("2 more standbys waiting") { Self.standbyPids(host.stderr).count >= 4 }
+            return Self.standbyPids(host.stderr)
+        }
+        try await eventually("every standby to be gone") { pids.allSatisfy { !isAlive($0) } }
+
+        let none = try ChildProcess(
+            showreel, ["host", "--port", "0", "--verbose", "--standbys", "0"], environment: ProcessInfo.processInfo.environment,
+            in: workspace, name: "host without standbys")
+        let plain = TunnelHostClient(baseURL: URL(string: "http://127.0.0.1:\(try await none.listeningPort())")!)
+        try await none.stopping {
+            for _ in 0..<2 {
+                let run = try await plain.run(argv: [showreel.path, "--version"], wait: true)
+                #expect(run.exitCode == 0)
+            }
+            #expect(!none.stderr.contains("standby waiting") && !none.stderr.contains("standby=yes"), "\(none.stderr)")
+        }
     }
 
     /// The pids in the host's "standby waiting" log lines.
