@@ -2,12 +2,15 @@ import Foundation
 import ShowreelWire
 
 /// The project's own UI suite (`ShowcaseUITests`, the seed examples in Swift Testing and
-/// XCTest form) run four ways in one run: not recorded, recorded in-process with the default
+/// XCTest form) run five ways in one run: not recorded, recorded in-process with the default
 /// policy (`.retainOnFailure`: the tests pass, so their frames wait unencoded and are dropped),
 /// recorded in-process with every video encoded and kept (`.on`), and recorded through a real
-/// tunnel host. Each run is the test bundle in a child process; the ways alternate, `rounds`
-/// times. Ratios are the median of each round's ratios: a round runs the ways back to back, so
-/// a slow spell on a shared machine weighs on both sides of a ratio, not on one way's median.
+/// tunnel host: the release `showreel` (`host`, and the `io ... recordVideo` it runs), as `make
+/// install` puts it on a team's PATH, and, for comparison, the debug one beside the test bundle.
+/// The tests are the debug bundle either way, as `swift test` builds it. Each run is the test
+/// bundle in a child process; the ways alternate, `rounds` times. Ratios are the median of each
+/// round's ratios: a round runs the ways back to back, so a slow spell on a shared machine
+/// weighs on both sides of a ratio, not on one way's median.
 /// Every other round runs them in reverse order, so no way always follows the same one (the
 /// tunnel host's encoders finishing, say, or memory another way left to reclaim), and each run
 /// starts after a `sync`, so no run pays for writing out the videos of the one before.
@@ -42,18 +45,29 @@ enum UISuiteBenchmark {
         guard FileManager.default.isExecutableFile(atPath: bundle.path) else {
             throw BenchmarkError("no test bundle at \(bundle.path): `make bench` builds it (swift build --build-tests)")
         }
-        let showreel = bundle.deletingLastPathComponent().appendingPathComponent("showreel").path
+        let debugShowreel = bundle.deletingLastPathComponent().appendingPathComponent("showreel").path
+        let releaseShowreel = URL(fileURLWithPath: ".build/release/showreel").standardizedFileURL.path
+        guard FileManager.default.isExecutableFile(atPath: releaseShowreel) else {
+            throw BenchmarkError(
+                "no release showreel at \(releaseShowreel): `make bench` builds it (swift build -c release --product showreel)")
+        }
         let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("showreel-bench-ui-\(getpid())")
         defer { try? FileManager.default.removeItem(at: recordings) }
-        let host = try LoggedProcess(showreel, ["host", "--port", "0"])
+        let host = try LoggedProcess(releaseShowreel, ["host", "--port", "0"])
         defer { host.stop() }
         let hostURL = try listeningURL(of: host)
+        let debugHost = try LoggedProcess(debugShowreel, ["host", "--port", "0"])
+        defer { debugHost.stop() }
+        let debugHostURL = try listeningURL(of: debugHost)
 
         var ways = [
             Way(name: "not recorded (SHOWREEL_RECORD=off)", environment: ["SHOWREEL_RECORD": "off"]),
             Way(name: "recorded in-process (default policy)", environment: [:]),
             Way(name: "recorded in-process, every video kept", environment: ["SHOWREEL_RECORD": "on"]),
-            Way(name: "recorded through the tunnel host", environment: ["SHOWREEL_RECORD_VIA": hostURL]),
+            Way(name: "recorded through the tunnel host", environment: ["SHOWREEL_RECORD_VIA": hostURL, "SHOWREEL_BIN": releaseShowreel]),
+            Way(
+                name: "through the host, debug showreel",
+                environment: ["SHOWREEL_RECORD_VIA": debugHostURL, "SHOWREEL_BIN": debugShowreel]),
         ]
         for round in 0..<rounds {
             for index in round % 2 == 0 ? Array(ways.indices) : ways.indices.reversed() {
@@ -83,7 +97,9 @@ enum UISuiteBenchmark {
             lines.append(String(format: "  %@ %6.2f s  %5.2fx   (%@ s)", label, way.median, way.ratio(to: ways[0]), all))
         }
         lines.append("  (default policy = .retainOnFailure: a passing test's frames are kept in memory, converted, and dropped")
-        lines.append("   unencoded; \"every video kept\" = SHOWREEL_RECORD=on, each frame encoded with x264 as the test runs)")
+        lines.append("   unencoded; \"every video kept\" = SHOWREEL_RECORD=on, each frame encoded with x264 as the test runs;")
+        lines.append("   the tunnel host and the recorders it runs are the release showreel, as installed; the tests are debug builds)")
+        BenchFigures.shared.record("ui_suite.tunnel_host_debug_ratio", ways[4].ratio(to: ways[0]))
         for (way, (key, bound)) in zip(ways.dropFirst(), targets) {
             let ratio = way.ratio(to: ways[0])
             BenchFigures.shared.record("ui_suite.\(key)", ratio)
