@@ -24,7 +24,7 @@ package final class ActionTrace: @unchecked Sendable {
         package var target: Rect?
         package var before: PixelBuffer?
         package var after: PixelBuffer?
-        /// The pictures as `encodesPictures` made them, when the trace encodes them as it goes.
+        /// The pictures as `pictureEncoder` made them, when the trace encodes them as it goes.
         package var encodedBefore: String?
         package var encodedAfter: String?
         package var tree: [ElementSnapshot]
@@ -87,15 +87,16 @@ package final class ActionTrace: @unchecked Sendable {
     /// Encodes each picture once it is made, on the painter: set for a trace that will be kept
     /// (a flow's, a test's whose every video is kept), so that ending it does not encode them
     /// all at once while the test waits.
-    private let encodesPictures: PictureEncoder?
+    private let pictureEncoder: PictureEncoder?
 
     package init(
-        thumbnailWidth: Int = 195, maxBytes: Int = 256 << 20, maxEntries: Int = 100_000, encodesPictures: PictureEncoder? = nil
+        thumbnailWidth: Int = 195, maxBytes: Int = 256 << 20, maxEntries: Int = 100_000,
+        encodingPicturesWith pictureEncoder: PictureEncoder? = nil
     ) {
         self.thumbnailWidth = thumbnailWidth
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
-        self.encodesPictures = encodesPictures
+        self.pictureEncoder = pictureEncoder
     }
 
     /// Everything traced so far, in order, with every picture made.
@@ -225,7 +226,7 @@ package final class ActionTrace: @unchecked Sendable {
         painter.async {
             let pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed)
             picture.pixels = pixels
-            picture.encoded = self.encodesPictures?(pixels)
+            picture.encoded = self.pictureEncoder?(pixels)
             self.pending.withLock { $0.now -= 1 }
         }
         lock.withLock {

@@ -82,11 +82,7 @@ extension Routes {
         let id = try commandID(context)
         let query = request.uri.queryParameters
         let wait = Self.flag(query.get("wait"))
-        var timeout = configuration.signalWait
-        if let raw = query.get("timeout") {
-            if let problem = HostAPI.waitLimit.problem(withText: raw) { throw APIError(.badRequest, "'timeout' \(problem)") }
-            timeout = .seconds(Double(raw)!)
-        }
+        let timeout = try Self.timeout(in: query, default: configuration.signalWait)
         let name = CommandTable.signalName(signal)
         if !wait {
             switch try await table.signal(id, signal) {
@@ -136,11 +132,7 @@ extension Routes {
                         ? "'until' is the text to wait for in the output, e.g. ?until=Recording%20started; it is empty"
                         : "'until' and 'follow' cannot go together: follow streams the output until the command finishes")
             }
-            var timeout = Duration.seconds(30)
-            if let raw = query.get("timeout") {
-                if let problem = HostAPI.waitLimit.problem(withText: raw) { throw APIError(.badRequest, "'timeout' \(problem)") }
-                timeout = .seconds(Double(raw)!)
-            }
+            let timeout = try Self.timeout(in: query, default: .seconds(30))
             guard await table.waitForOutput(id, containing: Array(until.utf8), of: stream, timeout: timeout) else {
                 throw CommandTable.notFound(id)
             }
@@ -170,6 +162,14 @@ extension Routes {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// The `timeout` query parameter, or `fallback` without one; a 400 naming it when it is no
+    /// number of seconds in range.
+    private static func timeout(in query: Parameters, default fallback: Duration) throws -> Duration {
+        guard let raw = query.get("timeout") else { return fallback }
+        if let problem = HostAPI.waitLimit.problem(withText: raw) { throw APIError(.badRequest, "'timeout' \(problem)") }
+        return .seconds(Double(raw)!)
     }
 
     private static func flag(_ value: String?) -> Bool {

@@ -51,7 +51,7 @@ package final class RecordedSession: Sendable {
             url: video, info: device.display.info, options: options, mask: mask, framesAreShared: true,
             spoolLimit: spoolLimit, previews: previews, logger: logger)
         subscription = device.display.subscribe(sink(session))
-        actions = traces ? ActionTrace(encodesPictures: traceIsKept ? TraceExport.pictureData : nil) : nil
+        actions = traces ? ActionTrace(encodingPicturesWith: traceIsKept ? TraceExport.pictureData : nil) : nil
         if let actions { await device.setActionTrace(actions) }
     }
 

@@ -159,19 +159,19 @@ public struct TunnelHostClient: Sendable {
     /// The command's output so far (`follow: false`) or all of it, waiting until it exits
     /// (`follow: true`). `stream` is `stdout`, `stderr` or nil for both interleaved.
     public func output(_ id: UUID, follow: Bool = false, stream: String? = nil) async throws -> String {
-        var query = [URLQueryItem(name: "follow", value: follow ? "true" : "false")]
-        if let stream { query.append(URLQueryItem(name: "stream", value: stream)) }
-        let (data, status) = try await send(V1.output, id.uuidString, query: query, body: nil, contentType: nil)
-        guard status == 200 else { throw Self.error(from: data, status: status) }
-        return String(decoding: data, as: UTF8.self)
+        try await output(id, [URLQueryItem(name: "follow", value: follow ? "true" : "false")], stream: stream)
     }
 
     /// The command's output once it contains `text`, once the command has finished, or after
     /// `timeout`, whichever comes first (the host waits: no polling). A host from before
     /// `until` answers at once with the output so far.
     public func output(_ id: UUID, until text: String, timeout: Duration, stream: String? = nil) async throws -> String {
-        var query = [URLQueryItem(name: "until", value: text), URLQueryItem(name: "timeout", value: String(timeout.seconds))]
-        if let stream { query.append(URLQueryItem(name: "stream", value: stream)) }
+        try await output(
+            id, [URLQueryItem(name: "until", value: text), URLQueryItem(name: "timeout", value: String(timeout.seconds))], stream: stream)
+    }
+
+    private func output(_ id: UUID, _ query: [URLQueryItem], stream: String?) async throws -> String {
+        let query = query + (stream.map { [URLQueryItem(name: "stream", value: $0)] } ?? [])
         let (data, status) = try await send(V1.output, id.uuidString, query: query, body: nil, contentType: nil)
         guard status == 200 else { throw Self.error(from: data, status: status) }
         return String(decoding: data, as: UTF8.self)

@@ -106,7 +106,7 @@ extension TraceThumbnailTests {
         try await device.launch(SignUpApp.bundleIdentifier)
         // What each picture was encoded as, and how many times anything was encoded.
         let encoded = Mutex<(names: [ObjectIdentifier: String], calls: Int)>(([:], 0))
-        let trace = ActionTrace(encodesPictures: { pixels in
+        let trace = ActionTrace(encodingPicturesWith: { pixels in
             encoded.withLock { encoded in
                 encoded.calls += 1
                 let name = "picture \(encoded.calls) \(pixels.width)x\(pixels.height)"
