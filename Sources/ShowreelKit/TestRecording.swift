@@ -101,7 +101,7 @@ final class TestRecording: Sendable {
             // this recorder said "Recording started". That is exact unless another recorder
             // connected to the same device in between. Without one (a device that does not say),
             // tracing's own start stands in: exact on a virtual clock (no time passes between),
-            // late on a real one by the host's polling (20 ms) and two HTTP round trips.
+            // late on a real one by the HTTP round trip that learns the recorder started, and the next.
             guard let trace = deviceTrace else { return nil }
             do { return try await trace.end(videoStart: trace.recordingStart ?? trace.started, pictures: kept) } catch {
                 Self.logger.warning("the test's step trace could not be collected: \(ErrorSentence.describe(error))")
