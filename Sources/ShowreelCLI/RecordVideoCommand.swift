@@ -67,7 +67,8 @@ struct RecordVideoCommand: AsyncParsableCommand {
         if let problem = Self.keyframeIntervalLimit.problem(with: keyframeInterval) {
             throw ValidationError("--keyframe-interval \(problem)")
         }
-        if let maxFrameRate, !(maxFrameRate.isFinite && (1...240).contains(maxFrameRate)) {
+        // Checked here too, to name the option (the options' own check says "maximum frame rate").
+        if let maxFrameRate, !RecordingOptions.maximumFrameRates.contains(maxFrameRate) {
             throw ValidationError(
                 "--max-frame-rate \(maxFrameRate) is out of range: use 1 to 240 frames a second, or leave it out to keep every frame")
         }

@@ -116,12 +116,12 @@ extension CommandTable {
     /// The standby runs: it is noted for the shutdown and the ledger like a command, and waits
     /// here for the command it is to run (nil: none, it is to end).
     private func standbyWaits(_ token: UUID, pid: Int32) async -> UUID? {
-        guard standbys.contains(where: { $0.token == token }), !isShuttingDown else { return nil }
+        guard let index = standbys.firstIndex(where: { $0.token == token }), !isShuttingDown else { return nil }
         groups.insert(pid)
         ledger?.record(session: pid)
         logger.debug("standby waiting", metadata: ["pid": "\(pid)"])
+        // Nothing suspends before the continuation is kept: the index still holds.
         return await withCheckedContinuation { continuation in
-            guard let index = standbys.firstIndex(where: { $0.token == token }) else { return continuation.resume(returning: nil) }
             standbys[index].pid = pid
             standbys[index].claim = continuation
         }

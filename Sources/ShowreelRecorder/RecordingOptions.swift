@@ -93,6 +93,8 @@ package struct RecordingOptions: Sendable, Equatable {
     /// At most this many frames a second, the newest of each refresh (1/rate) kept, as a
     /// display of that rate would show them; nil encodes every frame.
     package var maximumFrameRate: Double?
+    /// The maximum frame rates a recording takes, in frames a second.
+    package static let maximumFrameRates = 1.0...240.0
 
     /// The libavcodec encoder this recording uses.
     package var encoderName: String { encoder ?? codec.encoderName }
@@ -141,7 +143,7 @@ package struct RecordingOptions: Sendable, Equatable {
         guard scale.isFinite, scale > 0, scale <= 8 else {
             throw .invalidOption("scale \(scale) is out of range: use a number above 0 and at most 8 (1 keeps the screen size)")
         }
-        if let maximumFrameRate, !(maximumFrameRate.isFinite && maximumFrameRate >= 1 && maximumFrameRate <= 240) {
+        if let maximumFrameRate, !Self.maximumFrameRates.contains(maximumFrameRate) {
             throw .invalidOption(
                 "maximum frame rate \(maximumFrameRate) is out of range: use 1 to 240 frames a second, or none to keep every frame")
         }
