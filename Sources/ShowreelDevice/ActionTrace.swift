@@ -22,26 +22,37 @@ package final class ActionTrace: @unchecked Sendable {
         package var query: String?
         /// In screen points.
         package var target: Rect?
-        package var before: PixelBuffer?
-        package var after: PixelBuffer?
+        /// Small pictures of the screen before and after, put together when first asked for.
+        package var before: PixelBuffer? {
+            get { beforePicture?.pixels }
+            set { beforePicture = newValue.map { TracePicture(whole: $0) } }
+        }
+        package var after: PixelBuffer? {
+            get { afterPicture?.pixels }
+            set { afterPicture = newValue.map { TracePicture(whole: $0) } }
+        }
         /// The pictures as `pictureEncoder` made them, when the trace encodes them as it goes.
         package var encodedBefore: String?
         package var encodedAfter: String?
         package var tree: [ElementSnapshot]
         package var error: String?
         package var isInterrupted = false
+        package var beforePicture: TracePicture?
+        package var afterPicture: TracePicture?
+
+        package init(
+            title: String, start: Duration, end: Duration, query: String?, target: Rect?, before: PixelBuffer?,
+            after: PixelBuffer?, tree: [ElementSnapshot], error: String?, isInterrupted: Bool = false
+        ) {
+            self.title = title; self.start = start; self.end = end; self.query = query; self.target = target
+            self.tree = tree; self.error = error; self.isInterrupted = isInterrupted
+            self.before = before; self.after = after
+        }
     }
 
     /// A traced action in progress; nil when an open entry absorbed it.
     package struct Handle: Sendable {
         let index: Int
-    }
-
-    /// A thumbnail asked for on the device's thread and made on the trace's own (`painter`):
-    /// written there once, read only after `painter.sync {}`.
-    private final class Picture: @unchecked Sendable {
-        var pixels: PixelBuffer?
-        var encoded: String?
     }
 
     /// Encodes a thumbnail as the report keeps it (a `data:` URI); nil when it cannot.
@@ -50,8 +61,8 @@ package final class ActionTrace: @unchecked Sendable {
     /// An entry as traced: its pictures may still be in the making.
     private struct Traced {
         var entry: Entry
-        var before: Picture?
-        var after: Picture?
+        var before: TracePicture?
+        var after: TracePicture?
     }
 
     /// Thumbnail width in pixels; the height follows the screen's aspect.
@@ -61,6 +72,10 @@ package final class ActionTrace: @unchecked Sendable {
     /// Makes the pictures, in the order they were asked for (each updates the one before), off
     /// the device's thread: an action does not wait for the pictures of its screen.
     private let painter = DispatchQueue(label: "showreel.trace.pictures")
+    /// The painter's: the last picture it made and its pixels, and the buffer it redraws parts
+    /// of pictures in.
+    private var lastPainted: (picture: TracePicture, pixels: PixelBuffer)?
+    private var canvas: PixelBuffer?
     /// Pictures asked for and not made yet: each holds a whole screen, which the device cannot
     /// draw into again meanwhile, so past `maxPending` the next waits for the painter.
     private let pending = Mutex((now: 0, most: 0))
@@ -105,8 +120,8 @@ package final class ActionTrace: @unchecked Sendable {
         return lock.withLock {
             recorded.map { traced in
                 var entry = traced.entry
-                entry.before = traced.before?.pixels
-                entry.after = traced.after?.pixels
+                entry.beforePicture = traced.before
+                entry.afterPicture = traced.after
                 entry.encodedBefore = traced.before?.encoded
                 entry.encodedAfter = traced.after?.encoded
                 return entry
@@ -119,7 +134,7 @@ package final class ActionTrace: @unchecked Sendable {
 
     /// The last picture made, by the time of the frame it shows: the screen an action ends on
     /// is mostly the one the next begins on, and that picture is made once.
-    private var lastPicture: (time: Duration, picture: Picture)?
+    private var lastPicture: (time: Duration, picture: TracePicture)?
     /// The device's latest frame's time, and where the screen changed since the frame of
     /// `lastPicture` (nil: anywhere): the next picture is that one with only those parts
     /// shrunk again, instead of the whole screen read for every key typed.
@@ -210,13 +225,13 @@ package final class ActionTrace: @unchecked Sendable {
     /// A thumbnail of `frame`: the last one asked for while that frame is on screen, none once
     /// the trace is full. Made on `painter`; the frame's pixels are held until then, so the
     /// device draws its next frames elsewhere.
-    private func picture(of frame: Frame) -> Picture? {
+    private func picture(of frame: Frame) -> TracePicture? {
         let (last, changes) = lock.withLock { (lastPicture, screenChanges) }
         if let last, last.time == frame.presentationTime { return last.picture }
         guard !isFull else { return nil }
         // Only what changed since the last picture, when the frame is the device's latest.
         let changed = last != nil && changes.latest == frame.presentationTime ? changes.areas : nil
-        let picture = Picture()
+        let picture = TracePicture()
         let previous = last?.picture
         if pending.withLock({ $0.now }) >= Self.maxPending { painter.sync {} }
         pending.withLock { pending in
@@ -224,8 +239,7 @@ package final class ActionTrace: @unchecked Sendable {
             pending.most = max(pending.most, pending.now)
         }
         painter.async {
-            let pixels = self.thumbnail(frame.pixels, updating: previous?.pixels, changed: changed)
-            picture.pixels = pixels
+            let pixels = self.paint(picture, of: frame.pixels, after: previous, changed: changed)
             picture.encoded = self.pictureEncoder?(pixels)
             self.pending.withLock { $0.now -= 1 }
         }
@@ -251,19 +265,56 @@ package final class ActionTrace: @unchecked Sendable {
     /// `screen` at the thumbnail width: a copy of `previous` (a thumbnail of the screen before)
     /// with only `changed` (screen pixels) shrunk again when the sizes allow it, else all of it.
     func thumbnail(_ screen: PixelBuffer, updating previous: PixelBuffer? = nil, changed: [PixelArea]? = nil) -> PixelBuffer {
-        let height = thumbnailHeight(of: screen)
-        if let previous, let changed, previous.width == thumbnailWidth, previous.height == height,
-            let factor = FrameScaler.partFactor(fromWidth: screen.width, height: screen.height, toWidth: thumbnailWidth, height: height)
-        {
+        if let previous, let changed, previous.width == thumbnailWidth, previous.height == thumbnailHeight(of: screen) {
             let small = previous.copy()
-            for area in changed where !area.isEmpty {
-                let part = area.shrunk(by: factor)
-                FrameScaler.shrink(screen, into: small, rows: part.rows, columns: part.columns)
-            }
-            return small
+            if redraw(changed, of: screen, in: small) != nil { return small }
         }
-        let small = PixelBuffer(width: thumbnailWidth, height: height, zeroed: false)
+        let small = PixelBuffer(width: thumbnailWidth, height: thumbnailHeight(of: screen), zeroed: false)
         FrameScaler.shrink(screen, into: small)
         return small
+    }
+
+    /// Shrinks `changed` (screen pixels) of `screen` again into `small`, a thumbnail of the
+    /// screen before; returns the thumbnail's pixels written, or nil (nothing written) when
+    /// the sizes do not allow a part alone.
+    private func redraw(_ changed: [PixelArea], of screen: PixelBuffer, in small: PixelBuffer) -> [PixelArea]? {
+        guard
+            let factor = FrameScaler.partFactor(
+                fromWidth: screen.width, height: screen.height, toWidth: small.width, height: small.height)
+        else { return nil }
+        return changed.filter { !$0.isEmpty }.map { area in
+            let part = FrameScaler.redrawnPart(of: area.shrunk(by: factor), width: small.width, height: small.height)
+            FrameScaler.shrink(screen, into: small, rows: part.rows, columns: part.columns)
+            return part
+        }
+    }
+
+    /// On the painter: makes `picture` of `screen` as the parts that `changed` since `previous`
+    /// (the picture made just before), or whole; returns its pixels, valid until the next call.
+    ///
+    /// The parts are redrawn in `canvas`, the trace's own copy of the last picture, and copied
+    /// out: only a whole picture takes a thumbnail's worth of memory.
+    private func paint(_ picture: TracePicture, of screen: PixelBuffer, after previous: TracePicture?, changed: [PixelArea]?)
+        -> PixelBuffer
+    {
+        if let previous, let changed, let last = lastPainted, last.picture === previous,
+            last.pixels.width == thumbnailWidth, last.pixels.height == thumbnailHeight(of: screen)
+        {
+            let canvas =
+                canvas.flatMap { $0.width == last.pixels.width && $0.height == last.pixels.height ? $0 : nil }
+                ?? PixelBuffer(width: last.pixels.width, height: last.pixels.height, zeroed: false)
+            if canvas !== last.pixels { canvas.copyPixels(from: last.pixels) }
+            if let parts = redraw(changed, of: screen, in: canvas) {
+                picture.base = previous
+                picture.parts = parts.map { ($0, canvas.copy($0)) }
+                self.canvas = canvas
+                lastPainted = (picture, canvas)
+                return canvas
+            }
+        }
+        let whole = thumbnail(screen)
+        picture.whole = whole
+        lastPainted = (picture, whole)
+        return whole
     }
 }

@@ -63,11 +63,35 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Copies the pixels of `area` from `other` (a picture of the same size and layout).
     package func copyPixels(in area: PixelArea, from other: PixelBuffer) {
         precondition(other.storage.count == storage.count, "copying pixels between pictures of different sizes")
-        let rows = area.rows.clamped(to: 0..<height), columns = area.columns.clamped(to: 0..<width)
-        guard !columns.isEmpty else { return }
-        for row in rows {
-            let offset = row * bytesPerRow + columns.lowerBound * 4
-            (storage.baseAddress! + offset).copyMemory(from: other.storage.baseAddress! + offset, byteCount: columns.count * 4)
+        let area = PixelArea(rows: area.rows.clamped(to: 0..<height), columns: area.columns.clamped(to: 0..<width))
+        copyRows(of: area.rows, columns: area.columns, from: other, to: area)
+    }
+
+    /// A buffer of its own with the pixels of `area` (which lies on this picture).
+    package func copy(_ area: PixelArea) -> PixelBuffer {
+        precondition(area.rows.clamped(to: 0..<height) == area.rows && area.columns.clamped(to: 0..<width) == area.columns)
+        let part = PixelBuffer(width: area.columns.count, height: area.rows.count, zeroed: false)
+        part.copyRows(of: area.rows, columns: area.columns, from: self, to: PixelArea(rows: 0..<part.height, columns: 0..<part.width))
+        return part
+    }
+
+    /// Puts `part` (a copy of an area of a picture this size) back over `area` of this picture.
+    package func paste(_ part: PixelBuffer, over area: PixelArea) {
+        precondition(part.width == area.columns.count && part.height == area.rows.count, "a part pasted over an area of another size")
+        copyRows(of: 0..<part.height, columns: 0..<part.width, from: part, to: area)
+    }
+
+    /// Copies `rows` and `columns` of `other` into this picture, starting at `area`'s corner.
+    private func copyRows(of rows: Range<Int>, columns: Range<Int>, from other: PixelBuffer, to area: PixelArea) {
+        guard !columns.isEmpty, !rows.isEmpty else { return }
+        // Run for every changed area of every frame drawn, in debug builds too: a plain loop.
+        var from = UnsafeRawPointer(other.storage.baseAddress!) + rows.lowerBound * other.bytesPerRow + columns.lowerBound * 4
+        var to = storage.baseAddress! + area.rows.lowerBound * bytesPerRow + area.columns.lowerBound * 4
+        let (byteCount, fromStride, toStride) = (columns.count * 4, other.bytesPerRow, bytesPerRow)
+        for _ in 0..<rows.count {
+            to.copyMemory(from: from, byteCount: byteCount)
+            from += fromStride
+            to += toStride
         }
     }
 

@@ -40,11 +40,8 @@ public enum FrameScaler {
     /// pixels), leaving the rest as it is; when it can be done in parts (`partFactor`), else
     /// the whole frame.
     public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
-        // libyuv's SIMD rows take 4 pixels at a time and leave the rest of a row to C code that
-        // rounds differently: a part starting and ending on those steps (or at the row's end)
-        // gets each pixel from the same code as a whole shrink, so the same bytes.
-        let rows = rows.clamped(to: 0..<destination.height)
-        let columns = (max(0, columns.lowerBound) & ~3)..<min(destination.width, (columns.upperBound + 3) & ~3)
+        let part = redrawnPart(of: PixelArea(rows: rows, columns: columns), width: destination.width, height: destination.height)
+        let (rows, columns) = (part.rows, part.columns)
         guard
             let factor = partFactor(fromWidth: source.width, height: source.height, toWidth: destination.width, height: destination.height)
         else {
@@ -68,6 +65,17 @@ public enum FrameScaler {
         #else
         paintScaled(source, into: destination, rows: rows, columns: columns)
         #endif
+    }
+
+    /// The pixels of a `width` x `height` destination that shrinking `area` of it in parts
+    /// writes: the area on the picture, widened to whole steps of 4 columns. libyuv's SIMD rows
+    /// take 4 pixels at a time and leave the rest of a row to C code that rounds differently: a
+    /// part starting and ending on those steps (or at the row's end) gets each pixel from the
+    /// same code as a whole shrink, so the same bytes.
+    package static func redrawnPart(of area: PixelArea, width: Int, height: Int) -> PixelArea {
+        PixelArea(
+            rows: area.rows.clamped(to: 0..<height),
+            columns: (max(0, area.columns.lowerBound) & ~3)..<min(width, (area.columns.upperBound + 3) & ~3))
     }
 
     /// Draws `source` scaled to fill `destination`, replacing its pixels.

@@ -19,18 +19,20 @@ package enum TraceExport {
     ) -> RunTrace {
         var pictures: [String] = []
         var index: [String: Int] = [:]
-        // The trace hands the same picture to an action's end and the next one's start: encoded once.
+        // The trace hands the same picture to an action's end and the next one's start: encoded
+        // once. A picture encoded as it was traced is not put together again (it may be kept as
+        // the parts that differ from the one before).
         var encoded: [ObjectIdentifier: Int] = [:]
-        func picture(_ pixels: PixelBuffer?, made: String?) -> Int? {
-            guard withPictures, let pixels else { return nil }
-            if let known = encoded[ObjectIdentifier(pixels)] { return known }
-            guard let uri = made ?? pictureData(pixels) else { return nil }
+        func picture(_ picture: TracePicture?, made: String?) -> Int? {
+            guard withPictures, let picture else { return nil }
+            if let known = encoded[ObjectIdentifier(picture)] { return known }
+            guard let uri = made ?? picture.pixels.flatMap(pictureData) else { return nil }
             let position = index[uri] ?? pictures.count
             if position == pictures.count {
                 pictures.append(uri)
                 index[uri] = position
             }
-            encoded[ObjectIdentifier(pixels)] = position
+            encoded[ObjectIdentifier(picture)] = position
             return position
         }
         let steps = entries.map { entry in
@@ -40,7 +42,8 @@ package enum TraceExport {
                 end: ManifestEntry.videoSeconds(entry.end, since: videoStart),
                 status: entry.isInterrupted ? .interrupted : entry.error == nil ? .passed : .failed,
                 query: entry.query, target: entry.target.map(rect),
-                before: picture(entry.before, made: entry.encodedBefore), after: picture(entry.after, made: entry.encodedAfter),
+                before: picture(entry.beforePicture, made: entry.encodedBefore),
+                after: picture(entry.afterPicture, made: entry.encodedAfter),
                 tree: trees ? entry.tree.map(element) : [], error: entry.error)
         }
         return RunTrace(screen: RunTrace.Size(width: screen.width, height: screen.height), steps: steps, pictures: pictures)
