@@ -6,6 +6,59 @@
 // PNG files: libpng's simplified API (errors come back as a status, no longjmp).
 #include <png.h>
 #include <stdint.h>
+// JPEG files (a trace's thumbnails): libjpeg-turbo, straight from BGRA. Its errors longjmp,
+// which Swift cannot catch, so the whole encode is the C function below.
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <jpeglib.h>
+
+struct showreel_jpeg_error {
+    struct jpeg_error_mgr manager;
+    jmp_buf escape;
+};
+
+static void showreel_jpeg_error_exit(j_common_ptr info) {
+    longjmp(((struct showreel_jpeg_error *)info->err)->escape, 1);
+}
+
+static void showreel_jpeg_silence(j_common_ptr info, int level) { (void)info; (void)level; }
+
+/// Encodes a BGRA picture as a baseline JFIF (4:2:0) at `quality` into a buffer of its own
+/// (`*bytes`, `*size`; free it with `free`). Returns 0, or -1 when libjpeg failed (nothing to free).
+static inline int showreel_jpeg_encode(
+    const uint8_t *pixels, int width, int height, int bytes_per_row, int quality, unsigned char **bytes,
+    unsigned long *size) {
+    struct jpeg_compress_struct info;
+    struct showreel_jpeg_error error;
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = showreel_jpeg_error_exit;
+    error.manager.emit_message = showreel_jpeg_silence;
+    *bytes = NULL;
+    *size = 0;
+    if (setjmp(error.escape)) {
+        jpeg_destroy_compress(&info);
+        free(*bytes);
+        *bytes = NULL;
+        return -1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, bytes, size);
+    info.image_width = (JDIMENSION)width;
+    info.image_height = (JDIMENSION)height;
+    info.input_components = 4;
+    info.in_color_space = JCS_EXT_BGRA;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * bytes_per_row);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    return 0;
+}
 
 /// Whether every pixel of a BGRA picture has alpha 255: a loop Swift's debug builds would run
 /// twenty times slower.

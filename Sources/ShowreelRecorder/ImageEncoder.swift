@@ -2,10 +2,6 @@ import CFFmpeg
 import Foundation
 import ShowreelRender
 
-#if canImport(CYUV)
-import CYUV
-#endif
-
 /// Still-image formats for screenshots.
 package enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg
@@ -25,65 +21,36 @@ package enum ImageFormat: String, Sendable, CaseIterable {
         case .jpeg: "jpg"
         }
     }
-
-    var encoderName: String {
-        switch self {
-        case .png: "png"
-        case .jpeg: "mjpeg"
-        }
-    }
 }
 
-/// Encodes a BGRA pixel buffer as a PNG or JPEG file's bytes with libavcodec.
+/// Encodes a BGRA pixel buffer as a PNG file's bytes with libavcodec, or a JPEG file's with
+/// libjpeg-turbo.
 package enum ImageEncoder {
     /// PNG keeps every pixel (and alpha); JPEG is lossy, high quality, no alpha.
     package static func encode(_ pixels: PixelBuffer, as format: ImageFormat) throws(RecorderError) -> [UInt8] {
+        if format == .jpeg {
+            guard let bytes = pixels.jpegData() else {
+                throw .imageEncodingFailed(format: "JPEG", message: "libjpeg could not encode a \(pixels.width)x\(pixels.height) picture")
+            }
+            return bytes
+        }
         installFFmpegLogging()
-        let name = format.rawValue.uppercased()
-        guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
-            throw .imageEncodingFailed(format: name, message: "this FFmpeg build has no \(format.encoderName) encoder")
+        guard let encoder = avcodec_find_encoder_by_name("png") else {
+            throw .imageEncodingFailed(format: "PNG", message: "this FFmpeg build has no png encoder")
         }
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
         guard let frame else { throw .outOfMemory("an image") }
-
-        // JPEG: 4:2:0 with full range (JFIF), declared by the range rather than the deprecated YUVJ format.
-        let pixelFormat: AVPixelFormat = format == .png ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
-        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.format = AV_PIX_FMT_RGBA.rawValue
         frame.pointee.width = Int32(pixels.width)
         frame.pointee.height = Int32(pixels.height)
-        if format == .jpeg {
-            frame.pointee.color_range = AVCOL_RANGE_JPEG
-            frame.pointee.quality = 2 * FF_QP2LAMBDA
-        }
         let result = av_frame_get_buffer(frame, 0)
         guard result >= 0 else { throw .outOfMemory("a \(pixels.width)x\(pixels.height) image") }
-        guard convert(pixels, into: frame, as: format) else {
-            throw .imageEncodingFailed(format: name, message: "could not convert the BGRA pixels")
+        guard PixelConverter(precise: true).convert(pixels, into: frame, colour: ColourDetails(matrix: SWS_CS_DEFAULT, fullRange: true))
+        else {
+            throw .imageEncodingFailed(format: "PNG", message: "could not convert the BGRA pixels")
         }
-        return try encode(frame, with: encoder, format: name) { context in
-            if format == .jpeg {
-                context.pointee.color_range = AVCOL_RANGE_JPEG
-                context.pointee.flags |= AV_CODEC_FLAG_QSCALE
-                context.pointee.global_quality = 2 * FF_QP2LAMBDA
-            }
-        }
-    }
-
-    /// Fills `frame` with `pixels`: RGBA for PNG; for JPEG (JFIF), full-range BT.601 4:2:0,
-    /// which libyuv's SIMD rows make (a trace's thumbnails) at a fraction of swscale's exact path.
-    private static func convert(_ pixels: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>, as format: ImageFormat) -> Bool {
-        #if canImport(CYUV)
-        if format == .jpeg {
-            let f = frame.pointee
-            return pixels.withUnsafeBytes { bytes in
-                ARGBToJ420(
-                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(pixels.bytesPerRow), f.data.0, f.linesize.0,
-                    f.data.1, f.linesize.1, f.data.2, f.linesize.2, Int32(pixels.width), Int32(pixels.height)) == 0
-            }
-        }
-        #endif
-        return PixelConverter(precise: true).convert(pixels, into: frame, colour: ColourDetails(matrix: SWS_CS_DEFAULT, fullRange: true))
+        return try encode(frame, with: encoder, format: "PNG") { _ in }
     }
 
     /// Encodes `frame` (lent) as one image with `encoder`, opened at the frame's size and pixel

@@ -60,3 +60,13 @@ extension [UInt8] {
         return indices.dropLast(3).contains { self[$0..<$0 + 4].elementsEqual(name) }
     }
 }
+
+extension ImageSupportTests {
+    @Test("a JPEG is a whole JFIF file; a picture libjpeg refuses (wider than 65500) is nil, its error caught, not an exit")
+    func jpegFiles() {
+        let bytes = makePixels(index: 2, width: 195, height: 422).jpegData()
+        #expect(bytes.map { Array($0.prefix(4)) } == [0xFF, 0xD8, 0xFF, 0xE0], "a JFIF header")
+        #expect(bytes.map { Array($0.suffix(2)) } == [0xFF, 0xD9])
+        #expect(PixelBuffer(width: 70_000, height: 1).jpegData() == nil)
+    }
+}
