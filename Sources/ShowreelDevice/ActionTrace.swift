@@ -300,9 +300,7 @@ package final class ActionTrace: @unchecked Sendable {
         if let previous, let changed, let last = lastPainted, last.picture === previous,
             last.pixels.width == thumbnailWidth, last.pixels.height == thumbnailHeight(of: screen)
         {
-            let canvas =
-                canvas.flatMap { $0.width == last.pixels.width && $0.height == last.pixels.height ? $0 : nil }
-                ?? PixelBuffer(width: last.pixels.width, height: last.pixels.height, zeroed: false)
+            let canvas = PixelBuffer.reusing(canvas, width: last.pixels.width, height: last.pixels.height)
             if canvas !== last.pixels { canvas.copyPixels(from: last.pixels) }
             if let parts = redraw(changed, of: screen, in: canvas) {
                 picture.base = previous

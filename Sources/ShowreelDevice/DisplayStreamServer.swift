@@ -17,6 +17,8 @@ package final class DisplayStreamServer: Sendable {
         package var stopTime: Duration?
         package var framesSent: Int
         package var framesDropped: Int
+        /// Frames sent at half size (the client asked for them, see `DisplayStream`).
+        package var halfSizeFramesSent = 0
     }
 
     package let socketPath: String
@@ -160,12 +162,13 @@ package final class DisplayStreamServer: Sendable {
         subscriber.enqueue(.end(stopTime: clock.now, reason: .stopRequested))
     }
 
-    func recordSent(_ event: DisplayStreamEvent, by id: Int) {
+    func recordSent(_ event: DisplayStreamEvent, by id: Int, halfSize: Bool = false) {
         state.withLock { state in
             switch event {
             case let .frame(frame):
                 if state.sessions[id]?.startTime == nil { state.sessions[id]?.startTime = frame.presentationTime }
                 state.sessions[id]?.framesSent += 1
+                if halfSize { state.sessions[id]?.halfSizeFramesSent += 1 }
             case let .end(stopTime, _):
                 state.sessions[id]?.stopTime = stopTime
             }
@@ -200,8 +203,9 @@ final class Subscriber: Sendable {
 
     private let dropsWhenBehind: Bool
     private let limit: Int
-    /// Whether the client asked for patches (see `DisplayStream`).
+    /// Whether the client asked for patches, and for frames at half size (see `DisplayStream`).
     private let wantsPatches = Atomic<Bool>(false)
+    private let wantsHalfSize = Atomic<Bool>(false)
 
     init(id: Int, socket: UnixSocket, server: DisplayStreamServer, dropsWhenBehind: Bool, limit: Int) {
         self.id = id
@@ -297,10 +301,13 @@ final class Subscriber: Sendable {
             try socket.write(hello)
             // The size of the frame sent last: a patch changes that frame.
             var lastSize: (width: Int, height: Int)?
+            var halfSize = HalfSizeFrames()
             while true {
                 let event = next()
                 switch event {
-                case let .frame(frame):
+                case let .frame(device):
+                    let shrinks = wantsHalfSize.load(ordering: .relaxed)
+                    let frame = shrinks ? halfSize.shrunk(device) : device
                     let (width, height) = (frame.pixels.width, frame.pixels.height)
                     if wantsPatches.load(ordering: .relaxed), let lastSize, lastSize == (width, height),
                         let areas = frame.changedAreas, DisplayStreamEncoder.isWorthPatching(areas, width: width, height: height)
@@ -311,7 +318,7 @@ final class Subscriber: Sendable {
                         try frame.pixels.withUnsafeBytes { try socket.write($0) }
                     }
                     lastSize = (width, height)
-                    server?.recordSent(event, by: id)
+                    server?.recordSent(event, by: id, halfSize: shrinks)
                 case let .end(stopTime, reason):
                     try socket.write(DisplayStreamEncoder.end(stopTime: stopTime, reason: reason))
                     server?.recordSent(event, by: id)
@@ -327,6 +334,7 @@ final class Subscriber: Sendable {
         // Any stop byte ends the stream; a closed socket ends the reader.
         while let byte = try? socket.read(count: 1)?.first {
             if DisplayStreamEncoder.isPatchesRequest(byte) { wantsPatches.store(true, ordering: .relaxed) }
+            if DisplayStreamEncoder.isHalfSizeRequest(byte) { wantsHalfSize.store(true, ordering: .relaxed) }
             if DisplayStreamEncoder.isStopRequest(byte) {
                 server?.stopRequested(by: self)
                 return

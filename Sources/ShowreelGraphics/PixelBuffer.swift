@@ -42,6 +42,13 @@ public final class PixelBuffer: @unchecked Sendable {
         storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<storage.count]))
     }
 
+    /// `buffer` when it is `width` x `height` (its pixels as they are), else a new buffer of
+    /// that size, not zeroed: for a buffer kept to be drawn over again.
+    package static func reusing(_ buffer: PixelBuffer?, width: Int, height: Int) -> PixelBuffer {
+        if let buffer, buffer.width == width, buffer.height == height { return buffer }
+        return PixelBuffer(width: width, height: height, zeroed: false)
+    }
+
     /// A buffer of its own with the same pixels, to draw on without touching this one.
     public func copy() -> PixelBuffer {
         withUnsafeBytes { PixelBuffer(width: width, height: height, bytesPerRow: bytesPerRow, copying: $0) }

@@ -182,6 +182,9 @@ package final class RecordingSession: DisplayStreamSink {
     package func receive(_ event: DisplayStreamEvent) {
         switch event {
         case let .frame(screen):
+            if let shrinker, screen.pixels.width * screen.pixels.height < screenSize.width * screenSize.height {
+                return receiveShrunk(screen, shrinker: shrinker)
+            }
             // A screen turned since the recording started is fitted into the video's frame.
             let frame = screen.fitted(width: screenSize.width, height: screenSize.height)
             // A virtual-clock device waits for us, so wait for the encoder instead of dropping:
@@ -199,17 +202,40 @@ package final class RecordingSession: DisplayStreamSink {
                 if waitsForEncoder { queued.submitWaiting(shrunk ?? frame) } else { queued.submit(shrunk ?? frame) }
             } else {
                 // Kept whole by a deferred recorder: what the next frame changed is not from a shrunk picture here.
-                shrunkFrames.withLock { if $0.last != nil { $0 = (nil, FrameRecycler()) } }
+                forgetShrunkFrames()
             }
-            state.withLock { state in
-                if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }
-                state.lastTime = max(state.lastTime, frame.presentationTime)
-            }
+            noteReceived(frame)
         case let .end(stopTime, reason):
             state.withLock { state in
                 state.lastTime = max(state.lastTime, stopTime)
                 state.endReason = reason
             }
+        }
+    }
+
+    /// A frame smaller than the screen: one a device shrank for us (a display stream asked for
+    /// half-size frames), the buffer ours to mask. Fitted into the video's frame when its shape
+    /// differs (a screen turned), masked there, and passed on as the shrinker's own would be.
+    private func receiveShrunk(_ screen: Frame, shrinker: FrameShrinker) {
+        let frame = screen.fitted(width: shrinker.width, height: shrinker.height)
+        shrinker.mask?.apply(to: frame.pixels)
+        sourceClock.observe(frame.presentationTime)
+        // What the next whole frame changed is not from a picture shrunk here.
+        forgetShrunkFrames()
+        if let queued = keepOrQueue(frame) {
+            if waitsForEncoder { queued.submitWaiting(frame) } else { queued.submit(frame) }
+        }
+        noteReceived(frame)
+    }
+
+    private func forgetShrunkFrames() {
+        shrunkFrames.withLock { if $0.last != nil { $0 = (nil, FrameRecycler()) } }
+    }
+
+    private func noteReceived(_ frame: Frame) {
+        state.withLock { state in
+            if state.firstFrameTime == nil { state.firstFrameTime = frame.presentationTime }
+            state.lastTime = max(state.lastTime, frame.presentationTime)
         }
     }
 
@@ -241,6 +267,9 @@ package final class RecordingSession: DisplayStreamSink {
     /// connection breaks (thrown), or the device goes away. `onStart` runs once, after the
     /// first frame: the recording has started.
     package func consume(_ stream: DisplayStreamClient, onStart: () -> Void = {}) throws {
+        // A video half the screen's size: the device shrinks its frames before they cross the
+        // socket (a quarter of the bytes), as our shrinker would have (see `receiveShrunk`).
+        if shrinker?.shrinksInParts == true { try? stream.requestHalfSizeFrames() }
         // A device killed mid-recording sends no stop time; on a real clock the screen stayed as
         // it last was until now, so the video lasts until now, not until its last change.
         defer { if followsWall { holdUntilNowIfVanished() } }

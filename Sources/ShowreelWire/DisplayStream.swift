@@ -15,6 +15,12 @@ import ShowreelGraphics
 /// frame then crosses the socket in kilobytes instead of 5 MB, and the recorder on the other
 /// side knows what changed. A device that does not know the byte ignores it (it reads only
 /// for the stop byte), and one that knows it never sends a patch to a client that did not ask.
+///
+/// A client whose video is half the screen's size may send the half-size byte: from then on
+/// the device sends its frames and patches shrunk to half (each side halved, rounded down),
+/// as a recorder would have shrunk them, so a quarter of the bytes cross the socket and the
+/// recorder has nothing left to shrink. A device that does not know the byte sends whole
+/// frames as before: the client tells them apart by their size.
 package enum DisplayStream {
     public static let magic: [UInt8] = Array("SRDS".utf8)
     public static let version: UInt32 = 1
@@ -26,6 +32,7 @@ package enum DisplayStream {
     static let patchTag: UInt8 = 3
     static let stopRequest: UInt8 = 0x53  // "S"
     static let patchesRequest: UInt8 = 0x50  // "P"
+    static let halfSizeRequest: UInt8 = 0x48  // "H"
     static let frameHeaderSize = 1 + 8 + 4 + 4 + 4
     /// Tag, pts, width, height, number of areas; then 16 bytes per area.
     static let patchHeaderSize = 1 + 8 + 4 + 4 + 4
@@ -79,6 +86,9 @@ package enum DisplayStreamEncoder {
 
     /// Whether the byte a client sent asks for patches instead of whole frames.
     package static func isPatchesRequest(_ byte: UInt8) -> Bool { byte == DisplayStream.patchesRequest }
+
+    /// Whether the byte a client sent asks for frames at half the screen's size.
+    package static func isHalfSizeRequest(_ byte: UInt8) -> Bool { byte == DisplayStream.halfSizeRequest }
 
     /// Whether sending `areas` of a `width` x `height` frame as a patch is worth it: they cover
     /// less than half of it (a whole frame is one copy; a patch is one per row of each area).
@@ -228,6 +238,11 @@ package final class DisplayStreamClient: @unchecked Sendable {
         let (pixels, stale) = recycler.buffer(width: last.width, height: last.height)
         pixels.copyPixels(in: stale, from: last)
         return pixels
+    }
+
+    /// Asks the device for frames at half the screen's size from now on (see `DisplayStream`).
+    public func requestHalfSizeFrames() throws {
+        try socket.write([DisplayStream.halfSizeRequest])
     }
 
     /// Asks the device to end the stream; it answers with the end message and its stop time.

@@ -235,6 +235,28 @@ struct RecorderProcessTests {
         await session.device.shutdown()
     }
 
+    @Test("--scale=0.5: the device sends its frames shrunk to half, and the video is half size, masked, and the screen's picture")
+    func halfSizeFrames() async throws {
+        let session = try await Session.start("half.mp4", ["--scale=0.5", "--mask=black", "--quality=0"])
+        try await session.tap(2)
+        session.recorder.signal(SIGINT)
+        #expect(try await session.recorder.waitForExit() == 0, "stderr: \(session.recorder.stderr)")
+        let stream = try #require(session.device.display.sessions.last)
+        // The first frame may leave before the device reads the request.
+        #expect(stream.halfSizeFramesSent >= stream.framesSent - 1 && stream.halfSizeFramesSent >= 4, "\(stream)")
+        let frame = try #require(try await decodedFrames(session.video).last).pixels
+        #expect(frame.width == 390 && frame.height == 844)
+        let screen = PixelBuffer(width: 390, height: 844)
+        FrameScaler.shrink(await session.device.screenshot(), into: screen)
+        for (x, y) in [(195, 422), (60, 300), (300, 700)] {
+            #expect(isClose(frame.pixel(x: x, y: y), screen.pixel(x: x, y: y), tolerance: 6), "at (\(x), \(y))")
+        }
+        let (corner, island) = (frame.pixel(x: 1, y: 1), frame.pixel(x: 195, y: 25))
+        #expect(corner.red < 20 && corner.green < 20 && corner.blue < 20, "corner is \(corner)")
+        #expect(island.red < 20, "sensor housing is \(island)")
+        await session.device.shutdown()
+    }
+
     @Test("a full disk while writing: the recorder finalises what fits, exits non-zero, never reports success")
     func fileSizeLimit() async throws {
         // RLIMIT_FSIZE makes writes fail (EFBIG) past 150 kB, as a full disk fails them with ENOSPC.

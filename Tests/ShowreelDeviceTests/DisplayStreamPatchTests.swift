@@ -3,6 +3,7 @@ import ShowcaseApps
 import ShowreelAccessibility
 import ShowreelDevice
 import ShowreelGraphics
+import ShowreelRender
 import ShowreelTestSupport
 import ShowreelWire
 import Synchronization
@@ -14,29 +15,49 @@ import Testing
 struct DisplayStreamPatchTests {
     @Test("a client that asks for patches rebuilds every frame the device drew, most of them from patches")
     func patchesRebuildTheFrames() async throws {
-        let home = try Workspace()
-        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
-        try await device.launch(SignUpApp.bundleIdentifier)
-        let drawn = FrameHashes()
-        let subscription = device.display.subscribe(drawn)
-        let reader = try HashingReader(socketPath: device.display.socketPath)
-        // Keys and the caret: small changes, sent as patches.
-        try await device.typeText("patches", into: .textField("email"))
-        // Another app: the whole screen changes, so that frame comes whole.
-        try await device.launch(CountriesApp.bundleIdentifier)
-        try await device.tap(.cell("Canada"))
-        try await device.wait(.seconds(1))
-        let received = try await reader.stop()
-        subscription.stop()
-        await device.shutdown()
-
-        let truth = drawn.byTime
+        let (received, truth, _) = try await Self.typeThenPush(halfSize: false)
         #expect(received.frames.count == truth.count, "a virtual-clock device drops no frame")
         for frame in received.frames.dropFirst() {
             #expect(truth[frame.time] == frame.hash, "the frame at \(frame.time) differs from the device's")
         }
         #expect(received.patches >= 10, "\(received.patches) of \(received.frames.count) frames came as patches")
         #expect(received.frames.count - received.patches >= 2, "the first frame and the other app's come whole")
+    }
+
+    @Test("a client that asks for half-size frames gets every frame the device drew shrunk as a recorder shrinks it, most as patches")
+    func halfSizeFrames() async throws {
+        let (received, truth, session) = try await Self.typeThenPush(halfSize: true)
+        // The first frame may leave before the device reads the request; every later one is half size.
+        let half = received.frames.filter { $0.size == (390, 844) }
+        #expect(half.count >= received.frames.count - 1 && half.count >= 10, "\(received.frames.map(\.size))")
+        #expect(session.halfSizeFramesSent == half.count)
+        for frame in half {
+            #expect(truth[frame.time] == frame.hash, "the frame at \(frame.time) is not the device's, shrunk")
+        }
+        #expect(received.patches >= 10, "\(received.patches) of \(received.frames.count) frames came as patches")
+    }
+
+    /// Keys and the caret (small changes, sent as patches), then another app (the whole screen
+    /// changes, so that frame comes whole), read by a client; with what the device drew (shrunk
+    /// to half with `halfSize`, which the client asks for) and the device's record of the stream.
+    private static func typeThenPush(halfSize: Bool) async throws -> (
+        received: HashingReader.Received, truth: [Duration: UInt64], session: DisplayStreamServer.Session
+    ) {
+        let home = try Workspace()
+        let device = try Device(apps: ShowcaseCatalog.apps, registry: home.registry)
+        try await device.launch(SignUpApp.bundleIdentifier)
+        let drawn = FrameHashes(halfSize: halfSize)
+        let subscription = device.display.subscribe(drawn)
+        let reader = try HashingReader(socketPath: device.display.socketPath, halfSize: halfSize)
+        try await device.typeText("patches", into: .textField("email"))
+        try await device.launch(CountriesApp.bundleIdentifier)
+        try await device.tap(.cell("Canada"))
+        try await device.wait(.seconds(1))
+        let received = try await reader.stop()
+        subscription.stop()
+        let session = try #require(device.display.sessions.last)
+        await device.shutdown()
+        return (received, drawn.byTime, session)
     }
 
     @Test("behind on a real clock, what a frame dropped for a slow client changed still reaches it in the next patch")
@@ -112,14 +133,23 @@ struct DisplayStreamPatchTests {
     }
 }
 
-/// The content of every frame a sink in the device's process gets, by time: what the device drew.
+/// The content of every frame a sink in the device's process gets, by time: what the device
+/// drew (with `halfSize`, shrunk whole to half its size).
 private final class FrameHashes: DisplayStreamSink, Sendable {
     private let hashes = Mutex<[Duration: UInt64]>([:])
+    private let halfSize: Bool
     var byTime: [Duration: UInt64] { hashes.withLock { $0 } }
+
+    init(halfSize: Bool = false) { self.halfSize = halfSize }
 
     func receive(_ event: DisplayStreamEvent) {
         guard case let .frame(frame) = event else { return }
-        let hash = frame.pixels.contentHash
+        var pixels = frame.pixels
+        if halfSize {
+            pixels = PixelBuffer(width: pixels.width / 2, height: pixels.height / 2)
+            FrameScaler.shrink(frame.pixels, into: pixels)
+        }
+        let hash = pixels.contentHash
         hashes.withLock { $0[frame.presentationTime] = hash }
     }
 }
@@ -128,7 +158,7 @@ private final class FrameHashes: DisplayStreamSink, Sendable {
 /// comes (the client reuses its buffers) and counting those rebuilt from patches.
 private final class HashingReader: @unchecked Sendable {
     struct Received {
-        var frames: [(time: Duration, hash: UInt64)] = []
+        var frames: [(time: Duration, hash: UInt64, size: (Int, Int))] = []
         var patches = 0
     }
 
@@ -138,9 +168,11 @@ private final class HashingReader: @unchecked Sendable {
 
     private let resumed = DispatchSemaphore(value: 0)
 
-    /// `paused`: reads the first frame, then nothing until `resume()`.
-    init(socketPath: String, paused: Bool = false) throws {
+    /// `paused`: reads the first frame, then nothing until `resume()`. `halfSize`: asks for
+    /// frames at half size.
+    init(socketPath: String, paused: Bool = false, halfSize: Bool = false) throws {
         client = try DisplayStreamClient(socketPath: socketPath)
+        if halfSize { try client.requestHalfSizeFrames() }
         let thread = Thread { [self] in
             var first = true
             while case let .frame(frame)? = try? client.next() {
@@ -148,7 +180,7 @@ private final class HashingReader: @unchecked Sendable {
                 first = false
                 let hash = frame.pixels.contentHash
                 received.withLock {
-                    $0.frames.append((frame.presentationTime, hash))
+                    $0.frames.append((frame.presentationTime, hash, (frame.pixels.width, frame.pixels.height)))
                     if frame.changedAreas != nil { $0.patches += 1 }
                 }
             }
