@@ -58,6 +58,14 @@ struct RecordVideoCommand: AsyncParsableCommand {
     @Option(help: "Threads the encoder may use: 0 = one per core, 1 = the recorder's own thread (for several recordings at once).")
     var threads: Int = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep up to this many MiB of frames in memory, unencoded, until the recording ends (1 to 4096; a device on a virtual clock only).",
+            discussion:
+                "A video that may be dropped (a passing test's) then costs no encoding: when whoever drives the device ends the stream as discarded, nothing is written. Stopped as usual, the frames are encoded then; past the limit, as they come. A recorder killed before it finished loses them."
+        ))
+    var spool: Int?
+
     @Argument(help: "The output file: .mov (QuickTime, like simctl) or .mp4.")
     var file: String
 
@@ -71,6 +79,9 @@ struct RecordVideoCommand: AsyncParsableCommand {
         if let maxFrameRate, !RecordingOptions.maximumFrameRates.contains(maxFrameRate) {
             throw ValidationError(
                 "--max-frame-rate \(maxFrameRate) is out of range: use 1 to 240 frames a second, or leave it out to keep every frame")
+        }
+        if let spool, !(1...4096).contains(spool) {
+            throw ValidationError("--spool \(spool) is out of range: use 1 to 4096 MiB, or leave it out to encode frames as they come")
         }
         do { try recordingOptions(codec: .h264).validate() } catch {
             throw ValidationError(error.description)
@@ -126,10 +137,16 @@ struct RecordVideoCommand: AsyncParsableCommand {
         stop.attach(source)
         // A write error (a full disk) ends the recording at once: the file keeps what was written.
         let session = try openSession(
-            url: url, info: source.info, mask: screenMask, options: options,
+            url: url, info: source.info, mask: screenMask, options: options, spoolLimit: spool.map { $0 << 20 },
             onFailure: { _ in stop.request() })
         do { try source.feed(session) { Console.status(DisplayStream.recordingStartedLine) } } catch {
             Console.warning("the display stream failed (\(ErrorSentence.describe(error))); finalising what was captured.")
+        }
+        if session.endReason == .discarded {
+            // Whoever drives the device dropped the video: nothing is encoded, no file is left.
+            let spanned = session.discard()
+            Console.status(String(format: "%@: %.3f s", DisplayStream.recordingDiscardedLine, spanned.seconds))
+            return
         }
         let summary: RecordingSummary
         do { summary = try session.finish() } catch {
@@ -152,7 +169,7 @@ struct RecordVideoCommand: AsyncParsableCommand {
         case nil:
             let end = source.info.clock == .real ? "holds its last frame until the recorder noticed" : "ends at its last frame"
             Console.warning("\(source.name) went away without ending the stream; the video \(end).")
-        case .stopRequested?: break
+        case .stopRequested?, .discarded?: break
         }
         if summary.framesDropped > 0 {
             Console.status("Dropped \(summary.framesDropped) intermediate frames: the encoder fell behind.")
@@ -171,12 +188,13 @@ struct RecordVideoCommand: AsyncParsableCommand {
     }
 
     private func openSession(
-        url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions,
+        url: URL, info: DisplayInfo, mask: ScreenMask?, options: RecordingOptions, spoolLimit: Int?,
         onFailure: @escaping @Sendable (RecorderError) -> Void
     ) throws -> RecordingSession {
         do {
             // In place: a killed recorder's fragmented file plays where the user asked for it.
-            return try RecordingSession(url: url, info: info, options: options, mask: mask, staged: false, onFailure: onFailure)
+            return try RecordingSession(
+                url: url, info: info, options: options, mask: mask, spoolLimit: spoolLimit, staged: false, onFailure: onFailure)
         } catch {
             let code: Int32
             switch error {

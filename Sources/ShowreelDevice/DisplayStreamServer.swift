@@ -86,6 +86,23 @@ package final class DisplayStreamServer: Sendable {
         for subscriber in subscribers { subscriber.enqueue(.frame(frame)) }
     }
 
+    /// Ends the stream of the socket subscriber `id` (see `sessions`) with the reason
+    /// `discarded`: its recorder is to write nothing. False when no such subscriber is connected.
+    package func discardStream(of id: Int) -> Bool {
+        guard let subscriber = state.withLock({ $0.subscribers[id] }) else { return false }
+        subscriber.enqueue(.end(stopTime: clock.now, reason: .discarded))
+        return true
+    }
+
+    /// The socket subscriber that connected last and is still being sent frames: a recorder in
+    /// another process started just before (a tunnel host's).
+    package var latestRecorder: Session? {
+        state.withLock { state in
+            state.sessions.values.filter { state.subscribers[$0.id] != nil && $0.startTime != nil && $0.stopTime == nil }
+                .max { $0.id < $1.id }
+        }
+    }
+
     /// How long a virtual-clock device waits for a stuck subscriber before dropping its frames.
     static let backpressureTimeout: TimeInterval = 10
 

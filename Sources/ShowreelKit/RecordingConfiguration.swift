@@ -93,7 +93,8 @@ public struct RecordingConfiguration: Sendable {
         RecordingOptions(codec: codec, scale: scale, threads: 1, maximumFrameRate: maximumFrameRate)
     }
 
-    /// What an in-process recording may keep unencoded (nil: encode as frames come).
+    /// What a recording may keep unencoded, in this process or as a tunnel host's recorder's
+    /// `--spool` (nil: encode as frames come).
     var spoolLimit: Int? {
         policy == .retainOnFailure && deferredEncodingLimit > 0 ? deferredEncodingLimit : nil
     }

@@ -24,7 +24,9 @@ final class TestRecording: Sendable {
         /// and the video takes its own name here once the recorder finished it (this process
         /// claims the partial file meanwhile, so that no cleaning takes it for a killed
         /// writer's once the recorder has exited). The device traces its actions wherever it runs.
-        case host(HostRecording, StagedFile, WriterLock?, DeviceTrace?)
+        /// `discardStream` ends the recorder's display stream as discarded (a device in this
+        /// process), so that a video not kept is never encoded.
+        case host(HostRecording, StagedFile, WriterLock?, DeviceTrace?, discardStream: (@Sendable () -> Bool)?)
     }
 
     private static let logger = Logger(label: "showreel.kit.recording")
@@ -62,13 +64,21 @@ final class TestRecording: Sendable {
                     ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
                     "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(options.scale)",
                     "--threads=\(options.threads)",
-                ] + (options.maximumFrameRate.map { ["--max-frame-rate=\($0)"] } ?? []) + ["--force", staging.partial.path]
+                ] + (options.maximumFrameRate.map { ["--max-frame-rate=\($0)"] } ?? [])
+                // A video that waits for the test's outcome is not encoded until it is known.
+                + (configuration.spoolLimit.map { ["--spool=\(max(1, $0 >> 20))"] } ?? []) + ["--force", staging.partial.path]
             let host = TunnelHostClient(baseURL: url, token: token)
             let recording = try await HostRecording.start(
                 host: host, argv: argv,
                 environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
             let claim = WriterLock(staging.partial, creating: false)
-            return TestRecording(video: video, stopper: .host(recording, staging, claim, await startTrace(testDevice)))
+            // The recorder that just said it started is the display's latest subscriber.
+            let discardStream = testDevice.device.flatMap { device in
+                device.display.latestRecorder.map { stream in { @Sendable in device.display.discardStream(of: stream.id) } }
+            }
+            return TestRecording(
+                video: video,
+                stopper: .host(recording, staging, claim, await startTrace(testDevice), discardStream: discardStream))
         }
     }
 
@@ -94,7 +104,7 @@ final class TestRecording: Sendable {
         switch stopper {
         // Times from the device time of the video's first frame: exact.
         case let .session(session): return await session.endTrace(kept: kept)
-        case let .host(_, _, _, deviceTrace):
+        case let .host(_, _, _, deviceTrace, _):
             // The host's recorder writes the file (which keeps only times from its own start),
             // so the video's first frame is known from the device: the first frame its display
             // stream sent to the recorder that connected last, when tracing started just after
@@ -112,18 +122,24 @@ final class TestRecording: Sendable {
 
     /// Ends a recording whose video will not be kept: in this process (a subscription or a
     /// display stream), without encoding what waits (a deferred recording never wrote a file);
-    /// through a tunnel host, by stopping it as usual and removing the file. Returns the
-    /// seconds of device time the recording spanned.
+    /// through a tunnel host, by ending its display stream as discarded (the recorder writes
+    /// nothing) when the device is in this process, else by stopping it as usual and removing
+    /// the file. Returns the seconds of device time the recording spanned.
     func discard() async -> Double {
         switch stopper {
         case let .session(session):
             return await session.discard()
-        case let .host(recording, staging, claim, _):
+        case let .host(recording, staging, claim, _, discardStream):
             defer {
                 staging.abandon()
                 claim?.release()
             }
-            try? await recording.stop()
+            if let discardStream, discardStream() {
+                // Nil: a recorder that predates discarding finished its file instead.
+                do { if let seconds = try await recording.discarded() { return seconds } } catch { try? await recording.stop() }
+            } else {
+                try? await recording.stop()
+            }
             return (try? MediaProbe.probe(staging.partial).duration) ?? 0
         }
     }
@@ -134,7 +150,7 @@ final class TestRecording: Sendable {
     func stop(steps: [StepMark] = [], trace: TraceFile?, preview: Bool) async throws -> RecordedSession.Outcome {
         switch stopper {
         case let .session(session): return try await session.finish(steps: steps, trace: trace, preview: preview)
-        case let .host(recording, staging, claim, _):
+        case let .host(recording, staging, claim, _, _):
             // The host's recorder wrote the file: its duration is read back from it.
             try await recording.stop()
             try staging.commit()

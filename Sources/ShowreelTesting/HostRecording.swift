@@ -42,29 +42,65 @@ public struct HostRecording: Sendable {
             id = try await host.launch(ShellWords.join(argv))
         }
         let recording = HostRecording(host: host, id: id, api: api)
+        switch try await recording.wait(for: readyLine, timeout: timeout) {
+        case .printed: return recording
+        case let .exited(info, output):
+            throw TunnelHostClient.HostError(
+                statusCode: 0, message: "The recorder exited (\(info.terminationSummary)) before recording: \(output)")
+        case let .timedOut(output):
+            _ = try? await host.terminate(id, wait: true)
+            throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not start within \(timeout): \(output)")
+        }
+    }
+
+    /// Once the device ended the recorder's stream as discarded (`DisplayStreamEndReason`):
+    /// waits, up to `timeout`, until the recorder says it wrote nothing, and returns the seconds
+    /// of device time it spanned. Nil when it finished its file instead (a recorder that
+    /// predates discarding), once it has exited. Throws with its output when it failed.
+    public func discarded(timeout: Duration = .seconds(60)) async throws -> Double? {
+        switch try await wait(for: DisplayStream.recordingDiscardedLine, timeout: timeout) {
+        case let .printed(output): return Self.discardedSeconds(in: output)
+        case let .exited(info, output):
+            guard info.terminationReason == "exit", info.exitCode == 0 else {
+                throw TunnelHostClient.HostError(
+                    statusCode: 0, message: "The recorder did not finish cleanly (\(info.terminationSummary)): \(output)")
+            }
+            return Self.discardedSeconds(in: output)
+        case let .timedOut(output):
+            throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not end within \(timeout): \(output)")
+        }
+    }
+
+    /// How a wait for a line of the recorder's ended, with what it had printed by then.
+    private enum LineWait {
+        case printed(String)
+        case exited(TunnelHostClient.CommandInfo, String)
+        case timedOut(String)
+    }
+
+    /// Waits, up to `timeout`, until the recorder prints `line` or exits. v1 waits on the host
+    /// until the line comes (or the recorder exits); the legacy API has no such wait, and is
+    /// asked again every 20 ms.
+    private func wait(for line: String, timeout: Duration) async throws -> LineWait {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            // v1 waits on the host until the line comes (or the recorder exits); the legacy API
-            // has no such wait, and is asked again every 20 ms.
             let output =
                 api == .v1
-                ? try await host.output(id, until: readyLine, timeout: max(ContinuousClock.now.duration(to: deadline), .milliseconds(1)))
+                ? try await host.output(id, until: line, timeout: max(ContinuousClock.now.duration(to: deadline), .milliseconds(1)))
                 : try await host.output(id)
-            if output.contains(readyLine) { return recording }
+            if output.contains(line) { return .printed(output) }
             let info = try await host.command(id)
-            if !info.isRunning {
-                throw TunnelHostClient.HostError(
-                    statusCode: 0,
-                    message:
-                        "The recorder exited (\(info.terminationSummary)) before recording: \(try await host.output(id))")
-            }
+            if !info.isRunning { return .exited(info, try await host.output(id)) }
             try await Task.sleep(for: .milliseconds(20))
         }
-        _ = try? await host.terminate(id, wait: true)
-        throw TunnelHostClient.HostError(
-            statusCode: 0,
-            message:
-                "The recorder did not start within \(timeout): \(try await host.output(id))")
+        return .timedOut(try await host.output(id))
+    }
+
+    /// The seconds in "Recording discarded: 1.234 s", if `output` has that line.
+    public static func discardedSeconds(in output: String) -> Double? {
+        let prefix = DisplayStream.recordingDiscardedLine + ": "
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        return Double(line.dropFirst(prefix.count).split(separator: " ").first ?? "")
     }
 
     /// Interrupts the recorder (SIGINT, as Ctrl-C) and waits until it has exited, so the file

@@ -27,6 +27,9 @@ package enum DisplayStream {
     /// What `showreel io … recordVideo` prints once it has the first frame: a client that
     /// launched it (through a tunnel host) knows from this line that the recording has started.
     public static let recordingStartedLine = "Recording started"
+    /// What it prints, with the seconds of device time it spanned, when the stream ended with
+    /// `DisplayStreamEndReason.discarded`: "Recording discarded: 1.234 s".
+    public static let recordingDiscardedLine = "Recording discarded"
     static let frameTag: UInt8 = 1
     static let endTag: UInt8 = 2
     static let patchTag: UInt8 = 3
@@ -58,6 +61,10 @@ package enum DisplayStreamEndReason: UInt8, Sendable {
     case stopRequested = 0
     /// The device shut down while the subscriber was attached.
     case deviceShutdown = 1
+    /// Whoever drives the device dropped the recording (a passing test's video that is not to
+    /// be kept): the recorder writes nothing. A recorder that predates it takes it for the
+    /// device shutting down, and finishes its file, which the one who dropped it removes.
+    case discarded = 2
 }
 
 package enum DisplayStreamEvent: Sendable {

@@ -6,6 +6,7 @@ import ShowreelRecorder
 import ShowreelRender
 import ShowreelTestSupport
 import ShowreelTesting
+import ShowreelWire
 import Testing
 
 #if canImport(Glibc)
@@ -255,6 +256,32 @@ struct RecorderProcessTests {
         #expect(corner.red < 20 && corner.green < 20 && corner.blue < 20, "corner is \(corner)")
         #expect(island.red < 20, "sensor housing is \(island)")
         await session.device.shutdown()
+    }
+
+    @Test(
+        "--spool keeps frames unencoded: a stream the device ends as discarded leaves no file and says how long it spanned; one stopped as usual is encoded then, whole"
+    )
+    func spool() async throws {
+        let dropped = try await Session.start("dropped.mov", ["--spool=64"])
+        try await dropped.tap(3)
+        let stream = try #require(dropped.device.display.latestRecorder)
+        #expect(dropped.device.display.discardStream(of: stream.id))
+        #expect(try await dropped.recorder.waitForExit() == 0, "stderr: \(dropped.recorder.stderr)")
+        #expect(dropped.recorder.stderr.contains("\(DisplayStream.recordingDiscardedLine): "), "\(dropped.recorder.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dropped.video.path), "a discarded recording writes nothing")
+        #expect(!dropped.recorder.stderr.contains("shut down"))
+        await dropped.device.shutdown()
+
+        let kept = try await Session.start("kept.mov", ["--spool=64"])
+        try await kept.tap(3)
+        let size = try FileManager.default.attributesOfItem(atPath: kept.video.path)[.size] as? Int
+        #expect(size == 0, "nothing but the writer's claim is on disk while the frames fit the spool")
+        kept.recorder.signal(SIGINT)
+        #expect(try await kept.recorder.waitForExit() == 0, "stderr: \(kept.recorder.stderr)")
+        let info = try MediaProbe.probe(kept.video)
+        #expect(abs(info.duration - (try kept.span)) <= 1.0 / 60)
+        #expect(info.frameCount == 6)  // as stopBySignal's, encoded as they came
+        await kept.device.shutdown()
     }
 
     @Test("a full disk while writing: the recorder finalises what fits, exits non-zero, never reports success")

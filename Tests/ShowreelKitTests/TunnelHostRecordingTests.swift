@@ -15,22 +15,14 @@ struct TunnelHostRecordingTests {
     @Test("a test recorded via .tunnelHost gets a complete video made by a recorder the host ran")
     func recordsThroughTheHost() async throws {
         let folder = RecordingTraitTests.Folder()
-        let workspace = try Workspace()
-        let host = try ChildProcess(
-            try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
-            in: workspace, name: "host")
-        let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
-        let test = try #require(Test.current)
-        let configuration = RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url)
+        let (host, url, workspace) = try await Self.startHost()
+        defer { withExtendedLifetime(workspace) {} }
         // The host stays up to the end: the last check asks it what it ran.
         try await host.stopping {
-            try await DeviceTrait.device().provideScope(for: test, testCase: nil) {
-                try await RecordingTrait.recorded(configuration).provideScope(for: test, testCase: nil) {
-                    let app = Application("dev.showreel.hello")
-                    try await app.launch()
-                    for _ in 0..<3 { try await app.buttons["tapButton"].tap() }
-                    #expect(try await app.staticTexts["tapCount"].label == "Tapped 3 times")
-                }
+            let configuration = RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url)
+            try await Self.tapThrice(recorded: configuration) { (app: Application) async throws in
+                let label = try await app.staticTexts["tapCount"].label
+                #expect(label == "Tapped 3 times")
             }
             let entry = try #require(try folder.manifest().entries.first)
             #expect(entry.status == .passed)
@@ -52,6 +44,29 @@ struct TunnelHostRecordingTests {
             // It records as a recording in the test's process would: its frame rate, its thread.
             let argv = commands.first?.argv ?? []
             #expect(argv.contains("--max-frame-rate=30.0") && argv.contains("--threads=1"), "\(argv)")
+        }
+    }
+
+    @Test(
+        "a passing test under .retainOnFailure: the host's recorder keeps its frames unencoded, and writes nothing once the device ends its stream as discarded"
+    )
+    func discardsThroughTheHost() async throws {
+        let folder = RecordingTraitTests.Folder()
+        let (host, url, workspace) = try await Self.startHost()
+        defer { withExtendedLifetime(workspace) {} }
+        try await host.stopping {
+            try await Self.tapThrice(recorded: RecordingConfiguration(.retainOnFailure, via: .tunnelHost(url), folder: folder.url))
+            let entry = try #require(try folder.manifest().entries.first)
+            #expect(entry.status == .passed && entry.video == nil)
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".mov") }
+            #expect(left.isEmpty, "\(left)")
+            let commands = try await TunnelHostClient(baseURL: url).commands()
+            let recorder = try #require(commands.first)
+            #expect(recorder.argv.contains("--spool=64"), "\(recorder.argv)")
+            #expect(recorder.exitCode == 0 && recorder.signalsSent?.isEmpty != false, "ended by its stream, not a signal: \(recorder)")
+            let said = try await TunnelHostClient(baseURL: url).output(recorder.id)
+            let seconds = try #require(HostRecording.discardedSeconds(in: said), "\(said)")
+            #expect(seconds > 0, "\(said)")
         }
     }
 
@@ -156,6 +171,32 @@ struct TunnelHostRecordingTests {
                 #expect(run.exitCode == 0)
             }
             #expect(!none.stderr.contains("standby waiting") && !none.stderr.contains("standby=yes"), "\(none.stderr)")
+        }
+    }
+
+    /// A `showreel host` on a port of its own, where it listens, and the workspace that holds
+    /// its output (removed once let go of).
+    static func startHost() async throws -> (ChildProcess, URL, Workspace) {
+        let workspace = try Workspace()
+        let host = try ChildProcess(
+            try BuildProducts.showreel, ["host", "--port", "0"], environment: ProcessInfo.processInfo.environment,
+            in: workspace, name: "host")
+        return (host, URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!, workspace)
+    }
+
+    /// A test on its own device, recorded as `configuration` says: the hello app launched and
+    /// its button tapped three times, then `check`.
+    static func tapThrice(
+        recorded configuration: RecordingConfiguration, then check: @Sendable (Application) async throws -> Void = { _ in }
+    ) async throws {
+        let test = try #require(Test.current)
+        try await DeviceTrait.device().provideScope(for: test, testCase: nil) {
+            try await RecordingTrait.recorded(configuration).provideScope(for: test, testCase: nil) {
+                let app = Application("dev.showreel.hello")
+                try await app.launch()
+                for _ in 0..<3 { try await app.buttons["tapButton"].tap() }
+                try await check(app)
+            }
         }
     }
 
