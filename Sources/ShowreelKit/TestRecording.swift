@@ -59,21 +59,25 @@ final class TestRecording: Sendable {
             // The recorder there keeps to the same options as one here: its size, its thread,
             // its frame rate.
             let options = configuration.recordingOptions
+            // A device in this process can end the recorder's stream as discarded, so a video
+            // that waits for the test's outcome is not encoded until it is known. One elsewhere
+            // cannot: its recorder encodes as it goes, not all at once when it is stopped.
+            let device = testDevice.device
+            let spool = device == nil ? nil : configuration.spoolLimit
             let argv =
                 [
                     ShowreelBinary.path(), "io", testDevice.udid, "recordVideo", "--codec=\(configuration.codec.rawValue)",
                     "--mask=\(configuration.masksScreenShape ? "black" : "ignored")", "--scale=\(options.scale)",
                     "--threads=\(options.threads)",
                 ] + (options.maximumFrameRate.map { ["--max-frame-rate=\($0)"] } ?? [])
-                // A video that waits for the test's outcome is not encoded until it is known.
-                + (configuration.spoolLimit.map { ["--spool=\(max(1, $0 >> 20))"] } ?? []) + ["--force", staging.partial.path]
+                + (spool.map { ["--spool=\(max(1, $0 >> 20))"] } ?? []) + ["--force", staging.partial.path]
             let host = TunnelHostClient(baseURL: url, token: token)
             let recording = try await HostRecording.start(
                 host: host, argv: argv,
                 environment: ["SHOWREEL_HOME": testDevice.registry.home.path])
             let claim = WriterLock(staging.partial, creating: false)
             // The recorder that just said it started is the display's latest subscriber.
-            let discardStream = testDevice.device.flatMap { device in
+            let discardStream = device.flatMap { device in
                 device.display.latestRecorder.map { stream in { @Sendable in device.display.discardStream(of: stream.id) } }
             }
             return TestRecording(

@@ -151,7 +151,9 @@ struct ExternalDeviceTraceTests {
         }
     }
 
-    @Test("a test recorded through a tunnel host, its device another process, gets steps and a trace")
+    @Test(
+        "a test recorded through a tunnel host, its device another process, gets steps and a trace; a passing one under .retainOnFailure has its recorder encode as it goes and its video removed"
+    )
     func hostRecording() async throws {
         let workspace = try Workspace()
         let (device, udid) = try await Self.bootDevice(workspace)
@@ -161,10 +163,21 @@ struct ExternalDeviceTraceTests {
             in: workspace, name: "host")
         let url = URL(string: "http://127.0.0.1:\(try await host.listeningPort())")!
         let folder = RecordingTraitTests.Folder()
+        let passing = RecordingTraitTests.Folder()
         try await host.stopping {
             try await Self.recorded(
                 on: udid, registry: workspace.registry, RecordingConfiguration(.on, via: .tunnelHost(url), folder: folder.url),
                 Self.tapCanada)
+            // A passing test under .retainOnFailure: this process cannot end another process's
+            // stream as discarded, so its recorder encodes as it goes (no --spool), and the
+            // video it finished on the interrupt is removed.
+            try await Self.recorded(
+                on: udid, registry: workspace.registry,
+                RecordingConfiguration(.retainOnFailure, via: .tunnelHost(url), folder: passing.url), Self.tapCanada)
+            let recorders = try await TunnelHostClient(baseURL: url).commands()
+            #expect(recorders.count == 2 && recorders.allSatisfy { $0.exitCode == 0 && !$0.argv.contains { $0.hasPrefix("--spool") } })
+            #expect(try passing.manifest().entries.first?.video == nil)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: passing.url.path).filter { $0.hasSuffix(".mov") }.isEmpty)
         }
         let entry = try #require(try folder.manifest().entries.first)
         #expect(entry.status == .passed)
