@@ -282,11 +282,10 @@ package final class ActionTrace: @unchecked Sendable {
             let factor = FrameScaler.partFactor(
                 fromWidth: screen.width, height: screen.height, toWidth: small.width, height: small.height)
         else { return nil }
-        return changed.filter { !$0.isEmpty }.map { area in
-            let part = FrameScaler.redrawnPart(of: area.shrunk(by: factor), width: small.width, height: small.height)
-            FrameScaler.shrink(screen, into: small, rows: part.rows, columns: part.columns)
-            return part
-        }
+        let parts = changed.map { FrameScaler.redrawnPart(of: $0.shrunk(by: factor), width: small.width, height: small.height) }
+            .filter { !$0.isEmpty }
+        for part in parts { FrameScaler.shrink(screen, into: small, rows: part.rows, columns: part.columns) }
+        return parts
     }
 
     /// On the painter: makes `picture` of `screen` as the parts that `changed` since `previous`

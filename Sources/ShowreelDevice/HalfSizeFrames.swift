@@ -18,7 +18,7 @@ struct HalfSizeFrames {
         if let pixels, pixels.width == width, pixels.height == height, let changed = frame.changedAreas,
             FrameScaler.partFactor(fromWidth: source.width, height: source.height, toWidth: width, height: height) == 2
         {
-            let parts = changed.filter { !$0.isEmpty }.map { FrameScaler.redrawnPart(of: $0.shrunk(by: 2), width: width, height: height) }
+            let parts = changed.map { FrameScaler.redrawnPart(of: $0.shrunk(by: 2), width: width, height: height) }.filter { !$0.isEmpty }
             for part in parts { FrameScaler.shrink(source, into: pixels, rows: part.rows, columns: part.columns) }
             return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: parts)
         }

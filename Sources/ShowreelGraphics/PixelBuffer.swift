@@ -76,7 +76,9 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// A buffer of its own with the pixels of `area` (which lies on this picture).
     package func copy(_ area: PixelArea) -> PixelBuffer {
-        precondition(area.rows.clamped(to: 0..<height) == area.rows && area.columns.clamped(to: 0..<width) == area.columns)
+        precondition(
+            !area.isEmpty && area.rows.clamped(to: 0..<height) == area.rows && area.columns.clamped(to: 0..<width) == area.columns,
+            "copying \(area), which is empty or not within a \(width)x\(height) picture")
         let part = PixelBuffer(width: area.columns.count, height: area.rows.count, zeroed: false)
         part.copyRows(of: area.rows, columns: area.columns, from: self, to: PixelArea(rows: 0..<part.height, columns: 0..<part.width))
         return part
