@@ -31,9 +31,16 @@ package final class ActionTrace: @unchecked Sendable {
             get { afterPicture?.pixels }
             set { afterPicture = newValue.map { TracePicture(whole: $0) } }
         }
-        /// The pictures as `pictureEncoder` made them, when the trace encodes them as it goes.
-        package var encodedBefore: String?
-        package var encodedAfter: String?
+        /// The pictures as `pictureEncoder` made them, when the trace encodes them as it goes
+        /// (set here, a picture of its own that keeps the same pixels: entries are values).
+        package var encodedBefore: String? {
+            get { beforePicture?.encoded }
+            set { beforePicture = beforePicture?.encoded(as: newValue) }
+        }
+        package var encodedAfter: String? {
+            get { afterPicture?.encoded }
+            set { afterPicture = afterPicture?.encoded(as: newValue) }
+        }
         package var tree: [ElementSnapshot]
         package var error: String?
         package var isInterrupted = false
@@ -122,8 +129,6 @@ package final class ActionTrace: @unchecked Sendable {
                 var entry = traced.entry
                 entry.beforePicture = traced.before
                 entry.afterPicture = traced.after
-                entry.encodedBefore = traced.before?.encoded
-                entry.encodedAfter = traced.after?.encoded
                 return entry
             }
         }

@@ -46,6 +46,14 @@ package final class TracePicture: @unchecked Sendable {
         return pixels
     }
 
+    /// A picture of the same pixels (sharing what they are made of), encoded as `encoded`.
+    func encoded(as encoded: String?) -> TracePicture {
+        let picture = TracePicture()
+        (picture.whole, picture.base, picture.parts, picture.encoded) = (whole, base, parts, encoded)
+        picture.assembled.withLock { $0 = assembled.withLock { $0 } }
+        return picture
+    }
+
     /// Whether it was made whole rather than as parts of the picture before (tests).
     var isWhole: Bool { whole != nil }
 }

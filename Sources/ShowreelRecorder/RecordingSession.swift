@@ -218,7 +218,14 @@ package final class RecordingSession: DisplayStreamSink {
     /// differs (a screen turned), masked there, and passed on as the shrinker's own would be.
     private func receiveShrunk(_ screen: Frame, shrinker: FrameShrinker) {
         let frame = screen.fitted(width: shrinker.width, height: shrinker.height)
-        shrinker.mask?.apply(to: frame.pixels)
+        // The client's buffers are all masked as they pass here: only what changed needs it again.
+        if let mask = shrinker.mask {
+            if let changed = frame.changedAreas {
+                for area in changed { mask.apply(to: frame.pixels, rows: area.rows) }
+            } else {
+                mask.apply(to: frame.pixels)
+            }
+        }
         sourceClock.observe(frame.presentationTime)
         // What the next whole frame changed is not from a picture shrunk here.
         forgetShrunkFrames()
