@@ -94,12 +94,13 @@ package final class DisplayStreamServer: Sendable {
         return true
     }
 
-    /// The socket subscriber that connected last and is still being sent frames: a recorder in
-    /// another process started just before (a tunnel host's).
+    /// The socket subscriber that connected last and is still connected: a recorder in another
+    /// process started just before (a tunnel host's). Not whether a frame was sent to it yet:
+    /// the recorder may print that it has its first frame before the writer thread here has
+    /// noted sending it.
     package var latestRecorder: Session? {
         state.withLock { state in
-            state.sessions.values.filter { state.subscribers[$0.id] != nil && $0.startTime != nil && $0.stopTime == nil }
-                .max { $0.id < $1.id }
+            state.subscribers.keys.max().flatMap { state.sessions[$0] }.flatMap { $0.stopTime == nil ? $0 : nil }
         }
     }
 

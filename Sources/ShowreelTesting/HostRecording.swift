@@ -54,21 +54,34 @@ public struct HostRecording: Sendable {
     }
 
     /// Once the device ended the recorder's stream as discarded (`DisplayStreamEndReason`):
-    /// waits, up to `timeout`, until the recorder says it wrote nothing, and returns the seconds
-    /// of device time it spanned. Nil when it finished its file instead (a recorder that
-    /// predates discarding), once it has exited. Throws with its output when it failed.
+    /// waits, up to `timeout`, until the recorder says it wrote nothing and has exited, and
+    /// returns the seconds of device time it spanned. Nil when it finished its file instead (a
+    /// recorder that predates discarding). Throws with its output when it failed.
     public func discarded(timeout: Duration = .seconds(60)) async throws -> Double? {
+        let deadline = ContinuousClock.now + timeout
+        var info: TunnelHostClient.CommandInfo?
+        let output: String
         switch try await wait(for: DisplayStream.recordingDiscardedLine, timeout: timeout) {
-        case let .printed(output): return Self.discardedSeconds(in: output)
-        case let .exited(info, output):
-            guard info.terminationReason == "exit", info.exitCode == 0 else {
-                throw TunnelHostClient.HostError(
-                    statusCode: 0, message: "The recorder did not finish cleanly (\(info.terminationSummary)): \(output)")
-            }
-            return Self.discardedSeconds(in: output)
-        case let .timedOut(output):
-            throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not end within \(timeout): \(output)")
+        case let .printed(printed): output = printed
+        case let .exited(exited, printed): (info, output) = (exited, printed)
+        case let .timedOut(printed):
+            throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not end within \(timeout): \(printed)")
         }
+        // The line comes just before the recorder exits: done once it has.
+        while info?.isRunning != false {
+            let current = try await host.command(id)
+            info = current
+            guard current.isRunning else { break }
+            guard ContinuousClock.now < deadline else {
+                throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not exit within \(timeout): \(output)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        guard let info, info.terminationReason == "exit", info.exitCode == 0 else {
+            throw TunnelHostClient.HostError(
+                statusCode: 0, message: "The recorder did not finish cleanly (\(info?.terminationSummary ?? "?")): \(output)")
+        }
+        return Self.discardedSeconds(in: output)
     }
 
     /// How a wait for a line of the recorder's ended, with what it had printed by then.
