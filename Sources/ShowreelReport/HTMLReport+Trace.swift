@@ -19,7 +19,7 @@ extension HTMLReport {
     /// `</script>` nor `<!--` (which switches the parser into a mode a later `<script` can trap it
     /// in) can end or change the element. (`<\!` would not do: JSON has no such escape.)
     static func scriptJSON(_ trace: RunTrace) -> String {
-        guard let json = try? RunTrace.encoder.encode(trace) else { return "{}" }
+        guard let json = try? trace.encoded() else { return "{}" }
         // Byte by byte: a trace runs to hundreds of kilobytes, and every report written holds
         // every entry's (Foundation's string search was a third of a recorded session's report).
         let less = UInt8(ascii: "<")

@@ -125,16 +125,4 @@ package struct RunTrace: Codable, Sendable, Equatable {
     package func write(to url: URL) throws {
         try encoded().writeReplacing(url)
     }
-
-    /// The trace's file: compact JSON.
-    package func encoded() throws -> Data {
-        try Self.encoder.encode(self)
-    }
-
-    /// Compact JSON, as the file and the report's embedded copy both hold it.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
