@@ -8,11 +8,11 @@ package struct FrameRecycler {
     /// What each recent frame changed (nil: anything), newest last; `changes.last` is the latest frame's.
     private var changes: [[PixelArea]?] = []
     private var latestNumber = 0
-    /// Enough for the frames a recorder holds (its queue of 8, the one encoding, one held to
-    /// the end of its refresh) to come back: with fewer, a device recorded at full size drew
-    /// each frame into a fresh buffer and copied the whole screen in first, while x264 held
-    /// the rest (a tenth of a `--scale 1` flow's CPU, page faults and copies).
-    private static let spareLimit = 12
+    /// Enough for the frames a recorder holds (its queue of 24 shrunk frames, the one encoding,
+    /// one held to the end of its refresh, the latest) to come back: with fewer, a frame was
+    /// drawn into a fresh buffer and the whole picture copied in first while x264 held the rest
+    /// (a tenth of a `--scale 1` flow's CPU; a fifth of a recorded test's frames at half size).
+    private static let spareLimit = 28
     /// Free spares beyond this many go back to the memory pool: a device nobody is recording
     /// keeps few frames.
     private static let freeSpareLimit = 3
@@ -23,11 +23,11 @@ package struct FrameRecycler {
 
     /// A buffer of `width` x `height` (rows `bytesPerRow` apart; nil: tightly packed) to draw
     /// the next frame into, and where it differs from the latest frame (nil: anywhere, as a
-    /// fresh buffer does).
+    /// fresh buffer does). The newest spare nobody holds: the fewest changes behind.
     package mutating func buffer(width: Int, height: Int, bytesPerRow: Int? = nil) -> (pixels: PixelBuffer, stale: [PixelArea]?) {
         let bytesPerRow = bytesPerRow ?? width * 4
         releaseFreeSparesBeyondLimit()
-        for index in spares.indices
+        for index in spares.indices.reversed()
         where spares[index].pixels.width == width && spares[index].pixels.height == height
             && spares[index].pixels.bytesPerRow == bytesPerRow
         {

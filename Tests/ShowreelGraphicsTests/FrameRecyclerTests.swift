@@ -36,16 +36,35 @@ struct FrameRecyclerTests {
         init(buffer: PixelBuffer) { self.buffer = buffer }
     }
 
-    @Test("frames a recorder holds (a queue of 8, one encoding, one held) come back, stale only where they changed")
+    @Test("frames a recorder holds (a queue of 24, one encoding, one held) come back, stale only where they changed")
     func heldFramesComeBack() {
         var recycler = FrameRecycler()
         var latest: PixelBuffer?
         var made: [Weak] = []
-        let result = publish(200, holding: 10, recycler: &recycler, latest: &latest, made: &made)
+        let result = publish(200, holding: 26, recycler: &recycler, latest: &latest, made: &made)
         // The held frames, the latest and the one being drawn: no buffer beyond those, and
         // every recycled buffer knows what it lacks.
-        #expect(result.fresh <= 12, "\(result.fresh) buffers made for 200 frames")
+        #expect(result.fresh <= 28, "\(result.fresh) buffers made for 200 frames")
         #expect(result.unknownStale == 0)
+    }
+
+    @Test("of the buffers given back, the latest frame's is drawn into next: the least to copy in")
+    func newestSpareFirst() {
+        var recycler = FrameRecycler()
+        var frames: [PixelBuffer?] = []
+        for index in 0..<4 {
+            let (pixels, _) = recycler.buffer(width: 64, height: 48)
+            // Areas far apart, so that none merge.
+            recycler.published(changing: [PixelArea(rows: index * 10..<index * 10 + 1, columns: 0..<8)], replacing: frames.last ?? nil)
+            frames.append(pixels)
+        }
+        // Frames 0 and 2 given back, 1 still held, 3 the latest.
+        let second = ObjectIdentifier(frames[2]!)
+        frames[0] = nil
+        frames[2] = nil
+        let (pixels, stale) = recycler.buffer(width: 64, height: 48)
+        #expect(ObjectIdentifier(pixels) == second)
+        #expect(stale == [PixelArea(rows: 30..<31, columns: 0..<8)])
     }
 
     @Test("once nobody holds them, most spare frames are let go")
