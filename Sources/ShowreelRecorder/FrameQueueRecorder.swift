@@ -107,7 +107,14 @@ package final class FrameQueueRecorder: Sendable {
     /// dropped to make room, or when the recorder already failed or finished (frame discarded).
     @discardableResult
     package func submit(_ frame: Frame) -> Bool {
-        worker.submit(frame, waitingForRoom: false)
+        worker.submit(.frame(frame), waitingForRoom: false)
+    }
+
+    /// Queues `patch` as `submit(_:)` queues a frame. A patch left out of a full queue is
+    /// pasted before the next: its parts still reach the recorder's picture.
+    @discardableResult
+    package func submit(_ patch: FramePatch) -> Bool {
+        worker.submit(.patch(patch), waitingForRoom: false)
     }
 
     /// Queues `frame`, first waiting while the queue is full, so nothing is dropped. For
@@ -116,7 +123,13 @@ package final class FrameQueueRecorder: Sendable {
     /// already failed or finished (frame discarded).
     @discardableResult
     package func submitWaiting(_ frame: Frame) -> Bool {
-        worker.submit(frame, waitingForRoom: true)
+        worker.submit(.frame(frame), waitingForRoom: true)
+    }
+
+    /// Queues `patch` as `submitWaiting(_:)` queues a frame.
+    @discardableResult
+    package func submitWaiting(_ patch: FramePatch) -> Bool {
+        worker.submit(.patch(patch), waitingForRoom: true)
     }
 
     /// Frames waiting for the encoder right now.
@@ -149,16 +162,31 @@ package final class FrameQueueRecorder: Sendable {
     }
 }
 
-extension Frame {
-    /// The same picture at the same time, its changes unknown.
-    fileprivate var withoutChangedAreas: Frame { Frame(pixels: pixels, presentationTime: presentationTime) }
+/// What waits for the encoder: a frame, or a patch over the picture before it.
+private enum QueuedPicture {
+    case frame(Frame)
+    case patch(FramePatch)
+
+    /// This picture, queued after `dropped`, which a full queue left out: a frame's changes are
+    /// then unknown (counted from a picture the recorder never saw, so it redoes all of it); a
+    /// patch pastes the dropped one's parts first. A patch after a frame is whole (its
+    /// source starts over after a frame), so nothing is lost.
+    func following(_ dropped: QueuedPicture) -> QueuedPicture {
+        switch (self, dropped) {
+        case let (.frame(frame), _): return .frame(Frame(pixels: frame.pixels, presentationTime: frame.presentationTime))
+        case let (.patch(patch), .patch(before)): return .patch(patch.following(before))
+        case let (.patch(patch), .frame):
+            precondition(patch.isWhole, "a patch queued after a frame must be a whole picture")
+            return self
+        }
+    }
 }
 
 /// The queue and the thread's loop; the thread holds it (not the public object), so releasing
 /// an unfinished `FrameQueueRecorder` still lets the thread end.
 private final class EncoderWorker: @unchecked Sendable {
     struct State {
-        var queue: [Frame] = []
+        var queue: [QueuedPicture] = []
         var stopping = false
         var finishing = false
         var workerDone = false
@@ -195,31 +223,31 @@ private final class EncoderWorker: @unchecked Sendable {
         return body(&state)
     }
 
-    func submit(_ frame: Frame, waitingForRoom: Bool) -> Bool {
+    func submit(_ picture: QueuedPicture, waitingForRoom: Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while waitingForRoom, state.queue.count >= capacity, !state.stopping, state.failure == nil { condition.wait() }
         guard !state.stopping, state.failure == nil else { return false }
         var kept = true
-        var frame = frame
+        var picture = picture
         if state.queue.count >= capacity {
             let index = state.firstFrameQueued ? 1 : 0
-            state.queue.remove(at: index)
+            let dropped = state.queue.remove(at: index)
             state.dropped += 1
             kept = false
-            // What the frame after the dropped one changed was counted from a picture the
-            // recorder never sees: its changes are unknown (the recorder redoes all of it).
+            // What the picture after the dropped one changed was counted from a picture the
+            // recorder never sees.
             if index < state.queue.count {
-                state.queue[index] = state.queue[index].withoutChangedAreas
+                state.queue[index] = state.queue[index].following(dropped)
             } else {
-                frame = frame.withoutChangedAreas
+                picture = picture.following(dropped)
             }
         }
         if !state.anySubmitted {
             state.anySubmitted = true
             state.firstFrameQueued = true
         }
-        state.queue.append(frame)
+        state.queue.append(picture)
         condition.signal()
         return kept
     }
@@ -306,12 +334,17 @@ private final class EncoderWorker: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let frame = state.queue.removeFirst()
+            let picture = state.queue.removeFirst()
             state.firstFrameQueued = false
             condition.broadcast()  // a waiting submitter has room now
             condition.unlock()
 
-            perform { () throws(RecorderError) in try recorder.append(frame) }
+            perform { () throws(RecorderError) in
+                switch picture {
+                case let .frame(frame): try recorder.append(frame)
+                case let .patch(patch): try recorder.append(patch)
+                }
+            }
             if recorder.fragmented, ContinuousClock.now - lastFlush >= keepAlive.interval {
                 // Busy: frames keep coming, so the file only needs flushing (no repeat).
                 perform { () throws(RecorderError) in try recorder.keepCurrent(at: nil) }

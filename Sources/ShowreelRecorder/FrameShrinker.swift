@@ -5,7 +5,7 @@ import ShowreelRender
 ///
 /// Done where the frame was just drawn, it reads the frame from the drawing core's cache; on
 /// another core the same 5 MB come from memory, about four times slower here. So a recording
-/// session shrinks on the source's thread (`shrunk(_:after:recycler:)`, into a buffer it hands on), and a
+/// session shrinks on the source's thread (`patch(_:afterPicture:)`, into buffers it hands on), and a
 /// `VideoRecorder` fed screen-sized frames shrinks into a buffer of its own (`shrink(_:into:)`).
 package struct FrameShrinker: Sendable {
     package let width: Int
@@ -47,29 +47,29 @@ package struct FrameShrinker: Sendable {
         }
     }
 
-    /// `frame` at the video's size, in a buffer from `recycler` (this shrinker's earlier
-    /// pictures, taken back once nobody holds them). Given `previous`, this shrinker's picture
-    /// of the frame its source published just before, only what `frame` says changed since is
-    /// shrunk, over that picture: a recycled buffer gets only the parts it lacks copied from
-    /// it, a fresh one all of it. A frame that changed over half its bands, or does not say what
-    /// changed, is shrunk whole.
-    ///
-    /// The frame keeps its changed areas, at the video's size (where the shrunk picture may
-    /// differ from the one shrunk before), so the recorder converts only those.
-    package func shrunk(_ frame: Frame, after previous: PixelBuffer?, recycler: inout FrameRecycler) -> Frame {
-        let areas = shrinksInParts ? frame.changedAreas.map { $0.map { $0.shrunk(by: 2) } } : nil
-        let (pixels, stale) = recycler.buffer(width: width, height: height)
-        defer { recycler.published(changing: areas, replacing: previous) }
-        if let previous, shrinksInParts, isShrunk(previous), let changed = frame.changedAreas {
+    /// `frame` at the video's size, as a patch over the picture of the frame before it when
+    /// there is one (`afterPicture`) and `frame` says what changed since: those parts alone,
+    /// each shrunk into a buffer of its own (band by band, as `shrink(_:into:spans:)` redoes
+    /// them), not masked. A frame that changed over half its bands, or does not say what
+    /// changed, is shrunk whole into a buffer of its own, masked.
+    package func patch(_ frame: Frame, afterPicture: Bool) -> FramePatch {
+        if afterPicture, shrinksInParts, let changed = frame.changedAreas {
             let spans = BandSpans(areas: changed, factor: 2, layout: bands)
             if spans.changedBandCount * 2 <= bands.bandCount {
-                pixels.copyPixels(in: stale, from: previous)
-                shrink(frame.pixels, into: pixels, spans: spans)
-                return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
+                let parts = spans.changed.compactMap { band, columns -> FramePatch.Part? in
+                    let area = FrameScaler.redrawnPart(
+                        of: PixelArea(rows: bands.rows(of: band), columns: columns), width: width, height: height)
+                    guard !area.isEmpty else { return nil }
+                    let part = PixelBuffer(width: area.columns.count, height: area.rows.count, zeroed: false)
+                    FrameScaler.shrink(frame.pixels, area: area, ofWidth: width, height: height, into: part)
+                    return FramePatch.Part(area: area, pixels: part)
+                }
+                return FramePatch(parts: parts, presentationTime: frame.presentationTime)
             }
         }
+        let pixels = PixelBuffer(width: width, height: height, zeroed: false)
         shrink(frame.pixels, into: pixels)
-        return Frame(pixels: pixels, presentationTime: frame.presentationTime, changedAreas: areas)
+        return FramePatch(whole: pixels, presentationTime: frame.presentationTime)
     }
 
     /// Whether `pixels` are already at the video's size (shrunk and masked by a shrinker).

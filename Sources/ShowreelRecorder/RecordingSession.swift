@@ -42,9 +42,9 @@ package final class RecordingSession: DisplayStreamSink {
     private let screenSize: (width: Int, height: Int)
     /// Shrinks frames for a smaller video on the thread that delivers them (see `FrameShrinker`).
     private let shrinker: FrameShrinker?
-    /// The last frame shrunk here, while it is the picture of the source's frame before (the
-    /// next shrinks only what changed since over it), and the buffers of earlier ones.
-    private let shrunkFrames = Mutex<(last: PixelBuffer?, recycler: FrameRecycler)>((nil, FrameRecycler()))
+    /// Whether the queue's recorder has the picture of the source's frame before, shrunk here:
+    /// the next frame goes to it as a patch of what changed since (see `FramePatch`).
+    private let patchesFollow = Mutex(false)
     private let state = Mutex(State())
     private let sourceClock: SourceClock
     /// Device time runs with the wall (a real clock), so the wall tells how long the video lasts
@@ -191,17 +191,20 @@ package final class RecordingSession: DisplayStreamSink {
             // the same run gives the same video. A real clock cannot wait.
             sourceClock.observe(frame.presentationTime)
             if let queued = keepOrQueue(frame) {
-                // Shrunk here, where the frame is still in cache, not on the encoding thread.
-                let shrunk = shrinker.map { shrinker in
-                    shrunkFrames.withLock { frames in
-                        let shrunk = shrinker.shrunk(frame, after: frames.last, recycler: &frames.recycler)
-                        frames.last = shrunk.pixels
-                        return shrunk
+                if let shrinker {
+                    // Shrunk here, where the frame is still in cache, not on the encoding thread.
+                    let patch = patchesFollow.withLock { follows in
+                        defer { follows = true }
+                        return shrinker.patch(frame, afterPicture: follows)
                     }
+                    if waitsForEncoder { queued.submitWaiting(patch) } else { queued.submit(patch) }
+                } else if waitsForEncoder {
+                    queued.submitWaiting(frame)
+                } else {
+                    queued.submit(frame)
                 }
-                if waitsForEncoder { queued.submitWaiting(shrunk ?? frame) } else { queued.submit(shrunk ?? frame) }
             } else {
-                // Kept whole by a deferred recorder: what the next frame changed is not from a shrunk picture here.
+                // Kept whole by a deferred recorder: what the next frame changed is not from a picture shrunk here.
                 forgetShrunkFrames()
             }
             noteReceived(frame)
@@ -236,7 +239,7 @@ package final class RecordingSession: DisplayStreamSink {
     }
 
     private func forgetShrunkFrames() {
-        shrunkFrames.withLock { if $0.last != nil { $0 = (nil, FrameRecycler()) } }
+        patchesFollow.withLock { $0 = false }
     }
 
     private func noteReceived(_ frame: Frame) {

@@ -52,6 +52,9 @@ package final class VideoRecorder {
     private var encoder: VideoEncoder?
     /// With a maximum frame rate: the newest frame of the current refresh, not encoded yet.
     private var held: Frame?
+    /// The picture patches are pasted over (see `append(_: FramePatch)`), the recorder's own;
+    /// nil until a whole one came, and again after a frame came as a frame.
+    private var canvas: PixelBuffer?
     private var finished = false
     private var warnedAboutSize = false
     /// With a spool limit: frames converted and waiting for the encoder, until they take more
@@ -149,25 +152,58 @@ package final class VideoRecorder {
     /// arrives (or the file is kept current or finished): a newer frame in the same refresh
     /// replaces it, as a display shows only the newest (counted in `framesSuperseded`).
     package func append(_ frame: Frame) throws(RecorderError) {
+        canvas = nil
+        try append(frame, pasting: nil)
+    }
+
+    /// Appends the picture `patch` makes of the one appended before (a patch too, or a whole
+    /// one), as `append(_: Frame)` appends a frame: its parts are pasted over the picture this
+    /// recorder keeps, and masked, once the frame held before has been encoded.
+    package func append(_ patch: FramePatch) throws(RecorderError) {
+        guard let shrinker = preparer.shrinker else { preconditionFailure("a patch for a recorder that does not shrink") }
+        precondition(patch.isWhole || canvas != nil, "a patch with no whole picture before it")
+        let first = patch.isWhole ? patch.parts[0].pixels : canvas!
+        let frame = Frame(pixels: first, presentationTime: patch.presentationTime, changedAreas: patch.changedAreas)
+        try append(frame) {
+            // A whole picture is taken as it is; the parts after it are pasted over it.
+            self.canvas = first
+            for part in patch.parts.dropFirst(patch.isWhole ? 1 : 0) {
+                first.paste(part.pixels, over: part.area)
+                shrinker.mask?.apply(to: first, rows: part.area.rows)
+            }
+        }
+    }
+
+    /// Appends `frame`; `pasting` (once, before the frame's pixels are first read, and after the
+    /// frame held before them was encoded) makes its picture over the one before.
+    private func append(_ frame: Frame, pasting: (() -> Void)?) throws(RecorderError) {
         guard !finished else { throw .alreadyFinished(file: url.path) }
         if let failure { throw failure }
         do {
-            if timeline.firstFrameTime == nil, try holdsFirst(frame) { return }
+            var pasting = pasting
+            let notePicture = {
+                pasting?()
+                pasting = nil
+                self.preparer.noteChanges(of: frame)
+            }
+            if timeline.firstFrameTime == nil, try holdsFirst(frame, notePicture: notePicture) { return }
             switch timeline.arrival(of: frame.presentationTime, holding: held?.presentationTime) {
             case .write:
-                preparer.noteChanges(of: frame)
+                notePicture()
                 try encode(frame)
             case .drop:
-                // Not shown, but what the next frame changed is counted from it.
-                preparer.noteChanges(of: frame)
+                // Not shown, but what the next frame changed is counted from it. A patch's
+                // picture is the held frame's too: that is encoded first, as it was.
+                if pasting != nil, held?.pixels === frame.pixels { try encodeHeld() }
+                notePicture()
                 framesDropped += 1
             case .supersede:
                 framesSuperseded += 1
-                preparer.noteChanges(of: frame)
+                notePicture()
                 held = holding(frame)
             case .hold:
                 try encodeHeld()
-                preparer.noteChanges(of: frame)
+                notePicture()
                 held = holding(frame)
             }
         } catch {
@@ -183,14 +219,14 @@ package final class VideoRecorder {
     /// at the same device time, so the video opens on the app's first drawn screen instead of a
     /// black frame no one saw. Returns whether `frame` was kept back; false once the first is
     /// encoded.
-    private func holdsFirst(_ frame: Frame) throws(RecorderError) -> Bool {
+    private func holdsFirst(_ frame: Frame, notePicture: () -> Void) throws(RecorderError) -> Bool {
         guard let first = held else {
-            preparer.noteChanges(of: frame)
+            notePicture()
             held = frame
             return true
         }
         if frame.presentationTime <= first.presentationTime + Self.sameInstant {
-            preparer.noteChanges(of: frame)
+            notePicture()
             held = Frame(
                 pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
                 changedAreas: frame.changedAreas)

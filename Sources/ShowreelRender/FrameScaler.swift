@@ -41,13 +41,35 @@ public enum FrameScaler {
     /// the whole frame.
     public static func shrink(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
         let part = redrawnPart(of: PixelArea(rows: rows, columns: columns), width: destination.width, height: destination.height)
-        let (rows, columns) = (part.rows, part.columns)
         guard
             let factor = partFactor(fromWidth: source.width, height: source.height, toWidth: destination.width, height: destination.height)
         else {
             return shrink(source, into: destination)
         }
-        guard !rows.isEmpty, !columns.isEmpty else { return }
+        guard !part.isEmpty else { return }
+        shrink(source, factor: factor, area: part, into: destination, at: (part.columns.lowerBound, part.rows.lowerBound))
+    }
+
+    /// Shrinks into `part` (a buffer of `area`'s size) the pixels `area` of a `width` x
+    /// `height` picture of `source` has: the same pixels `shrink(_:into:rows:columns:)` puts
+    /// there. `area` is a `redrawnPart` of that picture, which must be one `source` shrinks into
+    /// in parts (`partFactor`).
+    package static func shrink(_ source: PixelBuffer, area: PixelArea, ofWidth width: Int, height: Int, into part: PixelBuffer) {
+        guard let factor = partFactor(fromWidth: source.width, height: source.height, toWidth: width, height: height) else {
+            preconditionFailure("a \(source.width)x\(source.height) frame does not shrink in parts to \(width)x\(height)")
+        }
+        precondition(part.width == area.columns.count && part.height == area.rows.count, "a part buffer of another size than its area")
+        shrink(source, factor: factor, area: area, into: part, at: (0, 0), pictureSize: (width, height))
+    }
+
+    /// Shrinks the source pixels of `area` (of a picture `factor` times smaller than `source`)
+    /// into `destination`, whose pixel (`x`, `y`) is the area's corner; `pictureSize` is that
+    /// picture's (nil: `destination` is the whole picture).
+    private static func shrink(
+        _ source: PixelBuffer, factor: Int, area: PixelArea, into destination: PixelBuffer, at corner: (x: Int, y: Int),
+        pictureSize: (width: Int, height: Int)? = nil
+    ) {
+        let (rows, columns) = (area.rows, area.columns)
         #if canImport(CYUV)
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
@@ -56,14 +78,17 @@ public enum FrameScaler {
                     + factor * rows.lowerBound * source.bytesPerRow + factor * columns.lowerBound * 4
                 let to =
                     destinationBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    + rows.lowerBound * destination.bytesPerRow + columns.lowerBound * 4
+                    + corner.y * destination.bytesPerRow + corner.x * 4
                 _ = ARGBScale(
                     from, Int32(source.bytesPerRow), Int32(factor * columns.count), Int32(factor * rows.count),
                     to, Int32(destination.bytesPerRow), Int32(columns.count), Int32(rows.count), kFilterBox)
             }
         }
         #else
-        paintScaled(source, into: destination, rows: rows, columns: columns)
+        let size = pictureSize ?? (width: destination.width, height: destination.height)
+        paintScaled(
+            source, into: destination, rows: rows, columns: columns, pictureSize: size,
+            origin: (columns.lowerBound - corner.x, rows.lowerBound - corner.y))
         #endif
     }
 
@@ -91,13 +116,19 @@ public enum FrameScaler {
             }
         }
         #else
-        paintScaled(source, into: destination, rows: 0..<destination.height, columns: 0..<destination.width)
+        paintScaled(
+            source, into: destination, rows: 0..<destination.height, columns: 0..<destination.width,
+            pictureSize: (destination.width, destination.height))
         #endif
     }
 
     #if !canImport(CYUV)
-    /// Cairo's bilinear path, painting only `rows` and `columns` of `destination`.
-    private static func paintScaled(_ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>) {
+    /// Cairo's bilinear path, painting only `rows` and `columns` of a `pictureSize` picture
+    /// of `source`, into `destination`, which holds that picture from `origin` on.
+    private static func paintScaled(
+        _ source: PixelBuffer, into destination: PixelBuffer, rows: Range<Int>, columns: Range<Int>,
+        pictureSize: (width: Int, height: Int), origin: (x: Int, y: Int) = (0, 0)
+    ) {
         source.withUnsafeBytes { sourceBytes in
             destination.withUnsafeMutableBytes { destinationBytes in
                 // Cairo only reads the source surface; it takes a mutable pointer by its C signature.
@@ -113,11 +144,12 @@ public enum FrameScaler {
                     cairo_surface_destroy(output)
                     cairo_surface_destroy(input)
                 }
+                cairo_translate(context, Double(-origin.x), Double(-origin.y))
                 cairo_rectangle(context, Double(columns.lowerBound), Double(rows.lowerBound), Double(columns.count), Double(rows.count))
                 cairo_clip(context)
                 cairo_scale(
-                    context, Double(destination.width) / Double(source.width),
-                    Double(destination.height) / Double(source.height))
+                    context, Double(pictureSize.width) / Double(source.width),
+                    Double(pictureSize.height) / Double(source.height))
                 cairo_set_source_surface(context, input, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(context), CAIRO_FILTER_BILINEAR)
                 cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)

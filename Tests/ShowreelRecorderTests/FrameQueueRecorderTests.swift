@@ -41,6 +41,50 @@ struct FrameQueueRecorderTests {
         }
     }
 
+    @Test("patches a full queue leaves out are pasted before the next one: every changed part reaches the video")
+    func droppedPatchesArePasted() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("patches.mov")
+            // A 320x240 screen at half size, shrunk in patches as a recording session does.
+            let options = RecordingOptions(scale: 0.5)
+            let queue = try FrameQueueRecorder(url: url, width: 320, height: 240, options: options, capacity: 4)
+            let shrinker = try #require(FrameShrinker(width: 320, height: 240, options: options, mask: nil))
+            queue.holdEncoder(true)  // the encoder is "busy": patches are left out
+            var screen = makePixels(index: 7, width: 320, height: 240)
+            queue.submit(shrinker.patch(Frame(pixels: screen, presentationTime: .zero), afterPicture: false))
+            // Twelve squares of colour, one more per frame, each frame changing only its own.
+            let squares = (0..<12).map {
+                PixelArea(rows: ($0 / 4) * 64 + 16..<($0 / 4) * 64 + 64, columns: ($0 % 4) * 80 + 16..<($0 % 4) * 80 + 64)
+            }
+            for (index, square) in squares.enumerated() {
+                screen = screen.copy()
+                screen.paste(
+                    Self.solid(palette[index % palette.count], width: square.columns.count, height: square.rows.count), over: square)
+                let frame = Frame(pixels: screen, presentationTime: .milliseconds(100 * (index + 1)), changedAreas: [square])
+                queue.submit(shrinker.patch(frame, afterPicture: true))
+            }
+            #expect(queue.framesDropped == 9)
+            try queue.finish(stopTime: .milliseconds(1_400))
+            let last = try #require(try await decodedFrames(url).last)
+            for (index, square) in squares.enumerated() {
+                let (x, y) = (
+                    (square.columns.lowerBound + square.columns.upperBound) / 4, (square.rows.lowerBound + square.rows.upperBound) / 4
+                )
+                #expect(isClose(last.pixels.pixel(x: x, y: y), palette[index % palette.count]), "square \(index)")
+            }
+        }
+    }
+
+    static func solid(_ colour: RGBA, width: Int, height: Int) -> PixelBuffer {
+        let pixels = PixelBuffer(width: width, height: height)
+        pixels.withUnsafeMutableBytes { bytes in
+            for offset in stride(from: 0, to: bytes.count, by: 4) {
+                (bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3]) = (colour.blue, colour.green, colour.red, 255)
+            }
+        }
+        return pixels
+    }
+
     @Test("submitting as fast as possible never loses the last frame")
     func burstKeepsLastFrame() async throws {
         try await withTemporaryDirectory { directory in
