@@ -35,6 +35,10 @@ struct RunTraceJSONTests {
                 target: RunTrace.Rect(x: 10, y: 20.5, width: 30, height: 40), before: 0, after: 1, tree: [],
                 error: "no such element:\n\(awkward)"),
             RunTrace.Step(title: "", start: .ulpOfOne, end: 2, status: .interrupted, before: 1),
+            // Whole numbers around where they stop being written as integers, and a negative zero.
+            RunTrace.Step(
+                title: "-", start: 999_999_999, end: 1e9, status: .passed,
+                target: RunTrace.Rect(x: -0.0, y: -42, width: 1e15, height: 123_456_789_012)),
         ],
         pictures: ["data:image/jpeg;base64," + String(repeating: "/9j/4AAQSkZJRgABAQ+==", count: 5000), ""])
 
