@@ -99,13 +99,16 @@ final class MediaInput {
     private(set) var format: UnsafeMutablePointer<AVFormatContext>
     let stream: UnsafeMutablePointer<AVStream>
 
-    init(url: URL) throws(RecorderError) {
+    /// `probing`: FFmpeg decodes the first packets to learn what the container does not say
+    /// (`avformat_find_stream_info`). A file this recorder wrote says all that copying its
+    /// packets needs, and probing it took most of the time of copying it.
+    init(url: URL, probing: Bool = true) throws(RecorderError) {
         installFFmpegLogging()
         self.url = url
         let path = url.path
         let context = try Self.open(path)
         format = context
-        let result = avformat_find_stream_info(context, nil)
+        let result = probing ? avformat_find_stream_info(context, nil) : 0
         if result < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)

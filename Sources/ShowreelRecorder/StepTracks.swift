@@ -6,7 +6,8 @@ import Foundation
 /// step's title, off until the viewer turns it on.
 ///
 /// Done by remuxing a finished video into a new file with the video packets copied as they
-/// are (nothing is encoded again): the cost is reading and writing the file once. The result
+/// are (nothing is encoded again, nothing decoded to probe it): the cost is reading and
+/// writing the file once. The result
 /// is a classic (non-fragmented) MOV or MP4: only a recording that finished gets here, so a
 /// killed one still leaves its fragmented file.
 package enum StepTracks {
@@ -18,7 +19,7 @@ package enum StepTracks {
     /// `steps` as chapters and subtitles; returns the chapters written.
     @discardableResult
     package static func write(_ steps: [StepMark], from source: URL, to destination: URL) throws(RecorderError) -> [VideoChapter] {
-        let input = try MediaInput(url: source)
+        let input = try MediaInput(url: source, probing: false)
         let path = destination.path
         let nopts = showreel_nopts_value()
         let inputStream = input.stream
@@ -42,6 +43,11 @@ package enum StepTracks {
             throw .outOfMemory("the output's streams")
         }
         avcodec_parameters_copy(video.pointee.codecpar, inputStream.pointee.codecpar)
+        // Unprobed, the pixel aspect ratio is the container's (its `pasp` box), not the codec's.
+        if video.pointee.codecpar.pointee.sample_aspect_ratio.num == 0 {
+            video.pointee.codecpar.pointee.sample_aspect_ratio = inputStream.pointee.sample_aspect_ratio
+        }
+        video.pointee.sample_aspect_ratio = inputStream.pointee.sample_aspect_ratio
         video.pointee.time_base = inBase
         try describeSubtitles(text)
         try VideoChapter.attach(chapters, to: output)

@@ -86,10 +86,13 @@ struct StepTracksTests {
             #expect(tracks.subtitles.map(\.end) == [1.25, 2.5, 4])
             #expect(tracks.subtitlesShownByDefault == false)
 
-            // The video itself is copied untouched.
+            // The video itself is copied untouched, its square pixels said in the container too
+            // (a `pasp` box, as the recorder wrote it: the remux reads the container only).
             let info = try MediaProbe.probe(url)
             #expect(info.frameCount == 8)
             #expect(abs(info.duration - 4) < 0.01)
+            let bytes = try Data(contentsOf: url)
+            #expect(bytes.range(of: Data("pasp".utf8)) != nil, "the video's pixel aspect ratio box was left out")
         }
     }
 
