@@ -36,6 +36,18 @@ struct ImageSupportTests {
         let cairo = translucent.pngData()
         #expect(try PixelBuffer(pngData: cairo).difference(from: translucent) == nil)
         #expect(!cairo.containsChunk("sRGB"))
+
+        // One translucent pixel is enough, wherever it is: in a step of eight pixels, or in the
+        // four a 780-pixel row has after its last step.
+        for (x, y) in [(779, 5), (3, 1687), (776, 0), (0, 0)] {
+            let almost = screen.copy()
+            almost.withUnsafeMutableBytes { bytes in
+                for channel in 0..<4 { bytes[y * almost.bytesPerRow + x * 4 + channel] = channel == 3 ? 128 : 64 }
+            }
+            let file = almost.pngData()
+            #expect(!file.containsChunk("sRGB"), "the pixel at (\(x), \(y)) was taken as opaque")
+            #expect(try PixelBuffer(pngData: file).difference(from: almost) == nil)
+        }
     }
 
     @Test("libpng's writer makes a file in one pass, and in two when the room set aside is too small")
