@@ -8,10 +8,11 @@ package struct FrameRecycler {
     /// What each recent frame changed (nil: anything), newest last; `changes.last` is the latest frame's.
     private var changes: [[PixelArea]?] = []
     private var latestNumber = 0
-    /// Enough for the frames a recorder holds (its queue of 24 shrunk frames, the one encoding,
-    /// one held to the end of its refresh, the latest) to come back: with fewer, a frame was
-    /// drawn into a fresh buffer and the whole picture copied in first while x264 held the rest
-    /// (a tenth of a `--scale 1` flow's CPU; a fifth of a recorded test's frames at half size).
+    /// Enough for the frames a recorder holds (its queue of 24 half-size frames, as a tunnel
+    /// host's recorder rebuilds them from its display stream, the one encoding, one held to the
+    /// end of its refresh, the latest) to come back: with fewer, a frame was drawn into a fresh
+    /// buffer and the whole picture copied in first while x264 held the rest (a tenth of a
+    /// `--scale 1` flow's CPU; a fifth of a test's half-size frames when they were recycled).
     private static let spareLimit = 28
     /// Free spares beyond this many go back to the memory pool: a device nobody is recording
     /// keeps few frames.
