@@ -24,15 +24,13 @@ package struct FramePatch: Sendable {
 
     /// A picture given whole (`pixels`, the video's size and masked).
     package init(whole pixels: PixelBuffer, presentationTime: Duration) {
-        self.presentationTime = presentationTime
-        parts = [Part(area: PixelArea(rows: 0..<pixels.height, columns: 0..<pixels.width), pixels: pixels)]
-        isWhole = true
+        self.init(
+            parts: [Part(area: PixelArea(rows: 0..<pixels.height, columns: 0..<pixels.width), pixels: pixels)],
+            presentationTime: presentationTime, isWhole: true)
     }
 
     package init(parts: [Part], presentationTime: Duration) {
-        self.presentationTime = presentationTime
-        self.parts = parts
-        isWhole = false
+        self.init(parts: parts, presentationTime: presentationTime, isWhole: false)
     }
 
     private init(parts: [Part], presentationTime: Duration, isWhole: Bool) {

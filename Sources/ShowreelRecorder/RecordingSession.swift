@@ -205,7 +205,7 @@ package final class RecordingSession: DisplayStreamSink {
                 }
             } else {
                 // Kept whole by a deferred recorder: what the next frame changed is not from a picture shrunk here.
-                forgetShrunkFrames()
+                startPatchesOver()
             }
             noteReceived(frame)
         case let .end(stopTime, reason):
@@ -231,14 +231,15 @@ package final class RecordingSession: DisplayStreamSink {
         }
         sourceClock.observe(frame.presentationTime)
         // What the next whole frame changed is not from a picture shrunk here.
-        forgetShrunkFrames()
+        startPatchesOver()
         if let queued = keepOrQueue(frame) {
             if waitsForEncoder { queued.submitWaiting(frame) } else { queued.submit(frame) }
         }
         noteReceived(frame)
     }
 
-    private func forgetShrunkFrames() {
+    /// The queue's recorder no longer has the picture shrunk here last: the next patch is whole.
+    private func startPatchesOver() {
         patchesFollow.withLock { $0 = false }
     }
 

@@ -181,34 +181,36 @@ package final class VideoRecorder {
         if let failure { throw failure }
         do {
             var pasting = pasting
-            let notePicture = {
-                pasting?()
-                pasting = nil
-                self.preparer.noteChanges(of: frame)
-            }
-            if timeline.firstFrameTime == nil, try holdsFirst(frame, notePicture: notePicture) { return }
+            if timeline.firstFrameTime == nil, try holdsFirst(frame, pasting: &pasting) { return }
             switch timeline.arrival(of: frame.presentationTime, holding: held?.presentationTime) {
             case .write:
-                notePicture()
+                notePicture(of: frame, pasting: &pasting)
                 try encode(frame)
             case .drop:
                 // Not shown, but what the next frame changed is counted from it. A patch's
                 // picture is the held frame's too: that is encoded first, as it was.
                 if pasting != nil, held?.pixels === frame.pixels { try encodeHeld() }
-                notePicture()
+                notePicture(of: frame, pasting: &pasting)
                 framesDropped += 1
             case .supersede:
                 framesSuperseded += 1
-                notePicture()
+                notePicture(of: frame, pasting: &pasting)
                 held = holding(frame)
             case .hold:
                 try encodeHeld()
-                notePicture()
+                notePicture(of: frame, pasting: &pasting)
                 held = holding(frame)
             }
         } catch {
             throw fail(error)
         }
+    }
+
+    /// Makes `frame`'s picture (pasting a patch, once) and counts what it changed.
+    private func notePicture(of frame: Frame, pasting: inout (() -> Void)?) {
+        pasting?()
+        pasting = nil
+        preparer.noteChanges(of: frame)
     }
 
     /// Changes of one instant that `Frame.stamped(after:)` moved a millisecond apart each.
@@ -219,14 +221,14 @@ package final class VideoRecorder {
     /// at the same device time, so the video opens on the app's first drawn screen instead of a
     /// black frame no one saw. Returns whether `frame` was kept back; false once the first is
     /// encoded.
-    private func holdsFirst(_ frame: Frame, notePicture: () -> Void) throws(RecorderError) -> Bool {
+    private func holdsFirst(_ frame: Frame, pasting: inout (() -> Void)?) throws(RecorderError) -> Bool {
         guard let first = held else {
-            notePicture()
+            notePicture(of: frame, pasting: &pasting)
             held = frame
             return true
         }
         if frame.presentationTime <= first.presentationTime + Self.sameInstant {
-            notePicture()
+            notePicture(of: frame, pasting: &pasting)
             held = Frame(
                 pixels: frame.pixels, presentationTime: min(first.presentationTime, frame.presentationTime),
                 changedAreas: frame.changedAreas)
