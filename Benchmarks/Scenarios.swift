@@ -222,8 +222,9 @@ enum Scenario {
     /// renders no faster than the encoder encodes). True: it keeps the recorder's queue full without
     /// overflowing it (an encoder that has fallen behind), the recorder's worst case for memory.
     /// `preloaded`: every frame is read into memory before the clock starts, so the producer only
-    /// hands frames over, as a device hands over what it rendered (what the limit is measured
-    /// against: neither side reads a file). Each frame comes with the areas the device says changed.
+    /// hands frames over, waiting for room in the queue as a virtual-clock device does (what the
+    /// limit is measured against: neither side reads a file, nor polls). Each frame comes with
+    /// the areas the device says changed.
     static func inProcess(frames: FrameSet, output: String, fillQueue: Bool = false, preloaded: Bool = false) throws -> ScenarioResult {
         let fd = try openFrames(frames)
         defer { close(fd) }
@@ -251,9 +252,13 @@ enum Scenario {
                 buffer = pool.free()
                 try load(frames, fd, index: index, into: buffer)
             }
-            while recorder.queuedFrames >= ahead { usleep(100) }
             let frame = Frame(
                 pixels: buffer, presentationTime: .microseconds(frames.times[index]), changedAreas: frames.changedAreas(index))
+            if preloaded {
+                if !recorder.submitWaiting(frame) { refused += 1 }
+                continue
+            }
+            while recorder.queuedFrames >= ahead { usleep(100) }
             if !recorder.submit(frame) { refused += 1 }
         }
         let summary = try recorder.finish(stopTime: .microseconds(frames.stop))

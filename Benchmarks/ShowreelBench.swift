@@ -8,7 +8,10 @@ struct ShowreelBench: ParsableCommand {
         commandName: "showreel-bench",
         abstract: "Figures and targets: the recorder against libx264's own limit and the ffmpeg command line, suites, flows, matrix.")
 
-    @Option(help: "Encode runs per encoder and size; the fastest counts (the UI suite runs 9 rounds at least).")
+    @Option(
+        help:
+            "Encode runs per encoder and size; the fastest counts (the UI suite runs 9 rounds at least, libx264's limit and the recorder fed from memory 5)."
+    )
     var rounds = 3
     @Option(
         help: "Device profiles to record (780x1688 and 1170x2532 by default).", transform: { $0.split(separator: ",").map(String.init) })
