@@ -6,7 +6,8 @@ import ShowreelRender
 /// The libav side of one recording: the encoder (libavcodec), the muxer and the file
 /// (libavformat). It exists once the file's header is written; it takes pictures at the
 /// timestamps a `FrameTimeline` gave them and writes each packet with its exact duration.
-/// Not thread-safe: it belongs to one `VideoRecorder`.
+/// Pictures converted here are encoded and written on an `EncodingThread` while the next is
+/// converted. Not thread-safe: it belongs to one `VideoRecorder`.
 final class VideoEncoder {
     /// A `.mov` track counts time in milliseconds, as QuickTime's own recordings count in small
     /// units: its media header keeps the track's length in 32 bits only up to 2^31 units, 6.6
@@ -20,11 +21,19 @@ final class VideoEncoder {
     let width: Int
     let height: Int
     /// Packets written to the file so far.
-    private(set) var packetsWritten = 0
+    var packetsWritten: Int {
+        settled()
+        return written.packets
+    }
     /// Pictures sent to the encoder so far.
     private(set) var picturesSent = 0
     /// Where the video ends: the last packet written's time plus its duration, in ticks.
-    private(set) var endPts: Int64 = 0
+    var endPts: Int64 {
+        settled()
+        return written.endPts
+    }
+    /// What the encoding thread wrote; read here once it has settled.
+    private var written = (packets: 0, endPts: Int64(0))
 
     private let resources = EncoderResources()
     private var streamIndex: Int32 = 0
@@ -38,6 +47,14 @@ final class VideoEncoder {
     private var pendingValid = false
     /// Takes each new picture for the video's animated preview as it is encoded.
     var preview: PreviewSampler?
+    /// Encodes the converted pictures, started with the first (see `EncodingThread`).
+    private var encodingThread: EncodingThread?
+    /// Of the two pictures (`EncoderResources.pictures`), the one sent last: the other is
+    /// converted next, while this one is encoded.
+    private var lastSent = 1
+    /// The bands the picture sent last changed (nil: all or unknown). The other picture, a
+    /// picture older, lacks them too.
+    private var changedByLastSent: BandSpans?
 
     /// FFmpeg's encoder for `options`' codec, or the error that says which package provides it.
     static func encoder(for options: RecordingOptions) throws(RecorderError) -> UnsafePointer<AVCodec> {
@@ -147,12 +164,14 @@ final class VideoEncoder {
         // The muxer picks the stream's time base while writing the header.
         streamTimeBase = stream.pointee.time_base
 
-        // Reusable frame and packets.
-        guard let frame = av_frame_alloc() else { throw .outOfMemory("a video frame") }
-        resources.frame = frame
-        describeVideoFrame(frame)
-        result = av_frame_get_buffer(frame, 0)
-        guard result >= 0 else { throw .outOfMemory("a \(width)x\(height) video frame") }
+        // Reusable pictures and packets (a picture's memory is touched once it is converted into).
+        for _ in 0..<2 {
+            guard let frame = av_frame_alloc() else { throw .outOfMemory("a video frame") }
+            resources.pictures.append(frame)
+            describeVideoFrame(frame)
+            result = av_frame_get_buffer(frame, 0)
+            guard result >= 0 else { throw .outOfMemory("a \(width)x\(height) video frame") }
+        }
         guard let packet = av_packet_alloc(), let pending = av_packet_alloc() else { throw .outOfMemory("video packets") }
         resources.packet = packet
         resources.pending = pending
@@ -167,26 +186,66 @@ final class VideoEncoder {
 
     // MARK: - Pictures
 
-    /// Converts `pixels` (BGRA, prepared for this video) into the current picture and encodes it;
-    /// false when they could not be converted. With `changed`, only those bands differ from the
-    /// picture sent last (which the current picture still holds), and only they are converted.
+    /// Converts `pixels` (BGRA, prepared for this video) into a picture and has it encoded (on
+    /// the encoding thread, while the next is converted); false when they could not be converted.
+    /// With `changed`, only those bands differ from the picture sent last, and only they and
+    /// the bands that one changed are converted (the picture converted into is a picture older).
     func send(
         converting pixels: PixelBuffer, changed: BandSpans? = nil, with converter: PixelConverter, pts: Int64, keyframe: Bool
     ) throws(RecorderError) -> Bool {
-        guard let avFrame = resources.frame else { return true }
+        let next = 1 - lastSent
+        guard resources.pictures.count == 2 else { return true }
+        let avFrame = resources.pictures[next]
+        var stale = changed
+        if let before = changedByLastSent { stale?.formUnion(before) } else { stale = nil }
         // Not writable only while libavcodec holds it, and then made so with its pixels copied.
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
-        guard converter.convert(pixels, into: avFrame, colour: colour, changed: changed) else { return false }
-        try send(avFrame, pts: pts, keyframe: keyframe)
+        guard converter.convert(pixels, into: avFrame, colour: colour, changed: stale) else { return false }
+        // Read beside the encoder, which only reads it too.
         preview?.add(avFrame, pts: pts, changedRows: changed?.changedRows(in: FrameSpool.Layout(width: width, height: height)))
+        try hand(next, pts: pts, keyframe: keyframe)
+        changedByLastSent = changed
         return true
     }
 
-    /// Encodes the current picture (the last one sent) once more at `pts`: a hold split up, or
-    /// an idle screen kept current.
+    /// Encodes the picture sent last once more at `pts`: a hold split up, or an idle screen
+    /// kept current.
     func sendCurrent(pts: Int64, keyframe: Bool) throws(RecorderError) {
-        guard let avFrame = resources.frame else { return }
-        try send(avFrame, pts: pts, keyframe: keyframe)
+        guard resources.pictures.count == 2 else { return }
+        try hand(lastSent, pts: pts, keyframe: keyframe)
+    }
+
+    /// Hands picture `index` to the encoding thread (started with the first), once the one
+    /// before is encoded.
+    private func hand(_ index: Int, pts: Int64, keyframe: Bool) throws(RecorderError) {
+        if encodingThread == nil {
+            encodingThread = EncodingThread(name: "showreel.encode") { [unowned self] job throws(RecorderError) in
+                try send(resources.pictures[job.picture], pts: job.pts, keyframe: job.keyframe)
+            }
+        }
+        try encodingThread?.hand(EncodingThread.Job(picture: index, pts: pts, keyframe: keyframe))
+        lastSent = index
+        picturesSent += 1
+    }
+
+    deinit {
+        encodingThread?.stop()
+    }
+
+    /// Waits for the picture handed over last to be encoded; throws what encoding failed with.
+    private func settle() throws(RecorderError) {
+        try encodingThread?.settle()
+    }
+
+    /// Waits as `settle()` does, leaving a failure to be thrown by the next call that can.
+    private func settled() {
+        try? encodingThread?.settle()
+    }
+
+    /// Ends the encoding thread once the picture in hand is encoded.
+    private func stopEncodingThread() {
+        encodingThread?.stop()
+        encodingThread = nil
     }
 
     /// Encodes a picture rebuilt by a `FrameSpool` at `bytes` (YUV 4:2:0 in `layout`). The
@@ -196,6 +255,8 @@ final class VideoEncoder {
         at bytes: UnsafeMutableRawPointer, of layout: FrameSpool.Layout, pts: Int64, keyframe: Bool,
         keepAsCurrent: Bool
     ) throws(RecorderError) {
+        // Sent from this thread: the spool's memory is reused once this returns.
+        try settle()
         if resources.spoolFrame == nil { resources.spoolFrame = av_frame_alloc() }
         guard let avFrame = resources.spoolFrame else { throw .outOfMemory("a video frame") }
         // The frame's planes are the spool's memory (not owned by FFmpeg: the encoder copies what it keeps).
@@ -209,11 +270,15 @@ final class VideoEncoder {
         avFrame.pointee.linesize.1 = Int32(layout.chromaWidth)
         avFrame.pointee.linesize.2 = Int32(layout.chromaWidth)
         try send(avFrame, pts: pts, keyframe: keyframe)
+        picturesSent += 1
         preview?.add(avFrame, pts: pts)
-        if keepAsCurrent, let current = resources.frame {
+        if keepAsCurrent, resources.pictures.count == 2 {
+            let current = resources.pictures[lastSent]
             guard av_frame_make_writable(current) >= 0, av_frame_copy(current, avFrame) >= 0 else {
                 throw .outOfMemory("a writable video frame")
             }
+            // The other picture is older than this: converted whole next.
+            changedByLastSent = nil
         }
     }
 
@@ -235,7 +300,6 @@ final class VideoEncoder {
         avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         let result = avcodec_send_frame(codecContext, avFrame)
         guard result >= 0 else { throw .encodeFailed(file: url.path, message: ffmpegErrorMessage(result)) }
-        picturesSent += 1
         try drainEncoder()
     }
 
@@ -244,6 +308,7 @@ final class VideoEncoder {
     /// Writes everything muxed so far out as a fragment (a fragmented file's flush: what is
     /// written survives a killed recorder).
     func flushFragment() throws(RecorderError) {
+        try settle()
         guard unflushedPackets > 0, let formatContext = resources.format else { return }
         // A NULL packet asks the mov muxer to write the fragment it holds now.
         let result = av_write_frame(formatContext, nil)
@@ -261,7 +326,9 @@ final class VideoEncoder {
     func finish(flushing: Bool, lastFrameDuration: (Int64) -> Int64) -> RecorderError? {
         let path = url.path
         var firstError: RecorderError?
-        if flushing, picturesSent > 0, let codecContext = resources.codec {
+        do { try settle() } catch { firstError = error }
+        stopEncodingThread()
+        if flushing, firstError == nil, picturesSent > 0, let codecContext = resources.codec {
             let result = avcodec_send_frame(codecContext, nil)
             if result < 0, result != showreel_averror_eof() {
                 firstError = .encodeFailed(file: path, message: ffmpegErrorMessage(result))
@@ -297,6 +364,7 @@ final class VideoEncoder {
 
     /// Closes the file unfinished (the caller removes it).
     func abandon() {
+        stopEncodingThread()
         resources.closeFile()
         resources.releaseCodec()
     }
@@ -333,13 +401,13 @@ final class VideoEncoder {
 
     private func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(RecorderError) {
         guard let formatContext = resources.format else { return }
-        endPts = packet.pointee.pts + packet.pointee.duration
+        written.endPts = packet.pointee.pts + packet.pointee.duration
         packet.pointee.stream_index = streamIndex
         av_packet_rescale_ts(packet, Self.timeBase, streamTimeBase)
         let result = av_interleaved_write_frame(formatContext, packet)
         av_packet_unref(packet)
         guard result >= 0 else { throw writeError(result, step: "write a video frame") }
-        packetsWritten += 1
+        written.packets += 1
         unflushedPackets += 1
     }
 }
@@ -348,7 +416,8 @@ final class VideoEncoder {
 private final class EncoderResources {
     var format: UnsafeMutablePointer<AVFormatContext>?
     var codec: UnsafeMutablePointer<AVCodecContext>?
-    var frame: UnsafeMutablePointer<AVFrame>?
+    /// Two pictures: one converted into while the other is encoded.
+    var pictures: [UnsafeMutablePointer<AVFrame>] = []
     var packet: UnsafeMutablePointer<AVPacket>?
     var pending: UnsafeMutablePointer<AVPacket>?
     /// A shell whose planes point into a `FrameSpool` (no buffers of its own).
@@ -364,7 +433,11 @@ private final class EncoderResources {
 
     func releaseCodec() {
         avcodec_free_context(&codec)
-        av_frame_free(&frame)
+        for picture in pictures {
+            var freed: UnsafeMutablePointer<AVFrame>? = picture
+            av_frame_free(&freed)
+        }
+        pictures = []
         av_packet_free(&packet)
         av_packet_free(&pending)
         av_frame_free(&spoolFrame)
