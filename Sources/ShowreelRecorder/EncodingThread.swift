@@ -1,9 +1,9 @@
 import Foundation
 
 /// The thread a `VideoEncoder` encodes its pictures on, one at a time, so that the next
-/// picture is converted while the one before is encoded. x264's slice threads leave a core
-/// idle for part of every picture, and converting a picture's changed bands on the recorder's
-/// thread used to wait for them (a tenth of a 1170x2532 recording's time, in `make bench`).
+/// picture is converted while the one before is encoded. x264's slice threads keep about one
+/// and a half of two cores busy, and converting a picture's changed bands on the recorder's
+/// thread used to wait for them (6-7% of a 1170x2532 recording's time in `make bench`).
 /// Handing over a picture waits for the one before; what encoding it failed with is thrown
 /// then, or by `settle()`.
 final class EncodingThread: @unchecked Sendable {
