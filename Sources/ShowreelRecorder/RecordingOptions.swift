@@ -87,8 +87,9 @@ package struct RecordingOptions: Sendable, Equatable {
     /// e.g. `h264_vaapi` or `libopenh264`; nil uses the default.
     package var encoder: String?
     /// Threads the encoder and the colour conversion may use: 0 = one per core (lowest latency
-    /// for one recording), 1 = all work on the recorder's own thread (for several recordings
-    /// at once, as parallel tests make: each then leaves the other cores to the devices).
+    /// for one recording; a picture is converted while the one before is encoded), 1 = all
+    /// work on the recorder's own thread (for several recordings at once, as parallel tests
+    /// make: each then leaves the other cores to the devices).
     package var threads: Int
     /// At most this many frames a second, the newest of each refresh (1/rate) kept, as a
     /// display of that rate would show them; nil encodes every frame.

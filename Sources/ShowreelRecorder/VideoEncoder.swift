@@ -6,8 +6,9 @@ import ShowreelRender
 /// The libav side of one recording: the encoder (libavcodec), the muxer and the file
 /// (libavformat). It exists once the file's header is written; it takes pictures at the
 /// timestamps a `FrameTimeline` gave them and writes each packet with its exact duration.
-/// Pictures converted here are encoded and written on an `EncodingThread` while the next is
-/// converted. Not thread-safe: it belongs to one `VideoRecorder`.
+/// Unless its options keep all work on the recorder's thread (`threads` 1), pictures converted
+/// here are encoded and written on an `EncodingThread` while the next is converted. Not
+/// thread-safe: it belongs to one `VideoRecorder`.
 final class VideoEncoder {
     /// A `.mov` track counts time in milliseconds, as QuickTime's own recordings count in small
     /// units: its media header keeps the track's length in 32 bits only up to 2^31 units, 6.6
@@ -47,10 +48,12 @@ final class VideoEncoder {
     private var pendingValid = false
     /// Takes each new picture for the video's animated preview as it is encoded.
     var preview: PreviewSampler?
-    /// Encodes the converted pictures, started with the first (see `EncodingThread`).
+    /// Whether pictures are encoded on an `EncodingThread` (all but `threads` 1).
+    private let encodesAside: Bool
+    /// Encodes the converted pictures, started with the first.
     private var encodingThread: EncodingThread?
-    /// Of the two pictures (`EncoderResources.pictures`), the one sent last: the other is
-    /// converted next, while this one is encoded.
+    /// Of the two pictures (`EncoderResources.pictures`), the one sent last: encoding aside,
+    /// the other is converted next, while this one is encoded.
     private var lastSent = 1
     /// The bands the picture sent last changed (nil: all or unknown). The other picture, a
     /// picture older, lacks them too.
@@ -116,6 +119,7 @@ final class VideoEncoder {
         self.url = url
         self.width = width
         self.height = height
+        encodesAside = options.threads != 1
         let path = url.path
         let codec = options.codec
         let encoder = try Self.encoder(for: options)
@@ -164,7 +168,7 @@ final class VideoEncoder {
         // The muxer picks the stream's time base while writing the header.
         streamTimeBase = stream.pointee.time_base
 
-        // Reusable pictures and packets (a picture's memory is touched once it is converted into).
+        // Reusable pictures (the second is touched only when encoding aside) and packets.
         for _ in 0..<2 {
             guard let frame = av_frame_alloc() else { throw .outOfMemory("a video frame") }
             resources.pictures.append(frame)
@@ -186,18 +190,18 @@ final class VideoEncoder {
 
     // MARK: - Pictures
 
-    /// Converts `pixels` (BGRA, prepared for this video) into a picture and has it encoded (on
-    /// the encoding thread, while the next is converted); false when they could not be converted.
-    /// With `changed`, only those bands differ from the picture sent last, and only they and
-    /// the bands that one changed are converted (the picture converted into is a picture older).
+    /// Converts `pixels` (BGRA, prepared for this video) into a picture and has it encoded;
+    /// false when they could not be converted. With `changed`, only those bands differ from the
+    /// picture sent last, and only they are converted; encoding aside, the picture converted
+    /// into is a picture older, while the last is encoded: the bands that one changed too.
     func send(
         converting pixels: PixelBuffer, changed: BandSpans? = nil, with converter: PixelConverter, pts: Int64, keyframe: Bool
     ) throws(RecorderError) -> Bool {
-        let next = 1 - lastSent
+        let next = encodesAside ? 1 - lastSent : lastSent
         guard resources.pictures.count == 2 else { return true }
         let avFrame = resources.pictures[next]
         var stale = changed
-        if let before = changedByLastSent { stale?.formUnion(before) } else { stale = nil }
+        if encodesAside { if let before = changedByLastSent { stale?.formUnion(before) } else { stale = nil } }
         // Not writable only while libavcodec holds it, and then made so with its pixels copied.
         guard av_frame_make_writable(avFrame) >= 0 else { throw .outOfMemory("a writable video frame") }
         guard converter.convert(pixels, into: avFrame, colour: colour, changed: stale) else { return false }
@@ -215,15 +219,19 @@ final class VideoEncoder {
         try hand(lastSent, pts: pts, keyframe: keyframe)
     }
 
-    /// Hands picture `index` to the encoding thread (started with the first), once the one
-    /// before is encoded.
+    /// Encodes picture `index`: here, or on the encoding thread (started with the first) once
+    /// the one before is encoded.
     private func hand(_ index: Int, pts: Int64, keyframe: Bool) throws(RecorderError) {
-        if encodingThread == nil {
-            encodingThread = EncodingThread(name: "showreel.encode") { [unowned self] job throws(RecorderError) in
-                try send(resources.pictures[job.picture], pts: job.pts, keyframe: job.keyframe)
+        if encodesAside {
+            if encodingThread == nil {
+                encodingThread = EncodingThread(name: "showreel.encode") { [unowned self] job throws(RecorderError) in
+                    try send(resources.pictures[job.picture], pts: job.pts, keyframe: job.keyframe)
+                }
             }
+            try encodingThread?.hand(EncodingThread.Job(picture: index, pts: pts, keyframe: keyframe))
+        } else {
+            try send(resources.pictures[index], pts: pts, keyframe: keyframe)
         }
-        try encodingThread?.hand(EncodingThread.Job(picture: index, pts: pts, keyframe: keyframe))
         lastSent = index
         picturesSent += 1
     }
@@ -231,6 +239,9 @@ final class VideoEncoder {
     deinit {
         encodingThread?.stop()
     }
+
+    /// Whether an encoding thread is running now (the first picture starts it; finishing ends it).
+    var hasEncodingThread: Bool { encodingThread != nil }
 
     /// Waits for the picture handed over last to be encoded; throws what encoding failed with.
     private func settle() throws(RecorderError) {

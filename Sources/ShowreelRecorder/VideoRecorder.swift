@@ -50,6 +50,8 @@ package final class VideoRecorder {
     private let converter: PixelConverter
     /// The encoder and the file, once open.
     private var encoder: VideoEncoder?
+    /// Whether this recording's pictures are encoded on a thread of their own now (see `VideoEncoder`).
+    var encodesOnAThreadOfItsOwn: Bool { encoder?.hasEncodingThread ?? false }
     /// With a maximum frame rate: the newest frame of the current refresh, not encoded yet.
     private var held: Frame?
     /// The picture patches are pasted over (see `append(_: FramePatch)`), the recorder's own;

@@ -66,6 +66,27 @@ struct EncodingThreadTests {
         #expect(all == ["job 0", "job 1"])
     }
 
+    @Test(
+        "a recorder with threads 0 encodes on a thread of its own until it finishes; with threads 1 all on its own thread",
+        arguments: [0, 1])
+    func recorderThreads(threads: Int) async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("threads.mp4")
+            let (whileRecording, afterwards, frames) = try await offPool {
+                let recorder = try VideoRecorder(url: url, width: 320, height: 240, options: RecordingOptions(threads: threads))
+                for index in 0..<6 { try recorder.append(makeFrame(index: index, at: .milliseconds(100 * index))) }
+                let whileRecording = recorder.encodesOnAThreadOfItsOwn
+                let summary = try recorder.finish(stopTime: .milliseconds(600))
+                return (whileRecording, recorder.encodesOnAThreadOfItsOwn, summary.framesEncoded)
+            }
+            #expect(whileRecording == (threads == 0))
+            #expect(!afterwards)
+            #expect(frames == 6)
+            let probe = try await offPool { try MediaProbe.probe(url) }
+            #expect(probe.frameCount == 6)
+        }
+    }
+
     @Test("stopping waits for the picture in hand")
     func stopWaitsForTheJobInHand() async throws {
         let all = try await offPool {
