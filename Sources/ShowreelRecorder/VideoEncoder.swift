@@ -52,9 +52,9 @@ final class VideoEncoder {
     private let encodesAside: Bool
     /// Encodes the converted pictures, started with the first.
     private var encodingThread: EncodingThread?
-    /// Of the two pictures (`EncoderResources.pictures`), the one sent last: encoding aside,
-    /// the other is converted next, while this one is encoded.
-    private var lastSent = 1
+    /// Of the pictures (`EncoderResources.pictures`: two encoding aside, else one), the one sent
+    /// last: encoding aside, the other is converted next, while this one is encoded.
+    private var lastSent = 0
     /// The bands the picture sent last changed (nil: all or unknown). The other picture, a
     /// picture older, lacks them too.
     private var changedByLastSent: BandSpans?
@@ -168,8 +168,8 @@ final class VideoEncoder {
         // The muxer picks the stream's time base while writing the header.
         streamTimeBase = stream.pointee.time_base
 
-        // Reusable pictures (the second is touched only when encoding aside) and packets.
-        for _ in 0..<2 {
+        // Reusable pictures (a second to convert into while one is encoded aside) and packets.
+        for _ in 0..<(encodesAside ? 2 : 1) {
             guard let frame = av_frame_alloc() else { throw .outOfMemory("a video frame") }
             resources.pictures.append(frame)
             describeVideoFrame(frame)
@@ -188,6 +188,10 @@ final class VideoEncoder {
             ])
     }
 
+    deinit {
+        encodingThread?.stop()
+    }
+
     // MARK: - Pictures
 
     /// Converts `pixels` (BGRA, prepared for this video) into a picture and has it encoded;
@@ -198,7 +202,7 @@ final class VideoEncoder {
         converting pixels: PixelBuffer, changed: BandSpans? = nil, with converter: PixelConverter, pts: Int64, keyframe: Bool
     ) throws(RecorderError) -> Bool {
         let next = encodesAside ? 1 - lastSent : lastSent
-        guard resources.pictures.count == 2 else { return true }
+        guard !resources.pictures.isEmpty else { return true }
         let avFrame = resources.pictures[next]
         var stale = changed
         if encodesAside { if let before = changedByLastSent { stale?.formUnion(before) } else { stale = nil } }
@@ -215,7 +219,7 @@ final class VideoEncoder {
     /// Encodes the picture sent last once more at `pts`: a hold split up, or an idle screen
     /// kept current.
     func sendCurrent(pts: Int64, keyframe: Bool) throws(RecorderError) {
-        guard resources.pictures.count == 2 else { return }
+        guard !resources.pictures.isEmpty else { return }
         try hand(lastSent, pts: pts, keyframe: keyframe)
     }
 
@@ -234,10 +238,6 @@ final class VideoEncoder {
         }
         lastSent = index
         picturesSent += 1
-    }
-
-    deinit {
-        encodingThread?.stop()
     }
 
     /// Whether an encoding thread is running now (the first picture starts it; finishing ends it).
@@ -283,7 +283,7 @@ final class VideoEncoder {
         try send(avFrame, pts: pts, keyframe: keyframe)
         picturesSent += 1
         preview?.add(avFrame, pts: pts)
-        if keepAsCurrent, resources.pictures.count == 2 {
+        if keepAsCurrent, !resources.pictures.isEmpty {
             let current = resources.pictures[lastSent]
             guard av_frame_make_writable(current) >= 0, av_frame_copy(current, avFrame) >= 0 else {
                 throw .outOfMemory("a writable video frame")
@@ -427,7 +427,7 @@ final class VideoEncoder {
 private final class EncoderResources {
     var format: UnsafeMutablePointer<AVFormatContext>?
     var codec: UnsafeMutablePointer<AVCodecContext>?
-    /// Two pictures: one converted into while the other is encoded.
+    /// The pictures converted into (two when one is encoded while the other is converted).
     var pictures: [UnsafeMutablePointer<AVFrame>] = []
     var packet: UnsafeMutablePointer<AVPacket>?
     var pending: UnsafeMutablePointer<AVPacket>?

@@ -68,14 +68,14 @@ public struct HostRecording: Sendable {
             throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not end within \(timeout): \(printed)")
         }
         // The line comes just before the recorder exits: done once it has.
-        while info?.isRunning != false {
-            let current = try await host.command(id)
-            info = current
-            guard current.isRunning else { break }
-            guard ContinuousClock.now < deadline else {
+        if info == nil {
+            do {
+                let left = max(ContinuousClock.now.duration(to: deadline), .milliseconds(1))
+                _ = try await host.waitUntilFinished(id, timeout: left, pollInterval: .milliseconds(5))
+            } catch let error as TunnelHostClient.HostError where error.statusCode == 0 {  // its timeout, not the host's answer
                 throw TunnelHostClient.HostError(statusCode: 0, message: "The recorder did not exit within \(timeout): \(output)")
             }
-            try await Task.sleep(for: .milliseconds(5))
+            info = try await host.command(id)
         }
         guard let info, info.terminationReason == "exit", info.exitCode == 0 else {
             throw TunnelHostClient.HostError(
